@@ -1,0 +1,52 @@
+"""cardcore: fast, correct engines and AIs for Three-Thirteen Rummy, Spite & Malice and Nerts.
+
+The stable API is this package; ``cardcore._core`` (the Rust extension) is private.
+"""
+
+from __future__ import annotations
+
+from importlib.metadata import PackageNotFoundError, version
+
+from cardcore.cards import Card, format_cards, make_deck, parse_card, parse_cards
+from cardcore.errors import (
+    CardcoreError,
+    CardParseError,
+    IllegalMoveError,
+    OptionError,
+    ReplayMismatchError,
+)
+from cardcore.rng import (
+    RNG_VERSION,
+    Rng,
+    deck_order,
+    derive_seed,
+    shuffle,
+    shuffle_batch,
+    shuffled_deck,
+)
+
+try:
+    __version__ = version("cardcore")
+except PackageNotFoundError:  # pragma: no cover - running from a source tree
+    __version__ = "0+unknown"
+
+__all__ = [
+    "RNG_VERSION",
+    "Card",
+    "CardParseError",
+    "CardcoreError",
+    "IllegalMoveError",
+    "OptionError",
+    "ReplayMismatchError",
+    "Rng",
+    "__version__",
+    "deck_order",
+    "derive_seed",
+    "format_cards",
+    "make_deck",
+    "parse_card",
+    "parse_cards",
+    "shuffle",
+    "shuffle_batch",
+    "shuffled_deck",
+]

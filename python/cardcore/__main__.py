@@ -1,0 +1,5 @@
+"""``python -m cardcore`` runs the CLI."""
+
+from cardcore.cli import main
+
+main()

@@ -1,0 +1,41 @@
+"""The ``cardcore`` command line. Machine output goes to stdout; progress and tables to stderr.
+
+Exit codes: 0 success, 1 run failure, 2 usage error, 130 interrupted.
+"""
+
+from __future__ import annotations
+
+import click
+
+from cardcore.cli.shuffle import shuffle_cmd
+
+__all__ = ["cli", "main"]
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="cardcore", prog_name="cardcore")
+def cli() -> None:
+    """cardcore: Three-Thirteen Rummy, Spite & Malice and Nerts engines, AIs and simulations.
+
+    Exit codes: 0 success, 1 run failure, 2 usage error, 130 interrupted (Ctrl-C).
+    """
+
+
+cli.add_command(shuffle_cmd)
+
+
+def main() -> None:
+    """Entry point of the ``cardcore`` script."""
+    try:
+        cli.main(standalone_mode=False, prog_name="cardcore")
+    except click.exceptions.Abort:
+        click.echo("Aborted.", err=True)
+        raise SystemExit(130) from None
+    except KeyboardInterrupt:
+        click.echo("Interrupted.", err=True)
+        raise SystemExit(130) from None
+    except click.ClickException as e:
+        e.show()
+        raise SystemExit(e.exit_code) from None
+    except click.exceptions.Exit as e:
+        raise SystemExit(e.exit_code) from None

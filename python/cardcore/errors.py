@@ -1,0 +1,31 @@
+"""The exception hierarchy. Every error cardcore raises on purpose is a ``CardcoreError``."""
+
+from __future__ import annotations
+
+__all__ = [
+    "CardParseError",
+    "CardcoreError",
+    "IllegalMoveError",
+    "OptionError",
+    "ReplayMismatchError",
+]
+
+
+class CardcoreError(Exception):
+    """Base class of every error raised by cardcore."""
+
+
+class CardParseError(CardcoreError, ValueError):
+    """Card text that cannot be read; the message names the bad token."""
+
+
+class IllegalMoveError(CardcoreError, ValueError):
+    """A move that the rules forbid in the current state; the state is left unchanged."""
+
+
+class OptionError(CardcoreError, ValueError):
+    """An unknown game option or a value outside its allowed range."""
+
+
+class ReplayMismatchError(CardcoreError):
+    """A replay whose re-run does not reproduce the recorded game."""

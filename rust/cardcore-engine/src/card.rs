@@ -1,0 +1,247 @@
+//! Card faces, physical ids and the text notation of RULES §1.
+//!
+//! A *face* is a `u8`: `suit * 13 + (rank - 1)` for the 52 naturals (suits `c d h s` = 0..3,
+//! ranks A=1 … K=13) and `52 + (k - 1)` for joker `Xk` (k = 1..4). A *physical id* tells apart
+//! the copies in multi-deck games: `deck * 52 + face` for naturals and `num_decks * 52 + (k - 1)`
+//! for jokers.
+
+use crate::error::CardError;
+
+/// Number of natural faces.
+pub const NATURALS: u8 = 52;
+/// Face of joker `X1`; `X2..X4` follow.
+pub const JOKER0: u8 = 52;
+/// Most jokers a game may hold.
+pub const MAX_JOKERS: u8 = 4;
+
+const RANKS: &[u8; 13] = b"A23456789TJQK";
+const SUITS: &[u8; 4] = b"cdhs";
+
+/// Rank 1..=13 of a natural face.
+#[inline]
+#[must_use]
+pub const fn rank(face: u8) -> u8 {
+    face % 13 + 1
+}
+
+/// Suit index 0..=3 of a natural face.
+#[inline]
+#[must_use]
+pub const fn suit(face: u8) -> u8 {
+    face / 13
+}
+
+/// Whether `face` is a joker.
+#[inline]
+#[must_use]
+pub const fn is_joker(face: u8) -> bool {
+    face >= JOKER0
+}
+
+/// Whether a natural face is red (diamonds or hearts).
+#[inline]
+#[must_use]
+pub const fn is_red(face: u8) -> bool {
+    matches!(suit(face), 1 | 2)
+}
+
+/// Face of a rank (1..=13) and suit (0..=3).
+#[inline]
+#[must_use]
+pub const fn face(rank: u8, suit: u8) -> u8 {
+    suit * 13 + rank - 1
+}
+
+/// Physical id of copy `deck` of `face` in a game of `num_decks` decks.
+#[must_use]
+pub const fn card_id(face: u8, deck: u16, num_decks: u16) -> u16 {
+    if is_joker(face) {
+        num_decks * 52 + (face - JOKER0) as u16
+    } else {
+        deck * 52 + face as u16
+    }
+}
+
+/// `(face, deck)` of a physical id in a game of `num_decks` decks.
+#[must_use]
+pub const fn split_id(id: u16, num_decks: u16) -> (u8, u16) {
+    if id >= num_decks * 52 {
+        #[allow(clippy::cast_possible_truncation)]
+        (JOKER0 + (id - num_decks * 52) as u8, 0)
+    } else {
+        #[allow(clippy::cast_possible_truncation)]
+        ((id % 52) as u8, id / 52)
+    }
+}
+
+/// Canonical text of a face: `7h`, `Tc`, `X2`.
+#[must_use]
+pub fn format_face(face: u8) -> String {
+    if is_joker(face) {
+        format!("X{}", face - JOKER0 + 1)
+    } else {
+        let r = RANKS[usize::from(rank(face) - 1)] as char;
+        let s = SUITS[usize::from(suit(face))] as char;
+        format!("{r}{s}")
+    }
+}
+
+/// One parsed token: a face and, when the text gave `@deck`, its deck.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Token {
+    /// Face code (naturals 0..52, jokers 52..56).
+    pub face: u8,
+    /// Deck index from an `@deck` suffix.
+    pub deck: Option<u16>,
+}
+
+fn parse_rank(text: &str) -> Option<u8> {
+    if text == "10" {
+        return Some(10);
+    }
+    let mut chars = text.chars();
+    let c = chars.next()?.to_ascii_uppercase();
+    if chars.next().is_some() {
+        return None;
+    }
+    RANKS
+        .iter()
+        .position(|&r| r as char == c)
+        .and_then(|p| u8::try_from(p + 1).ok())
+}
+
+fn parse_suit(c: char) -> Option<u8> {
+    match c {
+        'c' | 'C' | '♣' | '♧' => Some(0),
+        'd' | 'D' | '♦' | '♢' => Some(1),
+        'h' | 'H' | '♥' | '♡' => Some(2),
+        's' | 'S' | '♠' | '♤' => Some(3),
+        _ => None,
+    }
+}
+
+/// Parses one token (`7h`, `10d`, `Q♠`, `8h@1`, `X3`); `JK` is resolved by [`parse_cards`].
+///
+/// # Errors
+/// [`CardError::BadToken`] naming the token and what is wrong with it.
+pub fn parse_token(token: &str) -> Result<Option<Token>, CardError> {
+    let bad = |why: &str| CardError::BadToken {
+        token: token.to_owned(),
+        why: why.to_owned(),
+    };
+    let (body, deck) = match token.split_once('@') {
+        Some((b, d)) => {
+            let deck: u16 = d.parse().map_err(|_| bad("deck after '@' must be a number 0..65535"))?;
+            (b, Some(deck))
+        }
+        None => (token, None),
+    };
+    if body.eq_ignore_ascii_case("JK") {
+        if deck.is_some() {
+            return Err(bad("jokers take no '@deck'"));
+        }
+        return Ok(None);
+    }
+    if let Some(k) = body.strip_prefix(['X', 'x']) {
+        if deck.is_some() {
+            return Err(bad("jokers take no '@deck'"));
+        }
+        return match k {
+            "1" | "2" | "3" | "4" => Ok(Some(Token {
+                face: JOKER0 + k.as_bytes()[0] - b'1',
+                deck: None,
+            })),
+            _ => Err(bad("jokers are X1..X4 or JK")),
+        };
+    }
+    let Some(last) = body.chars().last() else {
+        return Err(bad("empty card"));
+    };
+    let rank_text = &body[..body.len() - last.len_utf8()];
+    let suit = parse_suit(last).ok_or_else(|| bad("unknown suit (use c d h s or ♣♦♥♠)"))?;
+    let rank =
+        parse_rank(rank_text).ok_or_else(|| bad("unknown rank (use A 2-9 T/10 J Q K)"))?;
+    Ok(Some(Token {
+        face: face(rank, suit),
+        deck,
+    }))
+}
+
+/// Parses a whitespace- or comma-separated list of cards. Generic `JK` tokens become the lowest
+/// joker index not otherwise named in the text.
+///
+/// # Errors
+/// [`CardError::BadToken`] for a malformed token, [`CardError::TooManyJokers`] past `X4`.
+pub fn parse_cards(text: &str) -> Result<Vec<Token>, CardError> {
+    let mut out = Vec::new();
+    let mut generic = Vec::new();
+    let mut used = [false; MAX_JOKERS as usize];
+    for tok in text.split(|c: char| c.is_whitespace() || c == ',').filter(|t| !t.is_empty()) {
+        match parse_token(tok)? {
+            Some(t) => {
+                if is_joker(t.face) {
+                    used[usize::from(t.face - JOKER0)] = true;
+                }
+                out.push(t);
+            }
+            None => {
+                generic.push(out.len());
+                out.push(Token { face: JOKER0, deck: None });
+            }
+        }
+    }
+    let mut free = (0..MAX_JOKERS).filter(|&k| !used[usize::from(k)]);
+    for pos in generic {
+        let k = free.next().ok_or(CardError::TooManyJokers)?;
+        out[pos].face = JOKER0 + k;
+    }
+    Ok(out)
+}
+
+/// The faces of a hand written in text, ignoring decks (for analysis helpers and tests).
+///
+/// # Errors
+/// As [`parse_cards`].
+pub fn parse_faces(text: &str) -> Result<Vec<u8>, CardError> {
+    Ok(parse_cards(text)?.into_iter().map(|t| t.face).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trip_every_face() {
+        for f in 0..56u8 {
+            let text = format_face(f);
+            assert_eq!(parse_faces(&text).unwrap(), vec![f], "{text}");
+        }
+    }
+
+    #[test]
+    fn aliases() {
+        assert_eq!(parse_faces("10d Td 10D").unwrap(), vec![face(10, 1); 3]);
+        assert_eq!(parse_faces("Q♠ qs").unwrap(), vec![face(12, 3); 2]);
+        assert_eq!(parse_faces("X2 JK JK").unwrap(), vec![53, 52, 54]);
+    }
+
+    #[test]
+    fn ids() {
+        assert_eq!(card_id(face(7, 2), 1, 2), 52 + 26 + 6);
+        assert_eq!(card_id(JOKER0 + 1, 0, 2), 105);
+        for nd in 1..4u16 {
+            for id in 0..(nd * 52 + 4) {
+                let (f, d) = split_id(id, nd);
+                assert_eq!(card_id(f, d, nd), id);
+            }
+        }
+    }
+
+    #[test]
+    fn errors() {
+        for bad in ["1h", "Zz", "7x", "X5", "JK@1", "7h@x", "h", "77h"] {
+            assert!(parse_cards(bad).is_err(), "{bad}");
+        }
+        assert_eq!(parse_cards("JK JK JK JK JK"), Err(CardError::TooManyJokers));
+    }
+}

@@ -1,0 +1,7 @@
+//! Bindings of `cardcore_engine::spite` (placeholder until its game's issue fills it).
+
+use pyo3::prelude::*;
+
+pub fn register(_m: &Bound<'_, PyModule>) -> PyResult<()> {
+    Ok(())
+}
