@@ -1,0 +1,238 @@
+"""The one shape every game shares, so the runner, CLI and replays are game-neutral.
+
+A game module builds a :class:`GameSpec` (options, agents, how to play one game or match, how to
+verify a replay) and registers it under its CLI name. The runner only ever calls
+``spec.play(request)`` / ``spec.play_match(request)`` and ``spec.verify_replay(record)``; both
+return or take plain JSON-ready dicts, so work units cross process boundaries as data.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+from cardcore.errors import OptionError
+
+__all__ = [
+    "Agent",
+    "AgentFactory",
+    "GameRequest",
+    "GameSpec",
+    "OptionSpec",
+    "get_game",
+    "register_game",
+    "registered_games",
+    "resolve_agent",
+]
+
+OptionValue = int | float | bool | str | None
+
+
+@runtime_checkable
+class Agent(Protocol):
+    """A player policy: picks one of ``legal`` from what its seat may see.
+
+    ``observation`` is the game's observation object (hidden cards removed); ``rng`` is a
+    seeded :class:`cardcore.Rng` owned by this seat, the agent's only source of randomness.
+    """
+
+    def act(self, observation: Any, legal: Sequence[Any], rng: Any) -> Any: ...
+
+
+AgentFactory = Callable[[], Agent]
+
+
+@dataclass(frozen=True, slots=True)
+class OptionSpec:
+    """One game option (a rules variant): its type, default and allowed values."""
+
+    name: str
+    default: OptionValue
+    help: str
+    choices: tuple[OptionValue, ...] | None = None
+    minimum: float | None = None
+    maximum: float | None = None
+    kind: type = int
+    nullable: bool = False
+
+    def parse(self, text: str) -> OptionValue:
+        """Converts CLI text (``key=value``'s value) and validates it."""
+        if self.nullable and text.lower() in ("none", "null", "auto", ""):
+            return None
+        value: OptionValue
+        try:
+            if self.kind is bool:
+                low = text.lower()
+                if low not in ("true", "false", "1", "0", "yes", "no", "on", "off"):
+                    raise ValueError(text)
+                value = low in ("true", "1", "yes", "on")
+            elif self.kind is int:
+                value = int(text)
+            elif self.kind is float:
+                value = float(text)
+            else:
+                value = text
+        except ValueError:
+            raise OptionError(
+                f"option {self.name}: {text!r} is not a valid {self.kind.__name__}"
+            ) from None
+        return self.validate(value)
+
+    def validate(self, value: OptionValue) -> OptionValue:
+        """Checks a Python value; returns it (ints accepted for floats)."""
+        if value is None:
+            if self.nullable:
+                return None
+            raise OptionError(f"option {self.name} may not be None")
+        ok_type = isinstance(value, self.kind) and not (
+            self.kind is int and isinstance(value, bool)
+        )
+        if self.kind is float and isinstance(value, int) and not isinstance(value, bool):
+            value, ok_type = float(value), True
+        if not ok_type:
+            raise OptionError(
+                f"option {self.name}: expected {self.kind.__name__}, got {value!r}"
+            )
+        if self.choices is not None and value not in self.choices:
+            allowed = ", ".join(str(c) for c in self.choices)
+            raise OptionError(f"option {self.name}: {value!r} not one of {allowed}")
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            if self.minimum is not None and value < self.minimum:
+                raise OptionError(f"option {self.name}: {value} < minimum {self.minimum}")
+            if self.maximum is not None and value > self.maximum:
+                raise OptionError(f"option {self.name}: {value} > maximum {self.maximum}")
+        return value
+
+
+@dataclass(frozen=True, slots=True)
+class GameRequest:
+    """One unit of work: game (or match) number ``index`` of a run.
+
+    ``seed`` is the game's own seed, already derived from the run seed and ``index``.
+    ``agents`` holds one agent name per seat: a built-in name or ``"package.module:callable"``.
+    ``options`` are validated option values (defaults filled in). With ``replay`` the record
+    carries a ``"replay"`` entry that :meth:`GameSpec.verify_replay` can re-run.
+    """
+
+    index: int
+    seed: int
+    players: int
+    agents: tuple[str, ...]
+    options: Mapping[str, OptionValue] = field(default_factory=dict)
+    replay: bool = False
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """Everything the runner, CLI and replays need to know about one game.
+
+    ``play`` returns one record: a JSON-ready dict with at least ``game``, ``index``, ``seed``,
+    ``players``, ``agents``, ``scores`` (one number per seat) and ``winner`` (seat or None),
+    plus ``replay`` when requested. ``play_match`` (games with matches) returns one record per
+    match with the same keys and a ``games`` list. ``verify_replay`` re-runs a replay dict and
+    raises :class:`~cardcore.errors.ReplayMismatchError` on any disagreement.
+    """
+
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    default_players: int
+    options: tuple[OptionSpec, ...]
+    agents: Mapping[str, AgentFactory]
+    default_agent: str
+    play: Callable[[GameRequest], dict[str, Any]]
+    verify_replay: Callable[[Mapping[str, Any]], None]
+    play_match: Callable[[GameRequest], dict[str, Any]] | None = None
+    description: str = ""
+
+    def option(self, name: str) -> OptionSpec:
+        for o in self.options:
+            if o.name == name:
+                return o
+        known = ", ".join(o.name for o in self.options)
+        raise OptionError(f"{self.name} has no option {name!r} (known: {known})")
+
+    def resolve_options(self, given: Mapping[str, OptionValue]) -> dict[str, OptionValue]:
+        """Validated options with defaults filled in, in declaration order."""
+        for key in given:
+            self.option(key)
+        return {
+            o.name: o.validate(given[o.name]) if o.name in given else o.default
+            for o in self.options
+        }
+
+    def parse_options(self, pairs: Sequence[str]) -> dict[str, OptionValue]:
+        """Parses ``key=value`` strings (CLI ``--option``) into validated values."""
+        out: dict[str, OptionValue] = {}
+        for pair in pairs:
+            key, sep, text = pair.partition("=")
+            if not sep:
+                raise OptionError(f"option {pair!r} is not key=value")
+            out[key.strip()] = self.option(key.strip()).parse(text.strip())
+        return out
+
+    def make_agent(self, name: str) -> Agent:
+        """A fresh agent for one seat, by built-in name or ``"package.module:callable"``."""
+        return resolve_agent(self, name)()
+
+
+def resolve_agent(spec: GameSpec, name: str) -> AgentFactory:
+    """Looks up a built-in agent name, or imports ``package.module:callable``."""
+    if name in spec.agents:
+        return spec.agents[name]
+    if ":" in name:
+        module_name, _, attr = name.partition(":")
+        try:
+            obj: Any = importlib.import_module(module_name)
+            for part in attr.split("."):
+                obj = getattr(obj, part)
+        except (ImportError, AttributeError) as e:
+            raise OptionError(f"cannot import agent {name!r}: {e}") from None
+        if not callable(obj):
+            raise OptionError(f"agent {name!r} is not callable")
+        factory: AgentFactory = obj
+        return factory
+    known = ", ".join(spec.agents)
+    raise OptionError(
+        f"{spec.name} has no agent {name!r} (built-in: {known}; or package.module:callable)"
+    )
+
+
+_REGISTRY: dict[str, GameSpec] = {}
+_BUILTIN_MODULES = {
+    "three-thirteen": "cardcore.three_thirteen.spec",
+    "spite-malice": "cardcore.spite_malice.spec",
+    "nerts": "cardcore.nerts.spec",
+}
+
+
+def register_game(spec: GameSpec) -> GameSpec:
+    """Adds ``spec`` to the registry under ``spec.name`` (replacing any earlier one)."""
+    _REGISTRY[spec.name] = spec
+    return spec
+
+
+def get_game(name: str) -> GameSpec:
+    """The spec registered as ``name``; built-in games are imported on first use."""
+    if name not in _REGISTRY and name in _BUILTIN_MODULES:
+        importlib.import_module(_BUILTIN_MODULES[name])
+    try:
+        return _REGISTRY[name]
+    except KeyError:
+        known = ", ".join(registered_games())
+        raise OptionError(f"unknown game {name!r} (known: {known})") from None
+
+
+def registered_games() -> list[str]:
+    """Names of every game that can be loaded (built-in ones included)."""
+    names = set(_REGISTRY)
+    for name, module in _BUILTIN_MODULES.items():
+        try:
+            importlib.import_module(module)
+        except ImportError:
+            continue
+        names.add(name)
+    return sorted(names)
