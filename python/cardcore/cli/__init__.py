@@ -7,7 +7,10 @@ from __future__ import annotations
 
 import click
 
+from cardcore.cli.games import games_cmd
+from cardcore.cli.replay import replay_cmd
 from cardcore.cli.shuffle import shuffle_cmd
+from cardcore.cli.sim import sim_cmd
 
 __all__ = ["cli", "main"]
 
@@ -21,7 +24,8 @@ def cli() -> None:
     """
 
 
-cli.add_command(shuffle_cmd)
+for _cmd in (sim_cmd, replay_cmd, games_cmd, shuffle_cmd):
+    cli.add_command(_cmd)
 
 
 def main() -> None:

@@ -9,6 +9,7 @@ return or take plain JSON-ready dicts, so work units cross process boundaries as
 from __future__ import annotations
 
 import importlib
+import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
@@ -21,6 +22,7 @@ __all__ = [
     "GameRequest",
     "GameSpec",
     "OptionSpec",
+    "agent_label",
     "get_game",
     "register_game",
     "registered_games",
@@ -179,10 +181,26 @@ class GameSpec:
         return resolve_agent(self, name)()
 
 
+_LOCAL_AGENTS: dict[str, AgentFactory] = {}
+
+
+def agent_label(agent: str | AgentFactory) -> str:
+    """The name under which ``agent`` appears in records: itself for a string, else
+    ``"module:qualname"`` of the factory (registered in-process so :func:`resolve_agent`
+    finds it even when it cannot be imported by that name)."""
+    if isinstance(agent, str):
+        return agent
+    label = f"{getattr(agent, '__module__', '?')}:{getattr(agent, '__qualname__', repr(agent))}"
+    _LOCAL_AGENTS[label] = agent
+    return label
+
+
 def resolve_agent(spec: GameSpec, name: str) -> AgentFactory:
     """Looks up a built-in agent name, or imports ``package.module:callable``."""
     if name in spec.agents:
         return spec.agents[name]
+    if name in _LOCAL_AGENTS:
+        return _LOCAL_AGENTS[name]
     if ":" in name:
         module_name, _, attr = name.partition(":")
         try:
@@ -219,6 +237,8 @@ def get_game(name: str) -> GameSpec:
     """The spec registered as ``name``; built-in games are imported on first use."""
     if name not in _REGISTRY and name in _BUILTIN_MODULES:
         importlib.import_module(_BUILTIN_MODULES[name])
+    if name not in _REGISTRY:
+        _load_plugins()
     try:
         return _REGISTRY[name]
     except KeyError:
@@ -226,8 +246,17 @@ def get_game(name: str) -> GameSpec:
         raise OptionError(f"unknown game {name!r} (known: {known})") from None
 
 
+def _load_plugins() -> None:
+    """Imports the modules named in ``CARDCORE_GAME_MODULES`` (comma-separated); each one
+    registers its games. This is how third-party games reach the CLI."""
+    for module in os.environ.get("CARDCORE_GAME_MODULES", "").split(","):
+        if module.strip():
+            importlib.import_module(module.strip())
+
+
 def registered_games() -> list[str]:
-    """Names of every game that can be loaded (built-in ones included)."""
+    """Names of every game that can be loaded (built-in ones and plugins included)."""
+    _load_plugins()
     names = set(_REGISTRY)
     for name, module in _BUILTIN_MODULES.items():
         try:

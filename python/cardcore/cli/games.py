@@ -1,0 +1,36 @@
+"""``cardcore games [GAME]``: the games, their options and agents."""
+
+from __future__ import annotations
+
+import click
+
+from cardcore.games.base import get_game, registered_games
+
+__all__ = ["games_cmd"]
+
+
+@click.command("games")
+@click.argument("game", required=False)
+def games_cmd(game: str | None) -> None:
+    """List the games, or one game's options (for --option) and agents (for --agents)."""
+    if game is None:
+        for name in registered_games():
+            spec = get_game(name)
+            click.echo(f"{name:16} {spec.title} ({spec.min_players}-{spec.max_players} players, "
+                       f"default {spec.default_players}); agents: {', '.join(spec.agents)}")
+        return
+    if game not in registered_games():
+        raise click.UsageError(f"unknown game {game!r}; choose from {', '.join(registered_games())}")
+    spec = get_game(game)
+    click.echo(f"{spec.title}: {spec.min_players}-{spec.max_players} players "
+               f"(default {spec.default_players})")
+    if spec.description:
+        click.echo(spec.description)
+    click.echo(f"agents: {', '.join(spec.agents)} (default {spec.default_agent})")
+    click.echo("options (--option key=value):")
+    for o in spec.options:
+        allowed = f" one of {', '.join(map(str, o.choices))}" if o.choices else ""
+        rng = ""
+        if o.minimum is not None or o.maximum is not None:
+            rng = f" range {o.minimum if o.minimum is not None else ''}..{o.maximum if o.maximum is not None else ''}"
+        click.echo(f"  {o.name}={o.default}{allowed}{rng}  {o.help}")

@@ -1,0 +1,90 @@
+"""Terminal rendering for the CLI (rich, on stderr only; imported lazily by commands)."""
+
+from __future__ import annotations
+
+from types import TracebackType
+
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.progress import Progress as RichProgress
+from rich.table import Table
+
+from cardcore.sim.summary import Summary, Tally
+
+__all__ = ["Progress", "print_summary", "stderr"]
+
+stderr = Console(stderr=True)
+
+
+class Progress:
+    """A progress bar on stderr that does nothing when disabled."""
+
+    def __init__(self, total: int, enabled: bool, label: str) -> None:
+        self._bar: RichProgress | None = None
+        if enabled:
+            self._bar = RichProgress(
+                TextColumn("[bold]{task.description}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeElapsedColumn(),
+                TimeRemainingColumn(),
+                console=stderr,
+                transient=True,
+            )
+            self._task = self._bar.add_task(label, total=total)
+
+    def __enter__(self) -> Progress:
+        if self._bar is not None:
+            self._bar.start()
+        return self
+
+    def __exit__(
+        self,
+        et: type[BaseException] | None,
+        ev: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        if self._bar is not None:
+            self._bar.stop()
+
+    def advance(self, n: int) -> None:
+        if self._bar is not None:
+            self._bar.advance(self._task, n)
+
+
+def _row(name: str, t: Tally) -> list[str]:
+    d = t.as_dict()
+    lo, hi = d["win_rate_95"]
+    return [
+        name,
+        str(t.games),
+        f"{t.wins:g}",
+        f"{100 * d['win_rate']:.1f}%",
+        f"{100 * lo:.1f}–{100 * hi:.1f}%",
+        f"{t.mean:.2f}",
+        f"{t.stdev:.2f}",
+    ]
+
+
+def print_summary(summary: Summary, title: str) -> None:
+    """The end-of-run table: wins per seat and per agent with 95% intervals, scores, speed."""
+    rate = summary.records / summary.seconds if summary.seconds > 0 else 0.0
+    table = Table(
+        title=f"{title}: {summary.records} records, {summary.ties} without a winner, "
+        f"{summary.seconds:.2f} s ({rate:,.1f}/s)",
+        title_justify="left",
+    )
+    for col in ("", "games", "wins", "win %", "95% interval", "mean score", "sd"):
+        table.add_column(col, justify="left" if not col else "right")
+    for seat, t in enumerate(summary.seats):
+        table.add_row(*_row(f"seat {seat}", t))
+    table.add_section()
+    for name, t in sorted(summary.agents.items()):
+        table.add_row(*_row(name, t))
+    stderr.print(table)

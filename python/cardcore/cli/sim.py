@@ -1,0 +1,166 @@
+"""``cardcore sim GAME``: bulk simulation with progress and a summary table on stderr."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from typing import Any
+
+import click
+
+from cardcore.errors import CardcoreError
+from cardcore.games.base import get_game, registered_games
+from cardcore.rng import new_seed
+from cardcore.sim import BACKENDS, Summary, run_plan
+from cardcore.sim.runner import plan_run
+from cardcore.sim.writers import FORMATS, dumps, format_for, open_writer, resume_point
+
+__all__ = ["sim_cmd"]
+
+
+class GameType(click.ParamType):
+    name = "game"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        names = registered_games()
+        if value not in names:
+            self.fail(f"unknown game {value!r}; choose from {', '.join(names)}", param, ctx)
+        return str(value)
+
+    def get_metavar(self, param: click.Parameter, ctx: click.Context | None = None) -> str:
+        return "[three-thirteen|spite-malice|nerts]"
+
+
+@click.command("sim")
+@click.argument("game", type=GameType())
+@click.option("-n", "--games", type=click.IntRange(0), default=1000, show_default=True,
+              help="Games to play (matches with --match).")
+@click.option("--players", type=int, default=None, help="Seats (default: the game's).")
+@click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=None,
+              help="Run seed; drawn and printed when absent.")
+@click.option("-j", "--jobs", type=click.IntRange(0), default=1, show_default=True,
+              help="Worker processes (0 = all cores).")
+@click.option("--agents", default=None,
+              help="Comma-separated agent per seat (one name = every seat); built-in names "
+                   "or package.module:callable. Default: the game's strongest.")
+@click.option("--rotate-seats", is_flag=True,
+              help="Shift the agents one seat per game (fair comparisons).")
+@click.option("--option", "options", multiple=True, metavar="KEY=VALUE",
+              help="A rules option (repeatable); see `cardcore games GAME`.")
+@click.option("--match", is_flag=True, help="Simulate whole matches to the target score.")
+@click.option("-o", "--output", default=None, metavar="FILE",
+              help="Write one record per game ('-' = stdout).")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default=None,
+              help="Output format (default: from the file name, else jsonl).")
+@click.option("--replays", default=None, metavar="FILE",
+              help="Also write a replay per game (JSON Lines) for `cardcore replay`.")
+@click.option("--backend", type=click.Choice(BACKENDS), default="local", show_default=True)
+@click.option("--address", default=None, help="Ray cluster address (with --backend ray).")
+@click.option("--chunk-size", type=click.IntRange(1), default=None,
+              help="Games per work unit (never changes the output).")
+@click.option("--resume", is_flag=True,
+              help="Continue an interrupted run from the records already in --output.")
+@click.option("--summary-json", default=None, metavar="FILE",
+              help="Write the summary statistics as JSON.")
+@click.option("--progress/--no-progress", default=None,
+              help="Progress bar on stderr (default: when stderr is a terminal).")
+@click.option("-q", "--quiet", is_flag=True, help="No progress bar and no summary table.")
+def sim_cmd(
+    game: str,
+    games: int,
+    players: int | None,
+    seed: int | None,
+    jobs: int,
+    agents: str | None,
+    rotate_seats: bool,
+    options: tuple[str, ...],
+    match: bool,
+    output: str | None,
+    fmt: str | None,
+    replays: str | None,
+    backend: str,
+    address: str | None,
+    chunk_size: int | None,
+    resume: bool,
+    summary_json: str | None,
+    progress: bool | None,
+    quiet: bool,
+) -> None:
+    """Simulate many games of GAME with AI players.
+
+    Records (JSON Lines by default) go to --output; progress and the summary table go to
+    stderr. The same --seed gives byte-identical records for any --jobs or --backend.
+    """
+    from cardcore.cli.render import Progress, print_summary
+
+    spec = get_game(game)
+    try:
+        parsed = spec.parse_options(options)
+        if seed is None:
+            if resume:
+                raise click.UsageError("--resume needs the --seed of the interrupted run")
+            seed = new_seed()
+            click.echo(f"seed: {seed}", err=True)
+        plan = plan_run(game, games=games, seed=seed, players=players, agents=agents,
+                        options=parsed, rotate_seats=rotate_seats, match=match,
+                        replay=replays is not None)
+    except CardcoreError as e:
+        raise click.UsageError(str(e)) from None
+
+    kind = format_for(output, fmt)
+    start = 0
+    if resume:
+        if output is None:
+            raise click.UsageError("--resume needs --output")
+        try:
+            start = resume_point(output, kind, plan.game, seed)
+        except CardcoreError as e:
+            raise click.UsageError(str(e)) from None
+        plan = plan_run(game, games=games, seed=seed, players=players, agents=agents,
+                        options=parsed, rotate_seats=rotate_seats, match=match,
+                        replay=replays is not None, start=start)
+    try:
+        writer = open_writer(output, kind, append=resume and start > 0)
+    except (CardcoreError, OSError) as e:
+        raise click.UsageError(str(e)) from None
+    replay_out = open(replays, "a" if resume and start > 0 else "w", encoding="utf-8") if replays else None  # noqa: SIM115
+
+    summary = Summary(plan.game, plan.players)
+    show = (not quiet) and (sys.stderr.isatty() if progress is None else progress)
+    t0 = time.perf_counter()
+    interrupted = False
+    try:
+        with Progress(total=games - start, enabled=show, label=f"{game}") as bar:
+            for records in run_plan(plan, jobs=jobs, backend=backend, address=address,
+                                    chunk_size=chunk_size):
+                reps = [r.pop("replay") for r in records if "replay" in r]
+                if writer is not None:
+                    writer.write(records)
+                if replay_out is not None and reps:
+                    replay_out.write("".join(dumps(r) + "\n" for r in reps))
+                    replay_out.flush()
+                for r in records:
+                    summary.add(r)
+                bar.advance(len(records))
+    except KeyboardInterrupt:
+        interrupted = True
+    except CardcoreError as e:
+        raise click.ClickException(str(e)) from None
+    finally:
+        if writer is not None:
+            writer.close()
+        if replay_out is not None:
+            replay_out.close()
+    summary.seconds = time.perf_counter() - t0
+    if summary_json:
+        with open(summary_json, "w", encoding="utf-8") as f:
+            json.dump(summary.as_dict(), f, indent=2)
+    if not quiet:
+        print_summary(summary, spec.title)
+    if interrupted:
+        click.echo(
+            f"Interrupted after {start + summary.records} records; continue with --resume.",
+            err=True,
+        )
+        raise SystemExit(130)

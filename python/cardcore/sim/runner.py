@@ -1,0 +1,141 @@
+"""Game-neutral simulation: seeds, seat assignment, chunks of work and ordered results.
+
+Game ``index`` of a run seeded ``S`` is played with seed ``derive_seed(S, index, "game")``,
+whatever the chunking, the number of processes or the backend, so the records are the same
+bytes in every configuration. Work units are plain data (:class:`Chunk`), so they pickle to
+any worker.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from cardcore import __version__
+from cardcore.games.base import (
+    AgentFactory,
+    GameRequest,
+    GameSpec,
+    OptionValue,
+    agent_label,
+    get_game,
+    resolve_agent,
+)
+from cardcore.errors import OptionError
+from cardcore.rng import derive_seed
+
+__all__ = ["Chunk", "RunPlan", "chunks_of", "plan_run", "run_chunk"]
+
+
+@dataclass(frozen=True, slots=True)
+class RunPlan:
+    """A validated run: which game, how many, which seats and options."""
+
+    game: str
+    games: int
+    seed: int
+    players: int
+    agents: tuple[str, ...]
+    options: Mapping[str, OptionValue]
+    rotate_seats: bool = False
+    match: bool = False
+    replay: bool = False
+    start: int = 0
+    module: str = ""
+
+    def request(self, index: int) -> GameRequest:
+        """The request for game ``index`` (seat rotation applied)."""
+        agents = self.agents
+        if self.rotate_seats:
+            k = index % self.players
+            agents = agents[-k:] + agents[:-k] if k else agents
+        return GameRequest(
+            index=index,
+            seed=derive_seed(self.seed, index, "game"),
+            players=self.players,
+            agents=agents,
+            options=self.options,
+            replay=self.replay,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Chunk:
+    """Games ``start .. stop-1`` of a plan: the unit of work sent to a worker."""
+
+    plan: RunPlan
+    start: int
+    stop: int
+
+
+def plan_run(
+    game: str,
+    *,
+    games: int,
+    seed: int,
+    players: int | None = None,
+    agents: Sequence[str | AgentFactory] | str | None = None,
+    options: Mapping[str, OptionValue] | None = None,
+    rotate_seats: bool = False,
+    match: bool = False,
+    replay: bool = False,
+    start: int = 0,
+) -> RunPlan:
+    """Validates everything up front (so a bad option fails before any work starts)."""
+    spec = get_game(game)
+    p = spec.default_players if players is None else players
+    if not spec.min_players <= p <= spec.max_players:
+        raise OptionError(
+            f"{spec.name} takes {spec.min_players}..{spec.max_players} players, not {p}"
+        )
+    if games < 0:
+        raise OptionError("games must be >= 0")
+    if isinstance(agents, str):
+        agents = [a.strip() for a in agents.split(",") if a.strip()]
+    names = [agent_label(a) for a in (agents or [spec.default_agent])]
+    if len(names) == 1:
+        names *= p
+    if len(names) != p:
+        raise OptionError(f"{len(names)} agents given for {p} players (give 1 or {p})")
+    for n in names:
+        resolve_agent(spec, n)
+    if match and spec.play_match is None:
+        raise OptionError(f"{spec.name} has no matches")
+    return RunPlan(
+        game=spec.name,
+        games=games,
+        seed=seed,
+        players=p,
+        agents=tuple(names),
+        options=spec.resolve_options(options or {}),
+        rotate_seats=rotate_seats,
+        match=match,
+        replay=replay,
+        start=start,
+        module=spec.play.__module__,
+    )
+
+
+def chunks_of(plan: RunPlan, chunk_size: int) -> Iterator[Chunk]:
+    """The plan's games from ``plan.start`` in chunks of ``chunk_size`` indices."""
+    for lo in range(plan.start, plan.games, chunk_size):
+        yield Chunk(plan, lo, min(lo + chunk_size, plan.games))
+
+
+def run_chunk(chunk: Chunk) -> list[dict[str, Any]]:
+    """Plays every game of ``chunk`` in index order; the worker entry point."""
+    plan = chunk.plan
+    if plan.module:
+        importlib.import_module(plan.module)  # registers games defined outside cardcore
+    spec: GameSpec = get_game(plan.game)
+    play = spec.play_match if plan.match else spec.play
+    assert play is not None
+    out = []
+    for index in range(chunk.start, chunk.stop):
+        record = play(plan.request(index))
+        record["run_seed"] = plan.seed
+        record["cardcore_version"] = __version__
+        out.append(record)
+    return out

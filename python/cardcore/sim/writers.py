@@ -1,0 +1,203 @@
+"""Record output: JSON Lines, CSV and Parquet, written in index order, resumable.
+
+Each record is written whole (one line, or one Parquet row group of many records) and flushed
+per batch, so an interrupted run never leaves half a record behind the last full one.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import IO, Any, Protocol
+
+from cardcore.errors import CardcoreError, OptionError
+
+__all__ = [
+    "FORMATS",
+    "RecordWriter",
+    "dumps",
+    "flat_row",
+    "format_for",
+    "open_writer",
+    "resume_point",
+]
+
+FORMATS = ("jsonl", "csv", "parquet")
+CSV_COLUMNS = ("game", "index", "seed", "run_seed", "players", "agents", "scores", "winner")
+
+
+def dumps(record: Mapping[str, Any]) -> str:
+    """The canonical one-line JSON of a record (key order as the game built it)."""
+    return json.dumps(record, separators=(",", ":"), ensure_ascii=False)
+
+
+def format_for(path: str | None, fmt: str | None) -> str:
+    """The explicit format, else the one the file name implies, else JSON Lines."""
+    if fmt:
+        if fmt not in FORMATS:
+            raise OptionError(f"unknown format {fmt!r} (known: {', '.join(FORMATS)})")
+        return fmt
+    if path and path.endswith(".csv"):
+        return "csv"
+    if path and path.endswith((".parquet", ".pq")):
+        return "parquet"
+    return "jsonl"
+
+
+def _cell(v: Any) -> Any:
+    if isinstance(v, list | tuple):
+        return ";".join("" if x is None else str(x) for x in v)
+    return "" if v is None else v
+
+
+def flat_row(record: Mapping[str, Any]) -> dict[str, Any]:
+    """A flat summary row: the fixed columns, then every other scalar field."""
+    row = {k: _cell(record.get(k)) for k in CSV_COLUMNS}
+    for k, v in record.items():
+        if k not in row and (v is None or isinstance(v, str | int | float | bool)):
+            row[k] = _cell(v)
+    return row
+
+
+class RecordWriter(Protocol):
+    def write(self, records: Sequence[Mapping[str, Any]]) -> None: ...
+
+    def close(self) -> None: ...
+
+
+class JsonlWriter:
+    def __init__(self, stream: IO[str], owned: bool) -> None:
+        self.stream, self.owned = stream, owned
+
+    def write(self, records: Sequence[Mapping[str, Any]]) -> None:
+        self.stream.write("".join(dumps(r) + "\n" for r in records))
+        self.stream.flush()
+
+    def close(self) -> None:
+        if self.owned:
+            self.stream.close()
+
+
+class CsvWriter:
+    def __init__(self, stream: IO[str], owned: bool, header: bool) -> None:
+        self.stream, self.owned = stream, owned
+        self.columns: list[str] | None = None
+        self.header = header
+
+    def write(self, records: Sequence[Mapping[str, Any]]) -> None:
+        buf = io.StringIO()
+        for r in records:
+            row = flat_row(r)
+            if self.columns is None:
+                self.columns = list(row)
+                if self.header:
+                    csv.writer(buf, lineterminator="\n").writerow(self.columns)
+            csv.DictWriter(
+                buf, self.columns, extrasaction="ignore", lineterminator="\n"
+            ).writerow(row)
+        self.stream.write(buf.getvalue())
+        self.stream.flush()
+
+    def close(self) -> None:
+        if self.owned:
+            self.stream.close()
+
+
+class ParquetWriter:
+    """Row groups of flat columns plus the whole record as a JSON string column."""
+
+    def __init__(self, path: str) -> None:
+        try:
+            import pyarrow as pa
+            import pyarrow.parquet as pq
+        except ImportError:
+            raise OptionError(
+                "Parquet output needs pyarrow: pip install 'cardcore[parquet]'"
+            ) from None
+        self.pa, self.pq, self.path = pa, pq, path
+        self.writer: Any = None
+        self.schema: Any = None
+
+    def write(self, records: Sequence[Mapping[str, Any]]) -> None:
+        if not records:
+            return
+        rows = [flat_row(r) for r in records]
+        for row, r in zip(rows, records, strict=True):
+            row["record"] = dumps(r)
+        if self.writer is None:
+            table = self.pa.Table.from_pylist(rows)
+            self.schema = table.schema
+            self.writer = self.pq.ParquetWriter(self.path, self.schema)
+        else:
+            table = self.pa.Table.from_pylist(rows, schema=self.schema)
+        self.writer.write_table(table)
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+
+
+def open_writer(path: str | None, fmt: str, *, append: bool = False) -> RecordWriter | None:
+    """A writer for ``path`` (``-`` = stdout; None = no records written)."""
+    if path is None:
+        return None
+    if fmt == "parquet":
+        if path == "-":
+            raise OptionError("Parquet cannot be written to stdout; give a file name")
+        if append:
+            raise OptionError("--resume works with jsonl and csv output, not Parquet")
+        return ParquetWriter(path)
+    if path == "-":
+        import sys
+
+        stream: IO[str] = sys.stdout
+        owned = False
+    else:
+        stream = open(path, "a" if append else "w", encoding="utf-8", newline="")  # noqa: SIM115
+        owned = True
+    if fmt == "csv":
+        return CsvWriter(stream, owned, header=not append)
+    return JsonlWriter(stream, owned)
+
+
+def resume_point(path: str, fmt: str, game: str, run_seed: int, start: int = 0) -> int:
+    """How many records an interrupted run already wrote to ``path`` (a partial last line is
+    cut off). Checks that the file belongs to the same run; raises otherwise."""
+    if path == "-":
+        raise OptionError("--resume needs an output file")
+    p = Path(path)
+    if not p.exists():
+        return start
+    data = p.read_bytes()
+    cut = data.rfind(b"\n") + 1
+    if cut < len(data):
+        with open(p, "r+b") as f:
+            f.truncate(cut)
+            f.flush()
+            os.fsync(f.fileno())
+    lines = data[:cut].decode("utf-8").splitlines()
+    if fmt == "csv":
+        if not lines:
+            return start
+        rows = list(csv.DictReader(lines))
+        done = len(rows)
+        last: Mapping[str, Any] | None = rows[-1] if rows else None
+    else:
+        done = len(lines)
+        last = json.loads(lines[-1]) if lines else None
+    if last is not None:
+        same = (
+            str(last.get("game")) == game
+            and str(last.get("run_seed")) == str(run_seed)
+            and int(str(last.get("index"))) == start + done - 1
+        )
+        if not same:
+            raise CardcoreError(
+                f"{path} does not continue this run (game {game}, seed {run_seed}); "
+                "use the same --seed and game, or a new file"
+            )
+    return start + done

@@ -1,0 +1,103 @@
+"""A tiny deterministic game for testing the game-neutral runner without the real engines."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from cardcore.errors import ReplayMismatchError
+from cardcore.games.base import GameRequest, GameSpec, OptionSpec, register_game
+from cardcore.rng import RNG_VERSION, Rng
+
+
+class HighCard:
+    """Bids the highest legal number."""
+
+    def act(self, observation: Any, legal: Sequence[int], rng: Any) -> int:
+        return max(legal)
+
+
+class RandomBid:
+    def act(self, observation: Any, legal: Sequence[int], rng: Any) -> int:
+        return legal[rng.below(len(legal))]
+
+
+def _play(req: GameRequest) -> tuple[list[int], list[list[int]]]:
+    deck = Rng.for_stream(req.seed, 0, "deck").permutation(int(req.options["cards"]))
+    hands = [deck[i :: req.players][:3] for i in range(req.players)]
+    spec = get_spec()
+    scores = []
+    for seat in range(req.players):
+        agent = spec.make_agent(req.agents[seat])
+        rng = Rng.for_stream(req.seed, seat, "agent")
+        scores.append(agent.act(None, hands[seat], rng))
+    return scores, hands
+
+
+def play(req: GameRequest) -> dict[str, Any]:
+    scores, hands = _play(req)
+    best = max(scores)
+    winners = [s for s, v in enumerate(scores) if v == best]
+    rec: dict[str, Any] = {
+        "game": "toy",
+        "index": req.index,
+        "seed": req.seed,
+        "players": req.players,
+        "agents": list(req.agents),
+        "scores": scores,
+        "winner": winners[0] if len(winners) == 1 else None,
+    }
+    if req.replay:
+        rec["replay"] = {
+            "format": "cardcore-replay",
+            "version": 1,
+            "game": "toy",
+            "rng": RNG_VERSION,
+            "seed": req.seed,
+            "players": req.players,
+            "agents": list(req.agents),
+            "options": dict(req.options),
+            "hands": hands,
+            "result": scores,
+        }
+    return rec
+
+
+def play_match(req: GameRequest) -> dict[str, Any]:
+    rec = play(req)
+    rec["games"] = [dict(rec)]
+    return rec
+
+
+def verify_replay(replay: Mapping[str, Any]) -> None:
+    req = GameRequest(
+        index=0,
+        seed=int(replay["seed"]),
+        players=int(replay["players"]),
+        agents=tuple(replay["agents"]),
+        options=replay["options"],
+    )
+    scores, hands = _play(req)
+    if hands != replay["hands"] or scores != replay["result"]:
+        raise ReplayMismatchError("toy replay differs")
+
+
+SPEC = register_game(
+    GameSpec(
+        name="toy",
+        title="Toy",
+        min_players=2,
+        max_players=4,
+        default_players=2,
+        options=(OptionSpec("cards", 20, "deck size", minimum=12, maximum=52),),
+        agents={"high": HighCard, "random": RandomBid},
+        default_agent="high",
+        play=play,
+        play_match=play_match,
+        verify_replay=verify_replay,
+    )
+)
+
+
+def get_spec() -> GameSpec:
+    return SPEC
