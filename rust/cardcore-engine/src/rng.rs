@@ -47,9 +47,40 @@ pub fn fnv1a64(bytes: &[u8]) -> u64 {
 /// so distinct inputs at one step never collide.
 #[must_use]
 pub fn derive_seed(master: u64, index: u64, stream: &str) -> u64 {
-    let a = mix64(master ^ 0x6361_7264_636F_7265);
-    let b = mix64(a ^ index.rotate_left(17));
-    mix64(b ^ fnv1a64(stream.as_bytes()))
+    StreamSeeds::new(master, stream).seed(index)
+}
+
+/// [`derive_seed`] with the parts that do not depend on `index` computed once, for loops over
+/// many items of one run and stream.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StreamSeeds {
+    master_mix: u64,
+    name_hash: u64,
+}
+
+impl StreamSeeds {
+    /// The seeds of stream `stream` in a run seeded with `master`.
+    #[must_use]
+    pub fn new(master: u64, stream: &str) -> Self {
+        Self {
+            master_mix: mix64(master ^ 0x6361_7264_636F_7265),
+            name_hash: fnv1a64(stream.as_bytes()),
+        }
+    }
+
+    /// `derive_seed(master, index, stream)`.
+    #[inline]
+    #[must_use]
+    pub const fn seed(&self, index: u64) -> u64 {
+        mix64(mix64(self.master_mix ^ index.rotate_left(17)) ^ self.name_hash)
+    }
+
+    /// `CardRng::for_stream(master, index, stream)`.
+    #[inline]
+    #[must_use]
+    pub fn rng(&self, index: u64) -> CardRng {
+        CardRng::new(self.seed(index))
+    }
 }
 
 /// xoshiro256++ generator seeded through SplitMix64.
@@ -133,5 +164,105 @@ impl CardRng {
         let u1 = 1.0 - self.next_f64(); // (0, 1]
         let u2 = self.next_f64();
         (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splitmix_reference_values() {
+        // SplitMix64 from seed 0 (Vigna's reference implementation).
+        let mut st = 0u64;
+        assert_eq!(splitmix64(&mut st), 0xE220_A839_7B1D_CDAF);
+        assert_eq!(splitmix64(&mut st), 0x6E78_9E6A_A1B9_65F4);
+    }
+
+    #[test]
+    fn fnv_reference_values() {
+        assert_eq!(fnv1a64(b""), 0xCBF2_9CE4_8422_2325);
+        assert_eq!(fnv1a64(b"a"), 0xAF63_DC4C_8601_EC8C);
+    }
+
+    #[test]
+    fn stream_seeds_match_derive_seed() {
+        for master in [0, 1, 42, u64::MAX] {
+            for stream in ["", "deck", "agent", "timing", "tiebreak"] {
+                let seeds = StreamSeeds::new(master, stream);
+                for index in [0, 1, 2, 1 << 40, u64::MAX] {
+                    assert_eq!(seeds.seed(index), derive_seed(master, index, stream));
+                    assert_eq!(seeds.rng(index), CardRng::for_stream(master, index, stream));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn below_stays_in_bounds() {
+        let mut r = CardRng::new(3);
+        for bound in (1..200u64).chain([1 << 32, (1 << 63) + 1, u64::MAX]) {
+            for _ in 0..50 {
+                assert!(r.below(bound) < bound);
+            }
+        }
+        assert_eq!(r.below(1), 0);
+    }
+
+    #[test]
+    fn below_reaches_every_value() {
+        let mut r = CardRng::new(11);
+        for bound in 1..=20u64 {
+            let mut seen = [false; 20];
+            for _ in 0..2000 {
+                seen[usize::try_from(r.below(bound)).unwrap()] = true;
+            }
+            assert!(
+                seen[..usize::try_from(bound).unwrap()].iter().all(|&s| s),
+                "{bound}"
+            );
+        }
+    }
+
+    #[test]
+    fn below_rejects_the_biased_zone() {
+        // bound = 2^63 + 1: a draw is rejected when its low word is below 2^64 mod bound, which
+        // happens half the time; the results must still be < bound and not all in one half.
+        let mut r = CardRng::new(5);
+        let bound = (1u64 << 63) + 1;
+        let high = (0..1000).filter(|_| r.below(bound) >= 1 << 62).count();
+        assert!((350..650).contains(&high), "{high}");
+    }
+
+    #[test]
+    fn floats_and_normals() {
+        let mut r = CardRng::new(9);
+        let mut sum = 0.0;
+        for _ in 0..10_000 {
+            let x = r.next_f64();
+            assert!((0.0..1.0).contains(&x));
+            sum += x;
+        }
+        assert!((sum / 10_000.0 - 0.5).abs() < 0.02);
+        let n: f64 = (0..10_000).map(|_| r.next_normal()).sum::<f64>() / 10_000.0;
+        assert!(n.abs() < 0.05, "{n}");
+    }
+
+    #[test]
+    fn state_round_trip() {
+        let mut r = CardRng::new(77);
+        r.next_u64();
+        let mut back = CardRng::from_state(r.state()).unwrap();
+        assert_eq!(back.next_u64(), r.next_u64());
+        assert!(CardRng::from_state([0; 4]).is_none());
+    }
+
+    #[test]
+    fn seeds_never_give_the_zero_state() {
+        // SplitMix64 outputs are a bijection of distinct counters, so the four words cannot all
+        // be zero; spot-check a few seeds including the extremes.
+        for seed in [0, 1, u64::MAX, GOLDEN_GAMMA.wrapping_neg()] {
+            assert_ne!(CardRng::new(seed).state(), [0; 4]);
+        }
     }
 }

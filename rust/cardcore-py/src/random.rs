@@ -2,9 +2,25 @@
 
 use cardcore_engine::rng::{CardRng, derive_seed as engine_derive_seed};
 use cardcore_engine::shuffle;
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyMemoryError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyBytes;
+use pyo3::types::{PyBool, PyBytes, PyInt};
+
+/// A seed-like argument: an `int` (not a `bool`) in `0..2**64`. Out-of-range values raise
+/// `ValueError` (not PyO3's `OverflowError`), matching `cardcore.rng`.
+fn seed_arg(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<u64> {
+    if obj.is_instance_of::<PyBool>() || !obj.is_instance_of::<PyInt>() {
+        let ty = obj.get_type().name()?;
+        return Err(PyTypeError::new_err(format!(
+            "{name} must be an int, not {ty}"
+        )));
+    }
+    obj.extract::<u64>()
+        .map_err(|_| PyValueError::new_err(format!("{name} must be in 0..2**64-1, got {obj}")))
+}
+
+/// Lengths at or above this run with the GIL released.
+const DETACH_ITEMS: usize = 4096;
 
 /// Seeded xoshiro256++ generator; see `docs/rng.md`.
 #[pyclass(module = "cardcore._core")]
@@ -15,14 +31,23 @@ struct Rng {
 #[pymethods]
 impl Rng {
     #[new]
-    fn new(seed: u64) -> Self {
-        Self { inner: CardRng::new(seed) }
+    fn new(seed: &Bound<'_, PyAny>) -> PyResult<Self> {
+        Ok(Self {
+            inner: CardRng::new(seed_arg(seed, "seed")?),
+        })
     }
 
     /// Generator of stream `stream` for item `index` of a run seeded with `master`.
     #[staticmethod]
-    fn for_stream(master: u64, index: u64, stream: &str) -> Self {
-        Self { inner: CardRng::for_stream(master, index, stream) }
+    fn for_stream(
+        master: &Bound<'_, PyAny>,
+        index: &Bound<'_, PyAny>,
+        stream: &str,
+    ) -> PyResult<Self> {
+        let (master, index) = (seed_arg(master, "master")?, seed_arg(index, "index")?);
+        Ok(Self {
+            inner: CardRng::for_stream(master, index, stream),
+        })
     }
 
     /// Rebuilds a generator from `state` (four u64 words, not all zero).
@@ -62,10 +87,18 @@ impl Rng {
     }
 
     /// A shuffled order of `0..n` (Fisher–Yates, as the shuffle contract specifies).
-    fn permutation(&mut self, n: usize) -> PyResult<Vec<u32>> {
+    fn permutation(&mut self, py: Python<'_>, n: usize) -> PyResult<Vec<u32>> {
         let n32 = u32::try_from(n).map_err(|_| PyValueError::new_err("n too large"))?;
-        let mut v: Vec<u32> = (0..n32).collect();
-        shuffle::shuffle(&mut self.inner, &mut v);
+        let mut v: Vec<u32> = Vec::new();
+        v.try_reserve_exact(n)
+            .map_err(|_| PyMemoryError::new_err("permutation too large"))?;
+        v.extend(0..n32);
+        if n >= DETACH_ITEMS {
+            let inner = &mut self.inner;
+            py.detach(|| shuffle::shuffle(inner, &mut v));
+        } else {
+            shuffle::shuffle(&mut self.inner, &mut v);
+        }
         Ok(v)
     }
 
@@ -81,8 +114,12 @@ impl Rng {
 
 /// Seed of stream `stream` for item `index` of a run seeded with `master`.
 #[pyfunction]
-fn derive_seed(master: u64, index: u64, stream: &str) -> u64 {
-    engine_derive_seed(master, index, stream)
+fn derive_seed(master: &Bound<'_, PyAny>, index: &Bound<'_, PyAny>, stream: &str) -> PyResult<u64> {
+    Ok(engine_derive_seed(
+        seed_arg(master, "master")?,
+        seed_arg(index, "index")?,
+        stream,
+    ))
 }
 
 /// `count` shuffled orders of `0..n`, row `r` from stream `(master, first_index + r, stream)`,
@@ -92,35 +129,43 @@ fn derive_seed(master: u64, index: u64, stream: &str) -> u64 {
 fn permutations<'py>(
     py: Python<'py>,
     n: usize,
-    master: u64,
-    first_index: u64,
+    master: &Bound<'py, PyAny>,
+    first_index: &Bound<'py, PyAny>,
     count: usize,
     stream: &str,
 ) -> PyResult<Bound<'py, PyBytes>> {
+    let master = seed_arg(master, "master")?;
+    let first_index = seed_arg(first_index, "first_index")?;
     if n == 0 || n > 65_536 {
         return Err(PyValueError::new_err("n must be in 1..=65536"));
     }
+    if count > 0 && first_index.checked_add(count as u64 - 1).is_none() {
+        return Err(PyValueError::new_err(
+            "first_index + count - 1 must be below 2**64",
+        ));
+    }
+    let width = if n <= 256 { 1 } else { 2 };
     let total = n
         .checked_mul(count)
+        .and_then(|t| t.checked_mul(width))
         .filter(|&t| t <= 1 << 31)
         .ok_or_else(|| PyValueError::new_err("n * count too large"))?;
-    let stream = stream.to_owned();
-    if n <= 256 {
-        let work = || {
-            let mut out = vec![0u8; total];
-            shuffle::permutations_u8(master, first_index, &stream, n, &mut out);
-            out
+    // Fill the new bytes object in place: no intermediate Vec, no copy.
+    PyBytes::new_with(py, total, |buf| {
+        let mut fill = move || {
+            if width == 1 {
+                shuffle::permutations_u8(master, first_index, stream, n, buf);
+            } else {
+                shuffle::permutations_u16_le(master, first_index, stream, n, buf);
+            }
         };
-        let out = if total >= 4096 { py.detach(work) } else { work() };
-        Ok(PyBytes::new(py, &out))
-    } else {
-        let out: Vec<u8> = py.detach(|| {
-            let mut out = vec![0u16; total];
-            shuffle::permutations_u16(master, first_index, &stream, n, &mut out);
-            out.iter().flat_map(|x| x.to_le_bytes()).collect()
-        });
-        Ok(PyBytes::new(py, &out))
-    }
+        if total >= DETACH_ITEMS {
+            py.detach(fill)
+        } else {
+            fill()
+        }
+        Ok(())
+    })
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
