@@ -11,10 +11,10 @@ import time
 from pathlib import Path
 
 import pytest
-import toy_game
 from click.testing import CliRunner
 
 import cardcore
+import toy_game  # noqa: F401  (registers the toy game)
 from cardcore.cli import cli
 from cardcore.errors import OptionError
 from cardcore.sim import plan_run, simulate, wilson
@@ -63,7 +63,9 @@ def test_user_agents_in_process_and_by_name_in_workers() -> None:
         assert a["scores"][1] == b["scores"][1]  # type: ignore[index]
     by_name = records(games=6, agents="toy_game:RandomBid", jobs=2, chunk_size=2)
     assert all(r["agents"] == ["toy_game:RandomBid"] * 2 for r in by_name)
-    assert [r["scores"] for r in by_name] == [r["scores"] for r in records(games=6, agents="random")]
+    assert [r["scores"] for r in by_name] == [
+        r["scores"] for r in records(games=6, agents="random")
+    ]
 
 
 @pytest.mark.parametrize(
@@ -181,8 +183,22 @@ def test_cli_bad_flags_are_usage_errors(args: list[str]) -> None:
 def test_ctrl_c_keeps_whole_records_and_exits_130(tmp_path: Path) -> None:
     out = tmp_path / "big.jsonl"
     env = {**os.environ, **TOY_ENV, "PYTHONPATH": str(Path(__file__).parent)}
-    cmd = [sys.executable, "-m", "cardcore", "sim", "toy", "-n", "2000000", "--seed", "1",
-           "-o", str(out), "-q", "--chunk-size", "50"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "cardcore",
+        "sim",
+        "toy",
+        "-n",
+        "2000000",
+        "--seed",
+        "1",
+        "-o",
+        str(out),
+        "-q",
+        "--chunk-size",
+        "50",
+    ]
     proc = subprocess.Popen(cmd, env=env, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 60
     while (not out.exists() or out.stat().st_size < 20000) and time.monotonic() < deadline:

@@ -31,7 +31,7 @@ __all__ = [
 RANKS: Final = "A23456789TJQK"
 SUITS: Final = "cdhs"
 JOKER0: Final = 52
-_FACES: Final = tuple(r + s for s in SUITS for r in RANKS) + ("X1", "X2", "X3", "X4")
+_FACES: Final = (*(r + s for s in SUITS for r in RANKS), "X1", "X2", "X3", "X4")
 
 
 @total_ordering

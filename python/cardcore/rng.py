@@ -17,8 +17,8 @@ from cardcore.cards import Card, deck_ids
 __all__ = [
     "RNG_VERSION",
     "Rng",
-    "derive_seed",
     "deck_order",
+    "derive_seed",
     "new_seed",
     "shuffle",
     "shuffle_batch",

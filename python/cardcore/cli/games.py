@@ -16,14 +16,20 @@ def games_cmd(game: str | None) -> None:
     if game is None:
         for name in registered_games():
             spec = get_game(name)
-            click.echo(f"{name:16} {spec.title} ({spec.min_players}-{spec.max_players} players, "
-                       f"default {spec.default_players}); agents: {', '.join(spec.agents)}")
+            click.echo(
+                f"{name:16} {spec.title} ({spec.min_players}-{spec.max_players} players, "
+                f"default {spec.default_players}); agents: {', '.join(spec.agents)}"
+            )
         return
     if game not in registered_games():
-        raise click.UsageError(f"unknown game {game!r}; choose from {', '.join(registered_games())}")
+        raise click.UsageError(
+            f"unknown game {game!r}; choose from {', '.join(registered_games())}"
+        )
     spec = get_game(game)
-    click.echo(f"{spec.title}: {spec.min_players}-{spec.max_players} players "
-               f"(default {spec.default_players})")
+    click.echo(
+        f"{spec.title}: {spec.min_players}-{spec.max_players} players "
+        f"(default {spec.default_players})"
+    )
     if spec.description:
         click.echo(spec.description)
     click.echo(f"agents: {', '.join(spec.agents)} (default {spec.default_agent})")
@@ -32,5 +38,7 @@ def games_cmd(game: str | None) -> None:
         allowed = f" one of {', '.join(map(str, o.choices))}" if o.choices else ""
         rng = ""
         if o.minimum is not None or o.maximum is not None:
-            rng = f" range {o.minimum if o.minimum is not None else ''}..{o.maximum if o.maximum is not None else ''}"
+            lo = "" if o.minimum is None else f"{o.minimum:g}"
+            hi = "" if o.maximum is None else f"{o.maximum:g}"
+            rng = f" range {lo}..{hi}"
         click.echo(f"  {o.name}={o.default}{allowed}{rng}  {o.help}")

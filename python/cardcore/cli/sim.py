@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import sys
 import time
-from typing import Any
 
 import click
 
@@ -19,52 +18,92 @@ from cardcore.sim.writers import FORMATS, dumps, format_for, open_writer, resume
 __all__ = ["sim_cmd"]
 
 
-class GameType(click.ParamType):
-    name = "game"
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
-        names = registered_games()
-        if value not in names:
-            self.fail(f"unknown game {value!r}; choose from {', '.join(names)}", param, ctx)
-        return str(value)
-
-    def get_metavar(self, param: click.Parameter, ctx: click.Context | None = None) -> str:
-        return "[three-thirteen|spite-malice|nerts]"
+def _game_name(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    names = registered_games()
+    if value not in names:
+        raise click.BadParameter(f"unknown game {value!r}; choose from {', '.join(names)}")
+    return value
 
 
 @click.command("sim")
-@click.argument("game", type=GameType())
-@click.option("-n", "--games", type=click.IntRange(0), default=1000, show_default=True,
-              help="Games to play (matches with --match).")
+@click.argument("game", callback=_game_name, metavar="GAME")
+@click.option(
+    "-n",
+    "--games",
+    type=click.IntRange(0),
+    default=1000,
+    show_default=True,
+    help="Games to play (matches with --match).",
+)
 @click.option("--players", type=int, default=None, help="Seats (default: the game's).")
-@click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=None,
-              help="Run seed; drawn and printed when absent.")
-@click.option("-j", "--jobs", type=click.IntRange(0), default=1, show_default=True,
-              help="Worker processes (0 = all cores).")
-@click.option("--agents", default=None,
-              help="Comma-separated agent per seat (one name = every seat); built-in names "
-                   "or package.module:callable. Default: the game's strongest.")
-@click.option("--rotate-seats", is_flag=True,
-              help="Shift the agents one seat per game (fair comparisons).")
-@click.option("--option", "options", multiple=True, metavar="KEY=VALUE",
-              help="A rules option (repeatable); see `cardcore games GAME`.")
+@click.option(
+    "--seed",
+    type=click.IntRange(0, 2**64 - 1),
+    default=None,
+    help="Run seed; drawn and printed when absent.",
+)
+@click.option(
+    "-j",
+    "--jobs",
+    type=click.IntRange(0),
+    default=1,
+    show_default=True,
+    help="Worker processes (0 = all cores).",
+)
+@click.option(
+    "--agents",
+    default=None,
+    help="Comma-separated agent per seat (one name = every seat); built-in names "
+    "or package.module:callable. Default: the game's strongest.",
+)
+@click.option(
+    "--rotate-seats", is_flag=True, help="Shift the agents one seat per game (fair comparisons)."
+)
+@click.option(
+    "--option",
+    "options",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help="A rules option (repeatable); see `cardcore games GAME`.",
+)
 @click.option("--match", is_flag=True, help="Simulate whole matches to the target score.")
-@click.option("-o", "--output", default=None, metavar="FILE",
-              help="Write one record per game ('-' = stdout).")
-@click.option("--format", "fmt", type=click.Choice(FORMATS), default=None,
-              help="Output format (default: from the file name, else jsonl).")
-@click.option("--replays", default=None, metavar="FILE",
-              help="Also write a replay per game (JSON Lines) for `cardcore replay`.")
+@click.option(
+    "-o", "--output", default=None, metavar="FILE", help="Write one record per game ('-' = stdout)."
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(FORMATS),
+    default=None,
+    help="Output format (default: from the file name, else jsonl).",
+)
+@click.option(
+    "--replays",
+    default=None,
+    metavar="FILE",
+    help="Also write a replay per game (JSON Lines) for `cardcore replay`.",
+)
 @click.option("--backend", type=click.Choice(BACKENDS), default="local", show_default=True)
 @click.option("--address", default=None, help="Ray cluster address (with --backend ray).")
-@click.option("--chunk-size", type=click.IntRange(1), default=None,
-              help="Games per work unit (never changes the output).")
-@click.option("--resume", is_flag=True,
-              help="Continue an interrupted run from the records already in --output.")
-@click.option("--summary-json", default=None, metavar="FILE",
-              help="Write the summary statistics as JSON.")
-@click.option("--progress/--no-progress", default=None,
-              help="Progress bar on stderr (default: when stderr is a terminal).")
+@click.option(
+    "--chunk-size",
+    type=click.IntRange(1),
+    default=None,
+    help="Games per work unit (never changes the output).",
+)
+@click.option(
+    "--resume",
+    is_flag=True,
+    help="Continue an interrupted run from the records already in --output.",
+)
+@click.option(
+    "--summary-json", default=None, metavar="FILE", help="Write the summary statistics as JSON."
+)
+@click.option(
+    "--progress/--no-progress",
+    default=None,
+    help="Progress bar on stderr (default: when stderr is a terminal).",
+)
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar and no summary table.")
 def sim_cmd(
     game: str,
@@ -102,9 +141,17 @@ def sim_cmd(
                 raise click.UsageError("--resume needs the --seed of the interrupted run")
             seed = new_seed()
             click.echo(f"seed: {seed}", err=True)
-        plan = plan_run(game, games=games, seed=seed, players=players, agents=agents,
-                        options=parsed, rotate_seats=rotate_seats, match=match,
-                        replay=replays is not None)
+        plan = plan_run(
+            game,
+            games=games,
+            seed=seed,
+            players=players,
+            agents=agents,
+            options=parsed,
+            rotate_seats=rotate_seats,
+            match=match,
+            replay=replays is not None,
+        )
     except CardcoreError as e:
         raise click.UsageError(str(e)) from None
 
@@ -117,14 +164,27 @@ def sim_cmd(
             start = resume_point(output, kind, plan.game, seed)
         except CardcoreError as e:
             raise click.UsageError(str(e)) from None
-        plan = plan_run(game, games=games, seed=seed, players=players, agents=agents,
-                        options=parsed, rotate_seats=rotate_seats, match=match,
-                        replay=replays is not None, start=start)
+        plan = plan_run(
+            game,
+            games=games,
+            seed=seed,
+            players=players,
+            agents=agents,
+            options=parsed,
+            rotate_seats=rotate_seats,
+            match=match,
+            replay=replays is not None,
+            start=start,
+        )
     try:
         writer = open_writer(output, kind, append=resume and start > 0)
     except (CardcoreError, OSError) as e:
         raise click.UsageError(str(e)) from None
-    replay_out = open(replays, "a" if resume and start > 0 else "w", encoding="utf-8") if replays else None  # noqa: SIM115
+    replay_out = (
+        open(replays, "a" if resume and start > 0 else "w", encoding="utf-8")  # noqa: SIM115
+        if replays
+        else None
+    )
 
     summary = Summary(plan.game, plan.players)
     show = (not quiet) and (sys.stderr.isatty() if progress is None else progress)
@@ -132,8 +192,9 @@ def sim_cmd(
     interrupted = False
     try:
         with Progress(total=games - start, enabled=show, label=f"{game}") as bar:
-            for records in run_plan(plan, jobs=jobs, backend=backend, address=address,
-                                    chunk_size=chunk_size):
+            for records in run_plan(
+                plan, jobs=jobs, backend=backend, address=address, chunk_size=chunk_size
+            ):
                 reps = [r.pop("replay") for r in records if "replay" in r]
                 if writer is not None:
                     writer.write(records)

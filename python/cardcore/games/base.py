@@ -94,9 +94,7 @@ class OptionSpec:
         if self.kind is float and isinstance(value, int) and not isinstance(value, bool):
             value, ok_type = float(value), True
         if not ok_type:
-            raise OptionError(
-                f"option {self.name}: expected {self.kind.__name__}, got {value!r}"
-            )
+            raise OptionError(f"option {self.name}: expected {self.kind.__name__}, got {value!r}")
         if self.choices is not None and value not in self.choices:
             allowed = ", ".join(str(c) for c in self.choices)
             raise OptionError(f"option {self.name}: {value!r} not one of {allowed}")

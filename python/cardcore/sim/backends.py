@@ -78,9 +78,7 @@ class RayBackend:
         try:
             import ray
         except ImportError:
-            raise OptionError(
-                "the ray backend needs Ray: pip install 'cardcore[ray]'"
-            ) from None
+            raise OptionError("the ray backend needs Ray: pip install 'cardcore[ray]'") from None
         self._ray = ray
         self._started = False
         if not ray.is_initialized():

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cardcore import __version__
+from cardcore.errors import OptionError
 from cardcore.games.base import (
     AgentFactory,
     GameRequest,
@@ -23,7 +24,6 @@ from cardcore.games.base import (
     get_game,
     resolve_agent,
 )
-from cardcore.errors import OptionError
 from cardcore.rng import derive_seed
 
 __all__ = ["Chunk", "RunPlan", "chunks_of", "plan_run", "run_chunk"]

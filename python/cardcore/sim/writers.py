@@ -96,9 +96,9 @@ class CsvWriter:
                 self.columns = list(row)
                 if self.header:
                     csv.writer(buf, lineterminator="\n").writerow(self.columns)
-            csv.DictWriter(
-                buf, self.columns, extrasaction="ignore", lineterminator="\n"
-            ).writerow(row)
+            csv.DictWriter(buf, self.columns, extrasaction="ignore", lineterminator="\n").writerow(
+                row
+            )
         self.stream.write(buf.getvalue())
         self.stream.flush()
 
