@@ -1,0 +1,228 @@
+"""Three-Thirteen agents: ``random``, ``greedy`` and ``hard``.
+
+Every agent is a pure function of ``(observation, legal, rng)``: the only state an agent keeps
+is a memo of its own last solver answer (same input, same output), so a game replays exactly.
+
+* ``random``: a uniform legal move (``rng.below``).
+* ``greedy``: takes the discard-pile top only if that (with the best discard after it) lowers
+  its optimal deadwood; otherwise draws from the stock; discards to minimise deadwood. One
+  Rust call per draw decision; the discard after a pile draw reuses that answer.
+* ``hard``: counts unseen cards (everything not in its hand, the discard pile or an opponent's
+  known pickups) and picks by expected deadwood after the next draw. Draw: takes the pile top
+  only if the resulting deadwood beats the expected deadwood of a stock draw. Discard: among
+  the discards that keep deadwood near its minimum, keeps the hand whose expected deadwood after
+  one more draw-and-discard is lowest (this values pairs, connectors and wilds), with a small
+  penalty for feeding the next player's visible pickups. On a final turn it minimises the
+  deadwood it will be scored on. Unseen faces that cannot meld with the hand are evaluated in
+  closed form, so only the interacting faces cost a solver call.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final
+
+from cardcore.rng import Rng
+from cardcore.three_thirteen.melds import MeldRules, discard_deadwoods_of_faces
+from cardcore.three_thirteen.rules import (
+    DRAW_DISCARD,
+    DRAW_STOCK,
+    Discard,
+    Move,
+    Observation,
+    card_points,
+)
+
+__all__ = ["AGENTS", "GreedyAgent", "HardAgent", "RandomAgent"]
+
+
+class RandomAgent:
+    """Uniformly random legal move."""
+
+    __slots__ = ()
+
+    def act(self, observation: Observation, legal: Sequence[Move], rng: Rng) -> Move:
+        return legal[rng.below(len(legal))]
+
+
+def _pick_discard(
+    obs: Observation, legal: Sequence[Move], dws: Sequence[int]
+) -> Move:
+    """The legal discard with the lowest deadwood left (``dws`` aligned with ``obs.hand``)."""
+    hand = obs.hand
+    banned = obs.drawn if obs.forbid_return_of_discard_draw and obs.drawn_from_discard else -1
+    best_i = -1
+    best = 1 << 30
+    for i, d in enumerate(dws):
+        if d < best and hand[i] != banned:
+            best, best_i = d, i
+    move = Discard(hand[best_i])
+    return move if move in legal else legal[0]
+
+
+class GreedyAgent:
+    """Take the pile top only if it lowers optimal deadwood; discard to minimise deadwood."""
+
+    __slots__ = ("_dws", "_key")
+
+    def __init__(self) -> None:
+        self._key = b""
+        self._dws: list[int] = []
+
+    def act(self, observation: Observation, legal: Sequence[Move], rng: Rng) -> Move:
+        obs = observation
+        ft = obs.face_of
+        if obs.phase == "draw":
+            top = obs.discard_pile[-1]
+            faces = bytes(obs.hand).translate(ft) + ft[top : top + 1]
+            dws = discard_deadwoods_of_faces(faces, obs.wild_rank, obs.rules)
+            keep = dws[-1]
+            take = min(dws[:-1])
+            if take < keep:
+                # The hand after the pile draw is obs.hand + top, sorted by id; remember the
+                # answer keyed by that sorted hand so the discard needs no second call.
+                hand = sorted((*obs.hand, top))
+                pos = {c: i for i, c in enumerate(obs.hand)}
+                self._key = bytes(hand)
+                self._dws = [dws[-1] if c == top else dws[pos[c]] for c in hand]
+                return DRAW_DISCARD
+            return DRAW_STOCK
+        key = bytes(obs.hand)
+        if key == self._key:
+            dws = self._dws
+        else:
+            dws = discard_deadwoods_of_faces(key.translate(ft), obs.wild_rank, obs.rules)
+        self._key = b""
+        return _pick_discard(obs, legal, dws)
+
+
+# --- hard ---------------------------------------------------------------------------------------
+
+_FEED_PENALTY: Final = 2.0
+_SLACK: Final = 12
+_MAX_CANDIDATES: Final = 6
+
+
+def _unseen_counts(obs: Observation) -> list[int]:
+    """Count per face (0..55) of cards this seat has not seen and no opponent is known to hold."""
+    counts = [obs.num_decks] * 52 + [0] * 4
+    for k in range(obs.jokers):
+        counts[52 + k] = 1
+    ft = obs.face_of
+    for c in obs.hand:
+        counts[ft[c]] -= 1
+    for c in obs.discard_pile:
+        counts[ft[c]] -= 1
+    for s, cards in enumerate(obs.taken):
+        if s != obs.seat:
+            for c in cards:
+                counts[ft[c]] -= 1
+    return counts
+
+
+def _rank_hi(face: int, ace_mode: str) -> tuple[int, int]:
+    """Rank(s) of a natural face used for adjacency: (low rank, alt rank for ace high)."""
+    r = face % 13 + 1
+    if r == 1 and ace_mode != "low":
+        return (1 if ace_mode == "both" else 14, 14)
+    return (r, r)
+
+
+def _interacts(u: int, naturals: Sequence[int], wilds: int, wild_rank: int, ace_mode: str) -> bool:
+    """Whether face ``u`` could ever share a meld with the hand (conservative: may say yes)."""
+    if u >= 52 or u % 13 + 1 == wild_rank or wilds >= 2:
+        return True
+    us = u // 13
+    ur = u % 13
+    a1, a2 = _rank_hi(u, ace_mode)
+    for f in naturals:
+        if f % 13 == ur:
+            return True
+        if f // 13 == us:
+            b1, b2 = _rank_hi(f, ace_mode)
+            if min(abs(a1 - b1), abs(a1 - b2), abs(a2 - b1), abs(a2 - b2)) <= 2:
+                return True
+    return False
+
+
+class HardAgent:
+    """Expected-deadwood player over counted unseen cards (see the module docstring)."""
+
+    __slots__ = ()
+
+    def act(self, observation: Observation, legal: Sequence[Move], rng: Rng) -> Move:
+        obs = observation
+        ft = obs.face_of
+        wild = obs.wild_rank
+        rules = obs.rules
+        counts = _unseen_counts(obs)
+        if obs.phase == "draw":
+            top = obs.discard_pile[-1]
+            hand_faces = bytes(obs.hand).translate(ft)
+            dws = discard_deadwoods_of_faces(hand_faces + ft[top : top + 1], wild, rules)
+            take = min(dws[:-1])
+            if take == 0 and obs.own_turns >= obs.min_own_turns_before_out:
+                return DRAW_DISCARD
+            stock = self._expected_after_draw(hand_faces, dws[-1], counts, wild, rules)
+            return DRAW_DISCARD if take < stock else DRAW_STOCK
+        hand = obs.hand
+        hand_faces = bytes(hand).translate(ft)
+        dws = discard_deadwoods_of_faces(hand_faces, wild, rules)
+        banned = obs.drawn if obs.forbid_return_of_discard_draw and obs.drawn_from_discard else -1
+        allowed = [i for i in range(len(hand)) if hand[i] != banned]
+        best_now = min(dws[i] for i in allowed)
+        if best_now == 0 or obs.out_seat is not None:
+            return _pick_discard(obs, legal, dws)
+        # Candidates: near-minimal deadwood, one per face (equal faces give equal hands).
+        seen_faces: set[int] = set()
+        cands: list[tuple[int, int]] = []
+        for i in sorted(allowed, key=lambda j: (dws[j], -card_points(hand_faces[j], wild, rules))):
+            f = hand_faces[i]
+            if f in seen_faces or dws[i] > best_now + _SLACK:
+                continue
+            seen_faces.add(f)
+            cands.append((dws[i], i))
+            if len(cands) >= _MAX_CANDIDATES:
+                break
+        nxt = (obs.seat + 1) % obs.num_players
+        feed = [ft[c] for c in obs.taken[nxt]]
+        best_score = float("inf")
+        best_i = cands[0][1]
+        for dw_now, i in cands:
+            rest = hand_faces[:i] + hand_faces[i + 1 :]
+            score = self._expected_after_draw(rest, dw_now, counts, wild, rules)
+            f = hand_faces[i]
+            if feed and _interacts(f, feed, 0, wild, rules.ace_mode):
+                score += _FEED_PENALTY
+            score += 0.05 * dw_now
+            if score < best_score:
+                best_score, best_i = score, i
+        return Discard(hand[best_i])
+
+    @staticmethod
+    def _expected_after_draw(
+        faces: bytes, dw_now: int, counts: Sequence[int], wild: int, rules: MeldRules
+    ) -> float:
+        """Expected optimal deadwood of ``faces`` (n cards) after one stock draw and discard."""
+        total = 0
+        acc = 0.0
+        nat = [f for f in faces if f < 52 and f % 13 + 1 != wild]
+        wilds = len(faces) - len(nat)
+        one_less: int | None = None
+        ace_mode = rules.ace_mode
+        for u in range(56):
+            cnt = counts[u]
+            if cnt <= 0:
+                continue
+            total += cnt
+            if _interacts(u, nat, wilds, wild, ace_mode):
+                dws = discard_deadwoods_of_faces(faces + bytes((u,)), wild, rules)
+                acc += cnt * min(dws)
+            else:
+                if one_less is None:
+                    one_less = min(discard_deadwoods_of_faces(faces, wild, rules))
+                acc += cnt * min(dw_now, one_less + card_points(u, wild, rules))
+        return acc / total if total else float(dw_now)
+
+
+AGENTS: Final = {"random": RandomAgent, "greedy": GreedyAgent, "hard": HardAgent}

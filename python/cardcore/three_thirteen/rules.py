@@ -1,0 +1,670 @@
+"""Three-Thirteen Rummy rules engine (RULES §2): options, state, moves, round flow, scoring.
+
+The state holds physical card ids (ints, ``deck * 52 + face``; jokers after every natural) in
+plain lists so the hot loop never builds :class:`~cardcore.cards.Card` objects. Meld evaluation
+goes through the Rust solver in :mod:`cardcore.three_thirteen.melds` with faces as bytes
+(``bytes(ids).translate(face_table(...))``).
+
+A game is a pure function of ``(options, seed, moves)``: the deal of every round and every stock
+rebuild draw from the single ``"deck"`` stream (``Rng.for_stream(seed, 0, "deck")``) in the
+order the events happen; when ``first_dealer`` is not set, the first draw of that stream
+(``below(num_players)``) picks the first dealer.
+"""
+
+from __future__ import annotations
+
+from bisect import insort
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, fields
+from functools import lru_cache
+from typing import Any, Final, NamedTuple
+
+from cardcore.cards import Card
+from cardcore.errors import IllegalMoveError, OptionError
+from cardcore.games.base import OptionSpec, OptionValue
+from cardcore.rng import Rng
+from cardcore.three_thirteen.melds import (
+    MeldRules,
+    deadwood_of_faces,
+    deadwood_of_faces_batch,
+)
+
+__all__ = [
+    "DRAW_DISCARD",
+    "DRAW_STOCK",
+    "NUM_ROUNDS",
+    "OPTION_SPECS",
+    "Discard",
+    "DrawDiscard",
+    "DrawStock",
+    "Move",
+    "Observation",
+    "Options",
+    "State",
+    "card_points",
+    "decide_winner",
+    "discard_move",
+    "face_table",
+    "move_code",
+    "move_from_code",
+    "parse_move",
+]
+
+NUM_ROUNDS: Final = 11
+PHASE_DRAW: Final = "draw"
+PHASE_DISCARD: Final = "discard"
+
+OPTION_SPECS: Final[tuple[OptionSpec, ...]] = (
+    OptionSpec("num_decks", 2, "standard 52-card decks combined", minimum=1, maximum=4),
+    OptionSpec("jokers", 0, "jokers added (always wild)", choices=(0, 2, 4)),
+    OptionSpec(
+        "ace_mode",
+        "low",
+        "aces low (A-2-3), high (Q-K-A, unmelded 15) or both (engine extension)",
+        choices=("low", "high", "both"),
+        kind=str,
+    ),
+    OptionSpec("wild_points", 15, "value of an unmelded natural wild-rank card", minimum=0),
+    OptionSpec("joker_points", 20, "value of an unmelded joker", minimum=0),
+    OptionSpec(
+        "first_dealer",
+        None,
+        "seat of the first dealer (default: random from the deck stream)",
+        minimum=0,
+        maximum=5,
+        nullable=True,
+    ),
+    OptionSpec(
+        "tie_rule",
+        "all_tied",
+        "shared lowest total: nobody wins (all_tied) or every tied seat wins (shared_win)",
+        choices=("all_tied", "shared_win"),
+        kind=str,
+    ),
+    OptionSpec(
+        "forbid_return_of_discard_draw",
+        False,
+        "a card taken from the discard pile may not be discarded in the same turn",
+        kind=bool,
+    ),
+    OptionSpec(
+        "min_own_turns_before_out",
+        0,
+        "own completed turns a player needs in a round before going out counts",
+        minimum=0,
+        maximum=1000,
+    ),
+    OptionSpec(
+        "max_turns_per_round",
+        400,
+        "safety cap: turns in a round with nobody out before it is scored as it stands",
+        minimum=1,
+        maximum=1_000_000,
+    ),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """Validated Three-Thirteen options (RULES §2.9); defaults are the user's rules."""
+
+    num_players: int = 4
+    num_decks: int = 2
+    jokers: int = 0
+    ace_mode: str = "low"
+    wild_points: int = 15
+    joker_points: int = 20
+    first_dealer: int | None = None
+    tie_rule: str = "all_tied"
+    forbid_return_of_discard_draw: bool = False
+    min_own_turns_before_out: int = 0
+    max_turns_per_round: int = 400
+
+    def __post_init__(self) -> None:
+        if isinstance(self.num_players, bool) or not isinstance(self.num_players, int):
+            raise OptionError("num_players must be an int")
+        if not 2 <= self.num_players <= 6:
+            raise OptionError(f"num_players must be 2..6, got {self.num_players}")
+        for spec in OPTION_SPECS:
+            spec.validate(getattr(self, spec.name))
+        if self.first_dealer is not None and self.first_dealer >= self.num_players:
+            raise OptionError(
+                f"option first_dealer: seat {self.first_dealer} but only "
+                f"{self.num_players} players"
+            )
+        total = 52 * self.num_decks + self.jokers
+        need = 13 * self.num_players + 2
+        if total < need:
+            raise OptionError(
+                f"{self.num_decks} deck(s) + {self.jokers} jokers = {total} cards; "
+                f"{self.num_players} players need at least {need}"
+            )
+
+    @classmethod
+    def from_mapping(cls, players: int, values: Mapping[str, OptionValue]) -> Options:
+        """Options from ``{name: value}`` (unknown names raise :class:`OptionError`)."""
+        known = {f.name for f in fields(cls)} - {"num_players"}
+        for key in values:
+            if key not in known:
+                raise OptionError(f"three-thirteen has no option {key!r}")
+        return cls(num_players=players, **values)  # type: ignore[arg-type]
+
+    def as_dict(self) -> dict[str, OptionValue]:
+        """The options as ``OPTION_SPECS`` names (``num_players`` excluded)."""
+        return {spec.name: getattr(self, spec.name) for spec in OPTION_SPECS}
+
+    @property
+    def total_cards(self) -> int:
+        return 52 * self.num_decks + self.jokers
+
+    @property
+    def meld_rules(self) -> MeldRules:
+        return MeldRules(
+            ace_mode=self.ace_mode, wild_points=self.wild_points, joker_points=self.joker_points
+        )
+
+
+# --- moves -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class DrawStock:
+    """Take the top card of the face-down stock."""
+
+    def __str__(self) -> str:
+        return "draw-stock"
+
+
+@dataclass(frozen=True, slots=True)
+class DrawDiscard:
+    """Take the top card of the discard pile."""
+
+    def __str__(self) -> str:
+        return "draw-discard"
+
+
+@dataclass(frozen=True, slots=True)
+class Discard:
+    """Put the card with physical id ``card_id`` from the hand on the discard pile."""
+
+    card_id: int
+
+    def __str__(self) -> str:
+        return f"discard:{self.card_id}"
+
+    def text(self, num_decks: int = 2) -> str:
+        """Readable form with the card, e.g. ``"discard 7h@1"``."""
+        return f"discard {Card.from_id(self.card_id, num_decks).full()}"
+
+
+Move = DrawStock | DrawDiscard | Discard
+DRAW_STOCK: Final = DrawStock()
+DRAW_DISCARD: Final = DrawDiscard()
+_DISCARDS: Final = tuple(Discard(i) for i in range(256))
+
+
+def discard_move(card_id: int) -> Discard:
+    """The (shared) ``Discard`` move of ``card_id``."""
+    return _DISCARDS[card_id] if 0 <= card_id < 256 else Discard(card_id)
+
+
+def parse_move(text: str, num_decks: int = 2) -> Move:
+    """Reads ``str(move)`` forms and ``"discard 7h@1"`` / ``"discard X1"``."""
+    t = text.strip()
+    low = t.lower()
+    if low in ("draw-stock", "drawstock", "stock"):
+        return DRAW_STOCK
+    if low in ("draw-discard", "drawdiscard", "pile"):
+        return DRAW_DISCARD
+    if low.startswith("discard:"):
+        try:
+            return discard_move(int(t[8:]))
+        except ValueError:
+            raise IllegalMoveError(f"bad move text {text!r}") from None
+    if low.startswith("discard "):
+        card = Card.parse(t[8:].strip())
+        return discard_move(card.id(num_decks))
+    raise IllegalMoveError(f"bad move text {text!r}")
+
+
+def move_code(move: Move) -> int:
+    """Compact replay code: -1 DrawStock, -2 DrawDiscard, the card id for a Discard."""
+    if type(move) is Discard:
+        return move.card_id
+    return -1 if type(move) is DrawStock else -2
+
+
+def move_from_code(code: int) -> Move:
+    """Inverse of :func:`move_code`."""
+    if code == -1:
+        return DRAW_STOCK
+    if code == -2:
+        return DRAW_DISCARD
+    if code < 0:
+        raise IllegalMoveError(f"bad move code {code}")
+    return discard_move(code)
+
+
+# --- cards, points and winners -----------------------------------------------------------------
+
+
+@lru_cache(maxsize=64)
+def face_table(num_decks: int, jokers: int) -> bytes:
+    """256-byte table mapping physical id -> face code, for ``bytes(ids).translate(table)``."""
+    naturals = 52 * num_decks
+    out = bytearray(256)
+    for i in range(naturals + jokers):
+        out[i] = i % 52 if i < naturals else 52 + i - naturals
+    return bytes(out)
+
+
+def card_points(face: int, wild_rank: int, rules: MeldRules) -> int:
+    """Deadwood value of one unmelded card (RULES §2.5 and §2.9) by face code."""
+    if face >= 52:
+        return rules.joker_points
+    rank = face % 13 + 1
+    if rank == wild_rank:
+        return rules.wild_points
+    if rank == 1:
+        return 1 if rules.ace_mode == "low" else 15
+    return 10 if rank > 10 else rank
+
+
+def decide_winner(
+    totals: Sequence[int], tie_rule: str = "all_tied"
+) -> tuple[int | None, str, list[int], list[int]]:
+    """``(winner, outcome, tied, winners)`` for final totals (lowest wins, RULES §2.7).
+
+    ``outcome`` is ``"win"``, ``"all_tied"`` (nobody wins) or ``"shared_win"``; ``tied`` lists
+    the seats sharing the lowest total when there is more than one; ``winners`` the winning seats.
+    """
+    low = min(totals)
+    best = [s for s, t in enumerate(totals) if t == low]
+    if len(best) == 1:
+        return best[0], "win", [], best
+    if tie_rule == "shared_win":
+        return None, "shared_win", best, best
+    return None, "all_tied", best, []
+
+
+# --- observation -------------------------------------------------------------------------------
+
+
+class Observation(NamedTuple):
+    """What one seat may see. Other hands and the stock order are hidden.
+
+    ``taken[s]`` lists cards seat ``s`` took from the discard pile this round and still holds
+    (public: everyone saw them taken). ``discards`` holds ``(seat, card_id)`` of every discard
+    since the round began or the stock was last rebuilt (cards that went back into the stock
+    are hidden again). ``face_of`` maps physical ids to face codes.
+    """
+
+    seat: int
+    num_players: int
+    round: int
+    cards_dealt: int
+    wild_rank: int
+    dealer: int
+    phase: str
+    hand: tuple[int, ...]
+    drawn: int | None
+    drawn_from_discard: bool
+    discard_pile: tuple[int, ...]
+    stock_size: int
+    hand_sizes: tuple[int, ...]
+    taken: tuple[tuple[int, ...], ...]
+    discards: tuple[tuple[int, int], ...]
+    out_seat: int | None
+    own_turns: int
+    turn_in_round: int
+    totals: tuple[int, ...]
+    num_decks: int
+    jokers: int
+    rules: MeldRules
+    face_of: bytes
+    forbid_return_of_discard_draw: bool
+    min_own_turns_before_out: int
+
+
+# --- state -------------------------------------------------------------------------------------
+
+
+class State:
+    """A whole Three-Thirteen game (11 rounds), mutable, with :meth:`clone`.
+
+    Build with ``State(options, seed)``; the first round is dealt at once. ``stacked_decks``
+    (tests and analysis only) maps a 1-based round to the deck order to deal instead of
+    shuffling (the deck stream is then not used for that round's deal).
+    """
+
+    __slots__ = (
+        "_rng",
+        "_stacked",
+        "current",
+        "dealer",
+        "deck_orders",
+        "discard_pile",
+        "discards",
+        "drawn",
+        "drawn_from_discard",
+        "face_of",
+        "final_left",
+        "first_dealer",
+        "hands",
+        "move_log",
+        "num_decks",
+        "num_players",
+        "options",
+        "out_seat",
+        "over",
+        "own_turns",
+        "phase",
+        "rebuilds",
+        "round",
+        "round_scores",
+        "rules",
+        "seed",
+        "stock",
+        "taken",
+        "totals",
+        "turn_in_round",
+        "went_out",
+        "wild_rank",
+    )
+
+    def __init__(
+        self,
+        options: Options | None = None,
+        seed: int = 0,
+        *,
+        stacked_decks: Mapping[int, Sequence[int]] | None = None,
+    ) -> None:
+        opts = options if options is not None else Options()
+        self.options = opts
+        self.seed = seed
+        self.num_players = opts.num_players
+        self.num_decks = opts.num_decks
+        self.rules = opts.meld_rules
+        self.face_of = face_table(opts.num_decks, opts.jokers)
+        self._rng = Rng.for_stream(seed, 0, "deck")
+        self._stacked = {int(k): list(v) for k, v in (stacked_decks or {}).items()}
+        self.totals = [0] * opts.num_players
+        self.round_scores: list[list[int]] = []
+        self.went_out: list[int | None] = []
+        self.deck_orders: list[list[int]] = []
+        self.move_log: list[list[tuple[int, int]]] = []
+        self.rebuilds: list[list[list[int]]] = []
+        self.over = False
+        if opts.first_dealer is None:
+            self.first_dealer = self._rng.below(opts.num_players)
+        else:
+            self.first_dealer = opts.first_dealer
+        self.dealer = self.first_dealer
+        self.round = 0
+        self._deal(1)
+
+    # -- copying ----------------------------------------------------------------------------
+
+    def clone(self) -> State:
+        """An independent copy (the deck stream included)."""
+        new = State.__new__(State)
+        for name in State.__slots__:
+            setattr(new, name, getattr(self, name))
+        new._rng = Rng.from_state(self._rng.state)
+        new._stacked = dict(self._stacked)
+        new.totals = list(self.totals)
+        new.round_scores = [list(r) for r in self.round_scores]
+        new.went_out = list(self.went_out)
+        new.deck_orders = [list(d) for d in self.deck_orders]
+        new.move_log = [list(m) for m in self.move_log]
+        new.rebuilds = [[list(x) for x in r] for r in self.rebuilds]
+        new.hands = [list(h) for h in self.hands]
+        new.stock = list(self.stock)
+        new.discard_pile = list(self.discard_pile)
+        new.discards = list(self.discards)
+        new.taken = [list(t) for t in self.taken]
+        new.own_turns = list(self.own_turns)
+        return new
+
+    # -- round flow ---------------------------------------------------------------------------
+
+    @property
+    def cards_dealt(self) -> int:
+        return self.round + 2
+
+    def _deal(self, rnd: int) -> None:
+        p = self.num_players
+        n = rnd + 2
+        total = self.options.total_cards
+        if rnd in self._stacked:
+            deck = self._stacked[rnd]
+            if sorted(deck) != list(range(total)):
+                raise ValueError(f"stacked deck for round {rnd} is not a permutation of the cards")
+        else:
+            deck = self._rng.permutation(total)
+        self.round = rnd
+        self.wild_rank = n
+        self.deck_orders.append(list(deck))
+        self.move_log.append([])
+        self.rebuilds.append([])
+        hands: list[list[int]] = [[] for _ in range(p)]
+        first = (self.dealer + 1) % p
+        for k in range(p * n):
+            hands[(first + k) % p].append(deck[k])
+        for h in hands:
+            h.sort()
+        self.hands = hands
+        self.discard_pile = [deck[p * n]]
+        rest = deck[p * n + 1 :]
+        rest.reverse()  # top of the stock is the last element
+        self.stock = rest
+        self.discards = []
+        self.taken = [[] for _ in range(p)]
+        self.own_turns = [0] * p
+        self.turn_in_round = 0
+        self.out_seat: int | None = None
+        self.final_left = 0
+        self.current = first
+        self.phase = PHASE_DRAW
+        self.drawn: int | None = None
+        self.drawn_from_discard = False
+
+    def _begin_turn(self) -> None:
+        """Start of a turn: rebuild the stock from the discard pile if it is empty (R-4)."""
+        self.phase = PHASE_DRAW
+        self.drawn = None
+        self.drawn_from_discard = False
+        if not self.stock:
+            pile = self.discard_pile
+            rest = pile[:-1]
+            perm = self._rng.permutation(len(rest))
+            new_order = [rest[i] for i in perm]
+            self.rebuilds[-1].append(new_order)
+            new_order.reverse()
+            self.stock = new_order
+            self.discard_pile = [pile[-1]]
+            self.discards = []
+
+    def _end_turn(self, seat: int) -> None:
+        self.own_turns[seat] += 1
+        self.turn_in_round += 1
+        if self.out_seat is None:
+            if self.own_turns[seat] > self.options.min_own_turns_before_out and (
+                deadwood_of_faces(bytes(self.hands[seat]).translate(self.face_of), self.wild_rank, self.rules)
+                == 0
+            ):
+                self.out_seat = seat
+                self.final_left = self.num_players - 1
+            elif self.turn_in_round >= self.options.max_turns_per_round:
+                self._end_round()
+                return
+        else:
+            self.final_left -= 1
+            if self.final_left == 0:
+                self._end_round()
+                return
+        self.current = (seat + 1) % self.num_players
+        self._begin_turn()
+
+    def hand_deadwoods(self) -> list[int]:
+        """Each seat's current optimal deadwood (one batched solver call)."""
+        ft = self.face_of
+        return deadwood_of_faces_batch(
+            [bytes(h).translate(ft) for h in self.hands], self.wild_rank, self.rules
+        )
+
+    def _end_round(self) -> None:
+        scores = self.hand_deadwoods()
+        if self.out_seat is not None:
+            scores[self.out_seat] = 0
+        self.round_scores.append(scores)
+        self.went_out.append(self.out_seat)
+        for s in range(self.num_players):
+            self.totals[s] += scores[s]
+        if self.round >= NUM_ROUNDS:
+            self.over = True
+            self.phase = "over"
+            return
+        self.dealer = (self.dealer + 1) % self.num_players
+        self._deal(self.round + 1)
+
+    # -- moves --------------------------------------------------------------------------------
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal move of the seat to play (empty when the game is over)."""
+        if self.phase == PHASE_DRAW:
+            return [DRAW_STOCK, DRAW_DISCARD]
+        if self.over:
+            return []
+        d = _DISCARDS
+        hand = self.hands[self.current]
+        if self.drawn_from_discard and self.options.forbid_return_of_discard_draw:
+            banned = self.drawn
+            return [d[c] for c in hand if c != banned]
+        return [d[c] for c in hand]
+
+    def is_legal(self, move: object) -> bool:
+        if self.over:
+            return False
+        t = type(move)
+        if self.phase == PHASE_DRAW:
+            return t is DrawStock or t is DrawDiscard
+        if t is not Discard:
+            return False
+        cid = move.card_id  # type: ignore[attr-defined]
+        if cid not in self.hands[self.current]:
+            return False
+        return not (
+            self.drawn_from_discard
+            and self.options.forbid_return_of_discard_draw
+            and cid == self.drawn
+        )
+
+    def apply(self, move: Move) -> None:
+        """Plays ``move`` for :attr:`current`; raises :class:`IllegalMoveError` (state unchanged)."""
+        if self.over:
+            raise IllegalMoveError("the game is over")
+        seat = self.current
+        t = type(move)
+        if self.phase == PHASE_DRAW:
+            if t is DrawStock:
+                card = self.stock.pop()
+                self.drawn_from_discard = False
+                code = -1
+            elif t is DrawDiscard:
+                card = self.discard_pile.pop()
+                self.taken[seat].append(card)
+                self.drawn_from_discard = True
+                code = -2
+            else:
+                raise IllegalMoveError(f"seat {seat} must draw (stock or discard pile), not {move}")
+            insort(self.hands[seat], card)
+            self.drawn = card
+            self.phase = PHASE_DISCARD
+            self.move_log[-1].append((seat, code))
+            return
+        if t is not Discard:
+            raise IllegalMoveError(f"seat {seat} must discard, not {move}")
+        cid = move.card_id  # type: ignore[union-attr]
+        hand = self.hands[seat]
+        if cid not in hand:
+            raise IllegalMoveError(f"seat {seat} does not hold card {cid}")
+        if (
+            self.drawn_from_discard
+            and cid == self.drawn
+            and self.options.forbid_return_of_discard_draw
+        ):
+            raise IllegalMoveError("the card taken from the discard pile may not be returned")
+        hand.remove(cid)
+        tk = self.taken[seat]
+        if cid in tk:
+            tk.remove(cid)
+        self.discard_pile.append(cid)
+        self.discards.append((seat, cid))
+        self.move_log[-1].append((seat, cid))
+        self._end_turn(seat)
+
+    # -- views ----------------------------------------------------------------------------------
+
+    def observation(self, seat: int) -> Observation:
+        """What ``seat`` may see (its own hand, public piles and counts; no hidden cards)."""
+        opts = self.options
+        return Observation(
+            seat,
+            self.num_players,
+            self.round,
+            self.round + 2,
+            self.wild_rank,
+            self.dealer,
+            self.phase,
+            tuple(self.hands[seat]),
+            self.drawn if seat == self.current else None,
+            self.drawn_from_discard if seat == self.current else False,
+            tuple(self.discard_pile),
+            len(self.stock),
+            tuple(map(len, self.hands)),
+            tuple(map(tuple, self.taken)),
+            tuple(self.discards),
+            self.out_seat,
+            self.own_turns[seat],
+            self.turn_in_round,
+            tuple(self.totals),
+            self.num_decks,
+            opts.jokers,
+            self.rules,
+            self.face_of,
+            opts.forbid_return_of_discard_draw,
+            opts.min_own_turns_before_out,
+        )
+
+    def result(self) -> dict[str, Any]:
+        """Totals, per-round scores and the winner (only meaningful once :attr:`over`)."""
+        winner, outcome, tied, winners = decide_winner(self.totals, self.options.tie_rule)
+        return {
+            "scores": list(self.totals),
+            "round_scores": [list(r) for r in self.round_scores],
+            "went_out": list(self.went_out),
+            "winner": winner,
+            "winners": winners,
+            "outcome": outcome,
+            "tied": tied,
+        }
+
+    def all_card_ids(self) -> list[int]:
+        """Every card currently in play (hands, stock, discard pile), for conservation checks."""
+        out: list[int] = []
+        for h in self.hands:
+            out.extend(h)
+        out.extend(self.stock)
+        out.extend(self.discard_pile)
+        return out
+
+    def stock_top_first(self) -> list[int]:
+        """The stock from its top card down (hidden information)."""
+        return self.stock[::-1]
+
+    def __repr__(self) -> str:
+        return (
+            f"<three-thirteen State round={self.round} seat={self.current} phase={self.phase} "
+            f"totals={self.totals}>"
+        )

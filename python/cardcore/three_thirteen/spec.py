@@ -1,0 +1,228 @@
+"""The Three-Thirteen :class:`~cardcore.games.base.GameSpec`: play one game, verify a replay.
+
+A game is already 11 rounds, so there is no ``play_match``. Record keys: ``game``, ``index``,
+``seed``, ``players``, ``agents``, ``options``, ``first_dealer``, ``scores`` (totals per seat),
+``round_scores``, ``went_out`` (seat per round or None), ``winner`` (seat or None),
+``winners``, ``outcome`` (``win`` / ``all_tied`` / ``shared_win``), ``tied``, ``decisions``
+(agent calls) and ``replay`` when requested (format in ``docs/replays.md``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Final
+
+from cardcore.errors import IllegalMoveError, OptionError, ReplayMismatchError
+from cardcore.games.base import GameRequest, GameSpec, get_game, register_game
+from cardcore.rng import RNG_VERSION, Rng
+from cardcore.three_thirteen.agents import AGENTS
+from cardcore.three_thirteen.rules import (
+    NUM_ROUNDS,
+    OPTION_SPECS,
+    Options,
+    State,
+    move_from_code,
+)
+
+__all__ = ["GAME", "SPEC", "build_replay", "play", "run_game", "verify_replay"]
+
+GAME: Final = "three-thirteen"
+REPLAY_FORMAT: Final = "cardcore-replay"
+REPLAY_VERSION: Final = 1
+
+
+def _version() -> str:
+    from cardcore import __version__
+
+    return __version__
+
+
+def run_game(
+    options: Options, seed: int, agent_names: tuple[str, ...] | list[str]
+) -> tuple[State, int]:
+    """Plays a whole game with the named agents; returns the final state and decision count."""
+    spec = get_game(GAME)
+    p = options.num_players
+    if len(agent_names) != p:
+        raise OptionError(f"{p} players need {p} agents, got {len(agent_names)}")
+    agents = [spec.make_agent(n) for n in agent_names]
+    rngs = [Rng.for_stream(seed, s, "agent") for s in range(p)]
+    st = State(options, seed)
+    decisions = 0
+    observe = st.observation
+    legal_moves = st.legal_moves
+    apply = st.apply
+    while not st.over:
+        seat = st.current
+        apply(agents[seat].act(observe(seat), legal_moves(), rngs[seat]))
+        decisions += 1
+    return st, decisions
+
+
+def build_replay(st: State, seed: int, agent_names: list[str]) -> dict[str, Any]:
+    """The replay dict of a finished game (see ``docs/replays.md``)."""
+    p = st.num_players
+    rounds = []
+    dealer = st.first_dealer
+    for r in range(len(st.round_scores)):
+        rounds.append(
+            {
+                "round": r + 1,
+                "dealer": dealer,
+                "wild_rank": r + 3,
+                "deck": st.deck_orders[r],
+                "rebuilds": st.rebuilds[r],
+                "moves": [[s, c] for s, c in st.move_log[r]],
+                "scores": st.round_scores[r],
+                "went_out": st.went_out[r],
+            }
+        )
+        dealer = (dealer + 1) % p
+    return {
+        "format": REPLAY_FORMAT,
+        "version": REPLAY_VERSION,
+        "game": GAME,
+        "rng": RNG_VERSION,
+        "cardcore_version": _version(),
+        "seed": seed,
+        "players": p,
+        "agents": list(agent_names),
+        "options": st.options.as_dict(),
+        "first_dealer": st.first_dealer,
+        "rounds": rounds,
+        "result": st.result(),
+    }
+
+
+def play(request: GameRequest) -> dict[str, Any]:
+    """Plays game ``request.index`` (11 rounds) and returns its JSON-ready record."""
+    options = Options.from_mapping(request.players, dict(request.options))
+    st, decisions = run_game(options, request.seed, request.agents)
+    res = st.result()
+    record: dict[str, Any] = {
+        "game": GAME,
+        "index": request.index,
+        "seed": request.seed,
+        "players": request.players,
+        "agents": list(request.agents),
+        "options": options.as_dict(),
+        "first_dealer": st.first_dealer,
+        "scores": res["scores"],
+        "round_scores": res["round_scores"],
+        "went_out": res["went_out"],
+        "winner": res["winner"],
+        "winners": res["winners"],
+        "outcome": res["outcome"],
+        "tied": res["tied"],
+        "decisions": decisions,
+    }
+    if request.replay:
+        record["replay"] = build_replay(st, request.seed, list(request.agents))
+    return record
+
+
+def _fail(msg: str) -> ReplayMismatchError:
+    return ReplayMismatchError(f"three-thirteen replay: {msg}")
+
+
+def verify_replay(replay: Mapping[str, Any]) -> None:
+    """Re-runs a replay; raises :class:`ReplayMismatchError` on any difference.
+
+    The rules are checked by applying every recorded move to a fresh state built from the
+    recorded options and seed (deck orders, stock rebuilds, seats, legality, round scores and
+    the result must all agree). When the replay was written by this cardcore version and its
+    agents can be loaded, the agents are re-run too and must choose the same moves.
+    """
+    try:
+        if replay.get("format") != REPLAY_FORMAT or replay.get("version") != REPLAY_VERSION:
+            raise _fail(f"unknown format {replay.get('format')!r} v{replay.get('version')!r}")
+        if replay.get("game") != GAME:
+            raise _fail(f"game is {replay.get('game')!r}")
+        if replay.get("rng") != RNG_VERSION:
+            raise _fail(f"rng {replay.get('rng')!r} but this cardcore has {RNG_VERSION!r}")
+        seed = replay["seed"]
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise _fail("seed is not an int")
+        try:
+            options = Options.from_mapping(int(replay["players"]), dict(replay["options"]))
+        except (OptionError, TypeError) as e:
+            raise _fail(f"bad options: {e}") from None
+        st = State(options, seed)
+        if st.first_dealer != replay["first_dealer"]:
+            raise _fail(f"first dealer {st.first_dealer}, recorded {replay['first_dealer']}")
+        rounds = replay["rounds"]
+        if len(rounds) != NUM_ROUNDS:
+            raise _fail(f"{len(rounds)} rounds recorded, a game has {NUM_ROUNDS}")
+        for r, rec in enumerate(rounds):
+            _verify_round(st, r, rec)
+        if not st.over:
+            raise _fail("the game did not end after the recorded moves")
+        if st.result() != replay["result"]:
+            raise _fail(f"result {st.result()} != recorded {replay['result']}")
+    except (KeyError, TypeError, ValueError, IndexError) as e:
+        if isinstance(e, ReplayMismatchError):
+            raise
+        raise _fail(f"malformed replay ({type(e).__name__}: {e})") from None
+    if replay.get("cardcore_version") == _version():
+        _verify_agents(replay, options, seed)
+
+
+def _verify_round(st: State, r: int, rec: Mapping[str, Any]) -> None:
+    where = f"round {r + 1}"
+    if st.over or st.round != r + 1:
+        raise _fail(f"{where}: the engine is in round {st.round} (over={st.over})")
+    if rec["round"] != r + 1 or rec["dealer"] != st.dealer or rec["wild_rank"] != st.wild_rank:
+        raise _fail(f"{where}: round/dealer/wild rank differ")
+    if list(rec["deck"]) != st.deck_orders[r]:
+        raise _fail(f"{where}: deck order differs")
+    for k, (seat, code) in enumerate(rec["moves"]):
+        if st.over or st.round != r + 1:
+            raise _fail(f"{where}: round ended before move {k}")
+        if seat != st.current:
+            raise _fail(f"{where}, move {k}: seat {seat} recorded, seat {st.current} to play")
+        if isinstance(code, bool) or not isinstance(code, int):
+            raise _fail(f"{where}, move {k}: bad move code {code!r}")
+        try:
+            st.apply(move_from_code(code))
+        except IllegalMoveError as e:
+            raise _fail(f"{where}, move {k}: illegal ({e})") from None
+    if len(st.round_scores) != r + 1:
+        raise _fail(f"{where}: the round did not end after its recorded moves")
+    if st.rebuilds[r] != [list(x) for x in rec["rebuilds"]]:
+        raise _fail(f"{where}: stock rebuilds differ")
+    if st.round_scores[r] != list(rec["scores"]) or st.went_out[r] != rec["went_out"]:
+        raise _fail(
+            f"{where}: scores {st.round_scores[r]} (out {st.went_out[r]}) != recorded "
+            f"{rec['scores']} (out {rec['went_out']})"
+        )
+
+
+def _verify_agents(replay: Mapping[str, Any], options: Options, seed: int) -> None:
+    names = [str(a) for a in replay["agents"]]
+    spec = get_game(GAME)
+    try:
+        for n in names:
+            spec.make_agent(n)
+    except OptionError:
+        return  # agents not loadable here: the rules check above stands alone
+    st, _ = run_game(options, seed, names)
+    for r, rec in enumerate(replay["rounds"]):
+        if [[s, c] for s, c in st.move_log[r]] != [list(m) for m in rec["moves"]]:
+            raise _fail(f"round {r + 1}: the agents now choose different moves")
+
+
+SPEC: Final = register_game(
+    GameSpec(
+        name=GAME,
+        title="Three-Thirteen Rummy",
+        min_players=2,
+        max_players=6,
+        default_players=4,
+        options=OPTION_SPECS,
+        agents=AGENTS,
+        default_agent="hard",
+        play=play,
+        verify_replay=verify_replay,
+        description="11 rounds of 3..13 cards; the wild rank follows the round; lowest total wins.",
+    )
+)
