@@ -160,6 +160,8 @@ def sim_cmd(
     if resume:
         if output is None:
             raise click.UsageError("--resume needs --output")
+        if kind == "parquet":
+            raise click.UsageError("--resume works with jsonl and csv output, not Parquet")
         try:
             start = resume_point(output, kind, plan.game, seed)
         except CardcoreError as e:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
+import sys
 from collections import deque
 from collections.abc import Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -75,6 +76,10 @@ class RayBackend:
     shuts down only a cluster it started itself."""
 
     def __init__(self, jobs: int = 0, address: str | None = None) -> None:
+        if not address:
+            # A local cluster talks over loopback only: without this Ray advertises (and
+            # connects to) the machine's primary network address.
+            os.environ.setdefault("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")
         try:
             import ray
         except ImportError:
@@ -90,10 +95,15 @@ class RayBackend:
             if address:
                 ray.init(address=address, **kwargs)
             else:
+                from ray._private import ray_constants
+
+                ray_constants.ENABLE_RAY_CLUSTER = False  # in case ray was imported already
                 ray.init(
                     num_cpus=jobs if jobs > 0 else None,
                     _node_ip_address="127.0.0.1",
                     object_store_memory=200 * 1024 * 1024,
+                    # workers import what the driver can (games and agents named by path)
+                    runtime_env={"env_vars": {"PYTHONPATH": os.pathsep.join(sys.path)}},
                     **kwargs,
                 )
                 self._started = True

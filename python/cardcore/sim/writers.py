@@ -107,8 +107,32 @@ class CsvWriter:
             self.stream.close()
 
 
+def _parquet_row(record: Mapping[str, Any]) -> dict[str, Any]:
+    """Scalar fields as they are (None = null), lists joined with ';', whole record as JSON."""
+    row: dict[str, Any] = {}
+    for k, v in record.items():
+        if isinstance(v, list | tuple):
+            row[k] = _cell(v)
+        elif v is None or isinstance(v, str | int | float | bool):
+            row[k] = v
+    row["record"] = dumps(record)
+    return row
+
+
 class ParquetWriter:
-    """Row groups of flat columns plus the whole record as a JSON string column."""
+    """One row group per batch: flat columns plus the whole record as a JSON string column.
+
+    The schema is fixed by the first batch (seeds as uint64, ``winner`` as a nullable int64);
+    later values are coerced to it, so memory stays flat however many games are written.
+    """
+
+    _FIXED: Mapping[str, str] = {
+        "index": "int64",
+        "seed": "uint64",
+        "run_seed": "uint64",
+        "players": "int64",
+        "winner": "int64",
+    }
 
     def __init__(self, path: str) -> None:
         try:
@@ -122,19 +146,38 @@ class ParquetWriter:
         self.writer: Any = None
         self.schema: Any = None
 
+    def _schema(self, rows: list[dict[str, Any]]) -> Any:
+        pa = self.pa
+        fields = []
+        for name in rows[0]:
+            if name in self._FIXED:
+                fields.append(pa.field(name, getattr(pa, self._FIXED[name])()))
+                continue
+            sample = next((r[name] for r in rows if r.get(name) is not None), None)
+            if isinstance(sample, bool):
+                typ = pa.bool_()
+            elif isinstance(sample, int):
+                typ = pa.int64()
+            elif isinstance(sample, float):
+                typ = pa.float64()
+            else:
+                typ = pa.string()
+            fields.append(pa.field(name, typ))
+        return pa.schema(fields)
+
     def write(self, records: Sequence[Mapping[str, Any]]) -> None:
         if not records:
             return
-        rows = [flat_row(r) for r in records]
-        for row, r in zip(rows, records, strict=True):
-            row["record"] = dumps(r)
+        rows = [_parquet_row(r) for r in records]
         if self.writer is None:
-            table = self.pa.Table.from_pylist(rows)
-            self.schema = table.schema
+            self.schema = self._schema(rows)
             self.writer = self.pq.ParquetWriter(self.path, self.schema)
-        else:
-            table = self.pa.Table.from_pylist(rows, schema=self.schema)
-        self.writer.write_table(table)
+        for row in rows:
+            for f in self.schema:
+                v = row.get(f.name)
+                if v is not None and self.pa.types.is_string(f.type) and not isinstance(v, str):
+                    row[f.name] = str(v)
+        self.writer.write_table(self.pa.Table.from_pylist(rows, schema=self.schema))
 
     def close(self) -> None:
         if self.writer is not None:
