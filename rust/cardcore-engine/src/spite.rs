@@ -1,1 +1,864 @@
-//! Placeholder; filled by its game's issue.
+//! Spite & Malice turn planner: an exhaustive, deduplicated search of one building phase.
+//!
+//! The current player's turn is a deterministic puzzle as long as nothing new is revealed:
+//! from the hand, the side stacks, the pay-off top and the centre stacks' effective ranks,
+//! every sequence of centre plays is searched, and every reachable position is scored either
+//! with a final discard (which ends the turn) or, when the sequence reveals hidden cards, as a
+//! terminal "bonus" event: playing the pay-off top (the next pay-off card is turned up) or
+//! emptying the hand (five new cards are drawn). The caller plays the returned sequence and
+//! plans again after such an event.
+//!
+//! Encoding: a card is its rank value as `u8`: `1..=top` for naturals and [`WILD`] (0) for a
+//! wild card (a king in the default rules, a joker with `wild_mode="jokers"`). Centre stacks
+//! are effective ranks (`0` = empty slot). Side stacks are given top first.
+//!
+//! Search: depth-first over plays with a transposition table keyed by the canonical position
+//! (used hand slots, side depths, the *sorted* centre ranks, pay-off played). Every feature of
+//! the score is a function of that position, so a position reached twice has the same subtree
+//! and is skipped. Equal hand cards and centre stacks of equal rank are interchangeable, so
+//! only the first of each is tried. The only heap allocations are the table and the result.
+
+use std::collections::HashSet;
+use std::hash::{BuildHasherDefault, Hasher};
+
+use thiserror::Error;
+
+/// Rank value of a wild card.
+pub const WILD: u8 = 0;
+/// "No card" (an empty pay-off pile, a missing opponent).
+pub const NO_CARD: u8 = 255;
+/// Most hand cards the planner accepts.
+pub const MAX_HAND: usize = 16;
+/// Most side stacks per player.
+pub const MAX_SIDES: usize = 8;
+/// Most cards of one side stack looked at (from the top).
+pub const MAX_SIDE_DEPTH: usize = 16;
+/// Most centre slots.
+pub const MAX_CENTER: usize = 12;
+/// Most opponents (pay-off tops in turn order, the next player first).
+pub const MAX_OPPONENTS: usize = 3;
+/// Score added when the pay-off play empties the pay-off pile (the game is won).
+pub const WIN_SCORE: f64 = 1.0e9;
+/// Default node budget of one search.
+pub const DEFAULT_NODE_LIMIT: u32 = 2_000_000;
+
+/// Side-stack discard rule (option `side_stack_rule`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SideRule {
+    /// Any card on any own side stack.
+    Any,
+    /// A card of the same rank as the top or one lower; empty stacks take anything.
+    SameOrOneLower,
+    /// No aces on side stacks.
+    NoAces,
+}
+
+/// Why a planner input is rejected.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum PlanError {
+    /// A size beyond the fixed arrays.
+    #[error("{what}: {got} exceeds the planner limit {limit}")]
+    TooMany {
+        /// Which input.
+        what: &'static str,
+        /// Its size.
+        got: usize,
+        /// The limit.
+        limit: usize,
+    },
+    /// A card value outside `0..=top`.
+    #[error("{what}: card value {value} is not 0 (wild) or 1..={top}")]
+    BadCard {
+        /// Which input.
+        what: &'static str,
+        /// The value.
+        value: u8,
+        /// The completing rank.
+        top: u8,
+    },
+    /// A completing rank other than 12 or 13, or a centre rank that is not below it.
+    #[error("bad rules: {0}")]
+    BadRules(String),
+    /// A weight vector of the wrong length or with a non-finite entry.
+    #[error("weights: expected {expected} finite numbers, got {got}")]
+    BadWeights {
+        /// [`NUM_FEATURES`].
+        expected: usize,
+        /// The length given.
+        got: usize,
+    },
+    /// An unknown built-in weight preset.
+    #[error("unknown planner preset {0:?} (known: hard, plays, payoff)")]
+    UnknownPreset(String),
+}
+
+/// Names of the score features, in weight-vector order.
+pub const FEATURES: [&str; NUM_FEATURES] = [
+    "payoff_played",
+    "hand_emptied",
+    "hand_played",
+    "side_played",
+    "wild_played",
+    "next_open",
+    "next_chain",
+    "next_gap",
+    "others_open",
+    "own_gap",
+    "flex",
+    "discard_same",
+    "discard_below",
+    "discard_empty",
+    "discard_bury",
+    "discard_wild",
+    "discard_rank",
+    "empty_sides",
+    "centre_sum",
+    "side_ordered",
+];
+/// Number of score features.
+pub const NUM_FEATURES: usize = 20;
+
+/// Feature indices (see [`FEATURES`]).
+pub mod feat {
+    /// The pay-off top was played (terminal: the next card is turned up).
+    pub const PAYOFF_PLAYED: usize = 0;
+    /// The hand was emptied and is refilled (terminal).
+    pub const HAND_EMPTIED: usize = 1;
+    /// Cards played from the hand.
+    pub const HAND_PLAYED: usize = 2;
+    /// Cards played from side stacks.
+    pub const SIDE_PLAYED: usize = 3;
+    /// Wild cards played from the hand or side stacks.
+    pub const WILD_PLAYED: usize = 4;
+    /// The next player's pay-off top is playable on the final centre.
+    pub const NEXT_OPEN: usize = 5;
+    /// It becomes playable after the next player plays its visible side tops.
+    pub const NEXT_CHAIN: usize = 6;
+    /// How many ranks the closest centre stack is below the next player's pay-off (0..=top).
+    pub const NEXT_GAP: usize = 7;
+    /// Other opponents (after the next one) whose pay-off top is playable.
+    pub const OTHERS_OPEN: usize = 8;
+    /// How many ranks the closest centre stack is below the own pay-off top.
+    pub const OWN_GAP: usize = 9;
+    /// Own cards left (hand after the discard, side tops) playable on the final centre.
+    pub const FLEX: usize = 10;
+    /// The discard has the rank of the side top it covers.
+    pub const DISCARD_SAME: usize = 11;
+    /// The discard is one rank below the side top it covers.
+    pub const DISCARD_BELOW: usize = 12;
+    /// The discard goes to an empty side stack.
+    pub const DISCARD_EMPTY: usize = 13;
+    /// The discard covers a side top that is neither equal nor one above it.
+    pub const DISCARD_BURY: usize = 14;
+    /// The discard is a wild card.
+    pub const DISCARD_WILD: usize = 15;
+    /// Rank of the discard divided by the completing rank (wild = 1).
+    pub const DISCARD_RANK: usize = 16;
+    /// Empty side stacks after the discard.
+    pub const EMPTY_SIDES: usize = 17;
+    /// Sum of centre effective ranks divided by the completing rank.
+    pub const CENTRE_SUM: usize = 18;
+    /// Side stacks whose two top cards run downwards (top one lower or equal) after the discard.
+    pub const SIDE_ORDERED: usize = 19;
+}
+
+/// Built-in weight presets by name.
+pub fn preset(name: &str) -> Result<[f64; NUM_FEATURES], PlanError> {
+    let mut w = [0.0; NUM_FEATURES];
+    match name {
+        "hard" => {
+            w[feat::PAYOFF_PLAYED] = 1000.0;
+            w[feat::HAND_EMPTIED] = 25.0;
+            w[feat::HAND_PLAYED] = 1.5;
+            w[feat::SIDE_PLAYED] = 3.0;
+            w[feat::WILD_PLAYED] = -9.0;
+            w[feat::NEXT_OPEN] = -60.0;
+            w[feat::NEXT_CHAIN] = -14.0;
+            w[feat::NEXT_GAP] = 1.5;
+            w[feat::OTHERS_OPEN] = -15.0;
+            w[feat::OWN_GAP] = -2.0;
+            w[feat::FLEX] = 1.0;
+            w[feat::DISCARD_SAME] = 4.0;
+            w[feat::DISCARD_BELOW] = 5.0;
+            w[feat::DISCARD_EMPTY] = 1.0;
+            w[feat::DISCARD_BURY] = -4.0;
+            w[feat::DISCARD_WILD] = -30.0;
+            w[feat::DISCARD_RANK] = 3.0;
+            w[feat::EMPTY_SIDES] = 1.0;
+            w[feat::CENTRE_SUM] = 0.0;
+            w[feat::SIDE_ORDERED] = 1.0;
+        }
+        "plays" => {
+            w[feat::PAYOFF_PLAYED] = 1000.0;
+            w[feat::HAND_EMPTIED] = 10.0;
+            w[feat::HAND_PLAYED] = 1.0;
+            w[feat::SIDE_PLAYED] = 1.0;
+        }
+        "payoff" => {
+            w[feat::PAYOFF_PLAYED] = 1000.0;
+            w[feat::OWN_GAP] = -1.0;
+        }
+        other => return Err(PlanError::UnknownPreset(other.to_owned())),
+    }
+    Ok(w)
+}
+
+/// One step of a plan.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Step {
+    /// Play the pay-off top to centre slot `.0`.
+    PayOff(u8),
+    /// Play the top of side stack `.0` to centre slot `.1`.
+    Side(u8, u8),
+    /// Play hand card number `.0` (input order) to centre slot `.1`.
+    Hand(u8, u8),
+    /// Put hand card `.0` on side stack `.1`, ending the turn.
+    Discard(u8, u8),
+    /// Placeholder of the fixed path arrays.
+    #[default]
+    None,
+}
+
+/// The position to plan from, in fixed arrays.
+#[derive(Clone, Debug)]
+pub struct PlanInput {
+    hand: [u8; MAX_HAND],
+    hand_len: usize,
+    sides: [[u8; MAX_SIDE_DEPTH]; MAX_SIDES],
+    side_known: [u8; MAX_SIDES],
+    side_len: [u16; MAX_SIDES],
+    num_sides: usize,
+    payoff: u8,
+    payoff_left: u32,
+    center: [u8; MAX_CENTER],
+    num_center: usize,
+    opp_payoffs: [u8; MAX_OPPONENTS],
+    next_sides: [u8; MAX_SIDES],
+    num_next_sides: usize,
+    top: u8,
+    wild_start: bool,
+    refill: bool,
+    side_rule: SideRule,
+    must_play_aces: bool,
+}
+
+/// Rules that shape the search.
+#[derive(Clone, Copy, Debug)]
+pub struct PlanRules {
+    /// Completing rank: 12 with wild kings, 13 with jokers.
+    pub top: u8,
+    /// A wild card may start an empty stack.
+    pub wild_start: bool,
+    /// An emptied hand is refilled mid-turn (else the turn ends at once).
+    pub refill_empty_hand: bool,
+    /// Discard restriction.
+    pub side_rule: SideRule,
+    /// Discarding is illegal while an ace can be played.
+    pub must_play_aces: bool,
+}
+
+impl PlanInput {
+    /// Validates and packs a position.
+    ///
+    /// `sides[i]` lists side stack `i` from the top down (only the first [`MAX_SIDE_DEPTH`]
+    /// cards are used) and `side_lens[i]` is its real size. `opp_payoffs` are the
+    /// opponents' pay-off tops in turn order ([`NO_CARD`] for none); `next_side_tops` are the
+    /// next player's side tops.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        hand: &[u8],
+        sides: &[&[u8]],
+        side_lens: &[usize],
+        payoff: u8,
+        payoff_left: u32,
+        center: &[u8],
+        opp_payoffs: &[u8],
+        next_side_tops: &[u8],
+        rules: PlanRules,
+    ) -> Result<Self, PlanError> {
+        let top = rules.top;
+        if top != 12 && top != 13 {
+            return Err(PlanError::BadRules(format!(
+                "completing rank {top} is not 12 or 13"
+            )));
+        }
+        let limit = |what, got, limit| {
+            if got > limit {
+                Err(PlanError::TooMany { what, got, limit })
+            } else {
+                Ok(())
+            }
+        };
+        limit("hand", hand.len(), MAX_HAND)?;
+        limit("side stacks", sides.len(), MAX_SIDES)?;
+        limit("centre slots", center.len(), MAX_CENTER)?;
+        limit("opponents", opp_payoffs.len(), MAX_OPPONENTS)?;
+        limit("next side tops", next_side_tops.len(), MAX_SIDES)?;
+        if side_lens.len() != sides.len() {
+            return Err(PlanError::BadRules(
+                "side_lens and sides differ in length".into(),
+            ));
+        }
+        let card_ok = |what: &'static str, v: u8, none_ok: bool| {
+            if v <= top || (none_ok && v == NO_CARD) {
+                Ok(())
+            } else {
+                Err(PlanError::BadCard {
+                    what,
+                    value: v,
+                    top,
+                })
+            }
+        };
+        let mut inp = Self {
+            hand: [0; MAX_HAND],
+            hand_len: hand.len(),
+            sides: [[0; MAX_SIDE_DEPTH]; MAX_SIDES],
+            side_known: [0; MAX_SIDES],
+            side_len: [0; MAX_SIDES],
+            num_sides: sides.len(),
+            payoff,
+            payoff_left,
+            center: [0; MAX_CENTER],
+            num_center: center.len(),
+            opp_payoffs: [NO_CARD; MAX_OPPONENTS],
+            next_sides: [0; MAX_SIDES],
+            num_next_sides: next_side_tops.len(),
+            top,
+            wild_start: rules.wild_start,
+            refill: rules.refill_empty_hand,
+            side_rule: rules.side_rule,
+            must_play_aces: rules.must_play_aces,
+        };
+        for (i, &v) in hand.iter().enumerate() {
+            card_ok("hand", v, false)?;
+            inp.hand[i] = v;
+        }
+        for (i, (s, &len)) in sides.iter().zip(side_lens).enumerate() {
+            let known = s.len().min(MAX_SIDE_DEPTH);
+            if len < known {
+                return Err(PlanError::BadRules(format!(
+                    "side stack {i}: size below cards"
+                )));
+            }
+            for (j, &v) in s.iter().take(known).enumerate() {
+                card_ok("side stack", v, false)?;
+                inp.sides[i][j] = v;
+            }
+            inp.side_known[i] = u8::try_from(known).unwrap_or(u8::MAX);
+            inp.side_len[i] = u16::try_from(len).unwrap_or(u16::MAX);
+        }
+        card_ok("pay-off", payoff, true)?;
+        if payoff == NO_CARD {
+            inp.payoff_left = 0;
+        } else if payoff_left == 0 {
+            inp.payoff_left = 1;
+        }
+        for (i, &e) in center.iter().enumerate() {
+            if e >= top {
+                return Err(PlanError::BadRules(format!(
+                    "centre rank {e} is not below {top}"
+                )));
+            }
+            inp.center[i] = e;
+        }
+        for (i, &v) in opp_payoffs.iter().enumerate() {
+            card_ok("opponent pay-off", v, true)?;
+            inp.opp_payoffs[i] = v;
+        }
+        for (i, &v) in next_side_tops.iter().enumerate() {
+            card_ok("next side tops", v, false)?;
+            inp.next_sides[i] = v;
+        }
+        Ok(inp)
+    }
+}
+
+/// The best plan found.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Plan {
+    /// Its score (`-inf` when there is no legal end of turn, e.g. an empty hand).
+    pub score: f64,
+    /// The steps, the last one a discard unless the plan ends on a terminal event.
+    pub steps: Vec<Step>,
+    /// Positions expanded.
+    pub nodes: u32,
+    /// False when the node budget stopped the search early.
+    pub complete: bool,
+}
+
+/// True when a card of value `v` may go on a centre stack of effective rank `e`.
+#[inline]
+pub const fn can_play(v: u8, e: u8, top: u8, wild_start: bool) -> bool {
+    if v == WILD {
+        e < top && (e > 0 || wild_start)
+    } else {
+        v == e + 1
+    }
+}
+
+#[derive(Clone, Copy)]
+struct Pos {
+    used: u16,
+    depth: [u8; MAX_SIDES],
+    center: [u8; MAX_CENTER],
+    payoff_played: bool,
+}
+
+type Key = [u8; 2 + MAX_SIDES + MAX_CENTER + 1];
+
+#[derive(Default)]
+struct FxHasher(u64);
+
+impl Hasher for FxHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut b = [0u8; 8];
+            b[..chunk.len()].copy_from_slice(chunk);
+            self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(b))
+                .wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+        }
+    }
+}
+
+const MAX_PATH: usize = MAX_HAND + MAX_SIDES * MAX_SIDE_DEPTH + 2;
+
+struct Search<'a> {
+    inp: &'a PlanInput,
+    w: &'a [f64; NUM_FEATURES],
+    seen: HashSet<Key, BuildHasherDefault<FxHasher>>,
+    path: [Step; MAX_PATH],
+    path_len: usize,
+    best: [Step; MAX_PATH],
+    best_len: usize,
+    best_score: f64,
+    nodes: u32,
+    node_limit: u32,
+    complete: bool,
+}
+
+impl Search<'_> {
+    fn key(&self, p: &Pos) -> Key {
+        let mut k: Key = [0; 2 + MAX_SIDES + MAX_CENTER + 1];
+        k[..2].copy_from_slice(&p.used.to_le_bytes());
+        k[2..2 + MAX_SIDES].copy_from_slice(&p.depth);
+        let mut c = p.center;
+        c[..self.inp.num_center].sort_unstable();
+        k[2 + MAX_SIDES..2 + MAX_SIDES + MAX_CENTER].copy_from_slice(&c);
+        k[2 + MAX_SIDES + MAX_CENTER] = u8::from(p.payoff_played);
+        k
+    }
+
+    #[inline]
+    fn side_top(&self, p: &Pos, s: usize) -> Option<u8> {
+        let d = usize::from(p.depth[s]);
+        (d < usize::from(self.inp.side_known[s])).then(|| self.inp.sides[s][d])
+    }
+
+    #[inline]
+    fn side_empty(&self, p: &Pos, s: usize) -> bool {
+        usize::from(p.depth[s]) >= usize::from(self.inp.side_len[s])
+    }
+
+    fn gap(&self, center: &[u8], v: u8) -> f64 {
+        let top = self.inp.top;
+        if v == WILD {
+            return if center
+                .iter()
+                .any(|&e| can_play(WILD, e, top, self.inp.wild_start))
+            {
+                0.0
+            } else {
+                f64::from(top)
+            };
+        }
+        center
+            .iter()
+            .filter(|&&e| e < v)
+            .map(|&e| f64::from(v - 1 - e))
+            .fold(f64::from(top), f64::min)
+    }
+
+    fn open(&self, center: &[u8], v: u8) -> bool {
+        v != NO_CARD
+            && center
+                .iter()
+                .any(|&e| can_play(v, e, self.inp.top, self.inp.wild_start))
+    }
+
+    /// Can the next player bring some stack to `q - 1` with its side tops (wild ones fill gaps)?
+    fn chain(&self, center: &[u8], q: u8) -> bool {
+        if q == NO_CARD || q == WILD {
+            return false;
+        }
+        let tops = &self.inp.next_sides[..self.inp.num_next_sides];
+        let wilds = tops.iter().filter(|&&t| t == WILD).count();
+        center.iter().any(|&e| {
+            if e >= q {
+                return false;
+            }
+            let mut missing = 0;
+            for r in (e + 1)..q {
+                if !tops.contains(&r) {
+                    missing += 1;
+                }
+            }
+            missing <= wilds
+        })
+    }
+
+    /// Score of a position without its discard part.
+    fn position_score(&self, p: &Pos) -> f64 {
+        let inp = self.inp;
+        let w = self.w;
+        let center = &p.center[..inp.num_center];
+        let mut s = 0.0;
+        let mut hand_played = 0u32;
+        let mut wild_played = 0u32;
+        for i in 0..inp.hand_len {
+            if p.used & (1 << i) != 0 {
+                hand_played += 1;
+                wild_played += u32::from(inp.hand[i] == WILD);
+            }
+        }
+        let mut side_played = 0u32;
+        for sd in 0..inp.num_sides {
+            for j in 0..usize::from(p.depth[sd]) {
+                side_played += 1;
+                wild_played += u32::from(inp.sides[sd][j] == WILD);
+            }
+        }
+        if p.payoff_played {
+            s += w[feat::PAYOFF_PLAYED];
+            if inp.payoff_left == 1 {
+                s += WIN_SCORE;
+            }
+        }
+        s += w[feat::HAND_PLAYED] * f64::from(hand_played);
+        s += w[feat::SIDE_PLAYED] * f64::from(side_played);
+        s += w[feat::WILD_PLAYED] * f64::from(wild_played);
+        let next = inp.opp_payoffs[0];
+        if next != NO_CARD {
+            let open = self.open(center, next);
+            if open {
+                s += w[feat::NEXT_OPEN];
+            } else if self.chain(center, next) {
+                s += w[feat::NEXT_CHAIN];
+            }
+            s += w[feat::NEXT_GAP] * self.gap(center, next);
+        }
+        let others = inp.opp_payoffs[1..]
+            .iter()
+            .filter(|&&q| self.open(center, q))
+            .count();
+        s += w[feat::OTHERS_OPEN] * others as f64;
+        if !p.payoff_played && inp.payoff != NO_CARD {
+            s += w[feat::OWN_GAP] * self.gap(center, inp.payoff);
+        }
+        let csum: u32 = center.iter().map(|&e| u32::from(e)).sum();
+        s += w[feat::CENTRE_SUM] * f64::from(csum) / f64::from(inp.top);
+        s
+    }
+
+    /// Side-dependent part shared by discard leaves: flex over side tops, empty and ordered sides.
+    fn discard_score(&self, p: &Pos, card: usize, side: usize) -> f64 {
+        let inp = self.inp;
+        let w = self.w;
+        let center = &p.center[..inp.num_center];
+        let v = inp.hand[card];
+        let top = inp.top;
+        let mut s = 0.0;
+        let covered = self.side_top(p, side);
+        let empty = self.side_empty(p, side);
+        if empty {
+            s += w[feat::DISCARD_EMPTY];
+        } else {
+            match covered {
+                Some(t) if t == v && v != WILD => s += w[feat::DISCARD_SAME],
+                Some(t) if t != WILD && v != WILD && t == v + 1 => s += w[feat::DISCARD_BELOW],
+                _ => s += w[feat::DISCARD_BURY],
+            }
+        }
+        if v == WILD {
+            s += w[feat::DISCARD_WILD];
+            s += w[feat::DISCARD_RANK];
+        } else {
+            s += w[feat::DISCARD_RANK] * f64::from(v) / f64::from(top);
+        }
+        // Flexibility: remaining hand cards and side tops (after the discard) playable now.
+        let playable = |x: u8| center.iter().any(|&e| can_play(x, e, top, inp.wild_start));
+        let mut flex = 0u32;
+        for i in 0..inp.hand_len {
+            if i != card && p.used & (1 << i) == 0 && playable(inp.hand[i]) {
+                flex += 1;
+            }
+        }
+        let mut empties = 0u32;
+        let mut ordered = 0u32;
+        for sd in 0..inp.num_sides {
+            let (t, under) = if sd == side {
+                (Some(v), if empty { None } else { covered })
+            } else {
+                if self.side_empty(p, sd) {
+                    empties += 1;
+                    continue;
+                }
+                let d = usize::from(p.depth[sd]);
+                let under = if d + 1 < usize::from(inp.side_known[sd]) {
+                    Some(inp.sides[sd][d + 1])
+                } else {
+                    None
+                };
+                (self.side_top(p, sd), under)
+            };
+            if let Some(t) = t {
+                if playable(t) {
+                    flex += 1;
+                }
+                if let Some(u) = under
+                    && t != WILD
+                    && u != WILD
+                    && (u == t || u == t + 1)
+                {
+                    ordered += 1;
+                }
+            }
+        }
+        s += w[feat::FLEX] * f64::from(flex);
+        s += w[feat::EMPTY_SIDES] * f64::from(empties);
+        s += w[feat::SIDE_ORDERED] * f64::from(ordered);
+        s
+    }
+
+    fn discard_allowed(&self, p: &Pos, v: u8, side: usize, lifted: bool) -> bool {
+        if lifted {
+            return true;
+        }
+        match self.inp.side_rule {
+            SideRule::Any => true,
+            SideRule::NoAces => v != 1,
+            SideRule::SameOrOneLower => {
+                if self.side_empty(p, side) || v == WILD {
+                    return true;
+                }
+                match self.side_top(p, side) {
+                    Some(t) => t == WILD || t == v || t == v + 1,
+                    None => false,
+                }
+            }
+        }
+    }
+
+    fn record(&mut self, score: f64, last: Step) {
+        if score > self.best_score {
+            self.best_score = score;
+            self.best[..self.path_len].copy_from_slice(&self.path[..self.path_len]);
+            let mut n = self.path_len;
+            if last != Step::None {
+                self.best[n] = last;
+                n += 1;
+            }
+            self.best_len = n;
+        }
+    }
+
+    fn leaf(&mut self, p: &Pos) {
+        let inp = self.inp;
+        let base = self.position_score(p);
+        if p.payoff_played {
+            self.record(base, Step::None);
+            return;
+        }
+        let hand_left = (0..inp.hand_len)
+            .filter(|&i| p.used & (1 << i) == 0)
+            .count();
+        if hand_left == 0 {
+            if inp.hand_len > 0 {
+                let bonus = if inp.refill {
+                    self.w[feat::HAND_EMPTIED]
+                } else {
+                    0.0
+                };
+                self.record(base + bonus, Step::None);
+            }
+            return;
+        }
+        if inp.must_play_aces && self.ace_playable(p) {
+            return;
+        }
+        // Is any discard allowed under the restriction? If not, it is lifted.
+        let mut any = false;
+        'outer: for i in 0..inp.hand_len {
+            if p.used & (1 << i) != 0 {
+                continue;
+            }
+            for sd in 0..inp.num_sides {
+                if self.discard_allowed(p, inp.hand[i], sd, false) {
+                    any = true;
+                    break 'outer;
+                }
+            }
+        }
+        let lifted = !any;
+        let mut tried: u32 = 0; // bit per rank value: equal cards discard alike
+        for i in 0..inp.hand_len {
+            let v = inp.hand[i];
+            if p.used & (1 << i) != 0 || tried & (1 << v) != 0 {
+                continue;
+            }
+            tried |= 1 << v;
+            for sd in 0..inp.num_sides {
+                if !self.discard_allowed(p, v, sd, lifted) {
+                    continue;
+                }
+                let s = base + self.discard_score(p, i, sd);
+                #[allow(clippy::cast_possible_truncation)]
+                self.record(s, Step::Discard(i as u8, sd as u8));
+            }
+        }
+    }
+
+    fn ace_playable(&self, p: &Pos) -> bool {
+        let center = &p.center[..self.inp.num_center];
+        if !center.contains(&0) {
+            return false;
+        }
+        let inp = self.inp;
+        (0..inp.hand_len).any(|i| p.used & (1 << i) == 0 && inp.hand[i] == 1)
+            || (0..inp.num_sides).any(|s| self.side_top(p, s) == Some(1))
+            || (!p.payoff_played && inp.payoff == 1)
+    }
+
+    fn play(&self, p: &Pos, c: usize) -> Pos {
+        let mut q = *p;
+        let e = q.center[c] + 1;
+        q.center[c] = if e >= self.inp.top { 0 } else { e };
+        q
+    }
+
+    /// Distinct centre targets for value `v`: the first slot of each effective rank.
+    fn targets(&self, p: &Pos, v: u8, out: &mut [u8; MAX_CENTER]) -> usize {
+        let mut n = 0;
+        let mut seen: u32 = 0;
+        for c in 0..self.inp.num_center {
+            let e = p.center[c];
+            if seen & (1 << e) == 0 && can_play(v, e, self.inp.top, self.inp.wild_start) {
+                seen |= 1 << e;
+                #[allow(clippy::cast_possible_truncation)]
+                {
+                    out[n] = c as u8;
+                }
+                n += 1;
+            }
+        }
+        n
+    }
+
+    fn push(&mut self, step: Step, q: &Pos) {
+        self.path[self.path_len] = step;
+        self.path_len += 1;
+        self.visit(q);
+        self.path_len -= 1;
+    }
+
+    fn visit(&mut self, p: &Pos) {
+        if self.nodes >= self.node_limit {
+            self.complete = false;
+            return;
+        }
+        if !self.seen.insert(self.key(p)) {
+            return;
+        }
+        self.nodes += 1;
+        self.leaf(p);
+        let inp = self.inp;
+        if p.payoff_played {
+            return;
+        }
+        let hand_left = (0..inp.hand_len).any(|i| p.used & (1 << i) == 0);
+        if !hand_left && inp.hand_len > 0 {
+            return;
+        }
+        let mut t = [0u8; MAX_CENTER];
+        if inp.payoff != NO_CARD {
+            let n = self.targets(p, inp.payoff, &mut t);
+            for &c in &t[..n] {
+                let mut q = self.play(p, usize::from(c));
+                q.payoff_played = true;
+                self.push(Step::PayOff(c), &q);
+            }
+        }
+        for sd in 0..inp.num_sides {
+            if let Some(v) = self.side_top(p, sd) {
+                let n = self.targets(p, v, &mut t);
+                for &c in &t[..n] {
+                    let mut q = self.play(p, usize::from(c));
+                    q.depth[sd] += 1;
+                    #[allow(clippy::cast_possible_truncation)]
+                    self.push(Step::Side(sd as u8, c), &q);
+                }
+            }
+        }
+        let mut tried: u32 = 0;
+        for i in 0..inp.hand_len {
+            let v = inp.hand[i];
+            if p.used & (1 << i) != 0 || tried & (1 << v) != 0 {
+                continue;
+            }
+            tried |= 1 << v;
+            let n = self.targets(p, v, &mut t);
+            for &c in &t[..n] {
+                let mut q = self.play(p, usize::from(c));
+                q.used |= 1 << i;
+                #[allow(clippy::cast_possible_truncation)]
+                self.push(Step::Hand(i as u8, c), &q);
+            }
+        }
+    }
+}
+
+/// Searches every building sequence from `inp` and returns the best plan under `weights`.
+pub fn plan(inp: &PlanInput, weights: &[f64; NUM_FEATURES], node_limit: u32) -> Plan {
+    let mut s = Search {
+        inp,
+        w: weights,
+        seen: HashSet::default(),
+        path: [Step::None; MAX_PATH],
+        path_len: 0,
+        best: [Step::None; MAX_PATH],
+        best_len: 0,
+        best_score: f64::NEG_INFINITY,
+        nodes: 0,
+        node_limit: node_limit.max(1),
+        complete: true,
+    };
+    let root = Pos {
+        used: 0,
+        depth: [0; MAX_SIDES],
+        center: inp.center,
+        payoff_played: false,
+    };
+    s.visit(&root);
+    Plan {
+        score: s.best_score,
+        steps: s.best[..s.best_len].to_vec(),
+        nodes: s.nodes,
+        complete: s.complete,
+    }
+}
+
+/// Checks a weight vector.
+pub fn check_weights(w: &[f64]) -> Result<[f64; NUM_FEATURES], PlanError> {
+    if w.len() != NUM_FEATURES || w.iter().any(|x| !x.is_finite()) {
+        return Err(PlanError::BadWeights {
+            expected: NUM_FEATURES,
+            got: w.len(),
+        });
+    }
+    let mut out = [0.0; NUM_FEATURES];
+    out.copy_from_slice(w);
+    Ok(out)
+}

@@ -1,7 +1,110 @@
-//! Bindings of `cardcore_engine::spite` (placeholder until its game's issue fills it).
+//! Bindings of `cardcore_engine::spite`: the Spite & Malice turn planner.
 
+use cardcore_engine::spite::{
+    self, DEFAULT_NODE_LIMIT, FEATURES, NUM_FEATURES, PlanError, PlanInput, PlanRules, SideRule,
+    Step,
+};
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-pub fn register(_m: &Bound<'_, PyModule>) -> PyResult<()> {
+fn err(e: &PlanError) -> PyErr {
+    PyValueError::new_err(e.to_string())
+}
+
+/// One plan step as `(kind, a, b)`: kind 0 = pay-off to centre `a`; 1 = side `a` to centre
+/// `b`; 2 = hand card `a` to centre `b`; 3 = discard hand card `a` to side `b`.
+fn step_tuple(s: Step) -> (u8, u8, u8) {
+    match s {
+        Step::PayOff(c) => (0, c, 0),
+        Step::Side(a, c) => (1, a, c),
+        Step::Hand(a, c) => (2, a, c),
+        Step::Discard(a, sd) => (3, a, sd),
+        Step::None => (255, 0, 0),
+    }
+}
+
+/// `(score, steps, nodes, complete)`.
+type PlanTuple = (f64, Vec<(u8, u8, u8)>, u32, bool);
+
+/// Best building sequence of the current turn; see `cardcore.spite_malice.planner`.
+///
+/// Returns `(score, steps, nodes, complete)`.
+#[pyfunction]
+#[pyo3(signature = (
+    hand, sides, side_lens, payoff, payoff_left, center, opp_payoffs, next_side_tops,
+    weights, *, top = 12, wild_start = true, refill_empty_hand = true, side_rule = 0,
+    must_play_aces = false, node_limit = DEFAULT_NODE_LIMIT
+))]
+#[allow(clippy::too_many_arguments)]
+fn spite_plan(
+    py: Python<'_>,
+    hand: Vec<u8>,
+    sides: Vec<Vec<u8>>,
+    side_lens: Vec<usize>,
+    payoff: u8,
+    payoff_left: u32,
+    center: Vec<u8>,
+    opp_payoffs: Vec<u8>,
+    next_side_tops: Vec<u8>,
+    weights: Vec<f64>,
+    top: u8,
+    wild_start: bool,
+    refill_empty_hand: bool,
+    side_rule: u8,
+    must_play_aces: bool,
+    node_limit: u32,
+) -> PyResult<PlanTuple> {
+    let side_rule = match side_rule {
+        0 => SideRule::Any,
+        1 => SideRule::SameOrOneLower,
+        2 => SideRule::NoAces,
+        other => {
+            return Err(PyValueError::new_err(format!(
+                "side_rule {other} not in 0..=2"
+            )));
+        }
+    };
+    let rules = PlanRules {
+        top,
+        wild_start,
+        refill_empty_hand,
+        side_rule,
+        must_play_aces,
+    };
+    let side_refs: Vec<&[u8]> = sides.iter().map(Vec::as_slice).collect();
+    let inp = PlanInput::new(
+        &hand,
+        &side_refs,
+        &side_lens,
+        payoff,
+        payoff_left,
+        &center,
+        &opp_payoffs,
+        &next_side_tops,
+        rules,
+    )
+    .map_err(|e| err(&e))?;
+    let w = spite::check_weights(&weights).map_err(|e| err(&e))?;
+    let work = || spite::plan(&inp, &w, node_limit);
+    let plan = if node_limit > 20_000 && hand.len() > 8 {
+        py.detach(work)
+    } else {
+        work()
+    };
+    let steps = plan.steps.iter().map(|&s| step_tuple(s)).collect();
+    Ok((plan.score, steps, plan.nodes, plan.complete))
+}
+
+/// The built-in weight vector `name` ("hard", "plays", "payoff").
+#[pyfunction]
+fn spite_weights(name: &str) -> PyResult<Vec<f64>> {
+    spite::preset(name).map(|w| w.to_vec()).map_err(|e| err(&e))
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(spite_plan, m)?)?;
+    m.add_function(wrap_pyfunction!(spite_weights, m)?)?;
+    m.add("SPITE_FEATURES", FEATURES.to_vec())?;
+    m.add("SPITE_NUM_FEATURES", NUM_FEATURES)?;
     Ok(())
 }

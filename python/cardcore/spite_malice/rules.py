@@ -1,0 +1,774 @@
+"""Spite & Malice rules (RULES §3): options, state, typed moves, legal moves, scoring.
+
+Cards are physical ids (ints, ``deck * 52 + suit * 13 + rank - 1``; jokers after every
+natural, ``num_decks * 52 + k - 1`` for ``Xk``). Piles are lists from bottom to top (the last
+element is the top card). Centre stacks are slots: an empty list is a free slot. With
+``num_center_stacks = 0`` (unlimited) the engine keeps exactly one spare free slot at the end.
+
+Randomness: one ``"deck"`` stream per game (``Rng.for_stream(seed, 0, "deck")``) deals the
+deck and draws every later shuffle in event order (pay-off reshuffles of the first-player
+procedure, completed stacks shuffled into the stock, used-pile recycling).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from cardcore.cards import JOKER0, RANKS, SUITS, parse_card
+from cardcore.errors import CardParseError, IllegalMoveError, OptionError
+from cardcore.games.base import OptionSpec, OptionValue
+from cardcore.rng import Rng
+
+__all__ = [
+    "OPTION_SPECS",
+    "Discard",
+    "Move",
+    "Observation",
+    "PlayHand",
+    "PlayPayOff",
+    "PlaySide",
+    "SpiteOptions",
+    "State",
+    "card_rank",
+    "card_text",
+    "parse_card_id",
+    "parse_move",
+]
+
+KINGS: Final = "kings"
+JOKERS: Final = "jokers"
+
+OPTION_SPECS: Final[tuple[OptionSpec, ...]] = (
+    OptionSpec(
+        "num_decks",
+        None,
+        "52-card decks (auto: 2 for 2 players, 3 for 3-4)",
+        minimum=1,
+        maximum=8,
+        nullable=True,
+    ),
+    OptionSpec("payoff_size", 20, "cards in each pay-off pile", minimum=1, maximum=60),
+    OptionSpec("hand_size", 5, "cards in a full hand", minimum=1, maximum=12),
+    OptionSpec("num_side_stacks", 4, "side stacks per player", minimum=1, maximum=8),
+    OptionSpec(
+        "num_center_stacks",
+        None,
+        "shared centre stacks (auto: 3 for 2 players, 4 for 3-4; 0 = unlimited)",
+        minimum=0,
+        maximum=8,
+        nullable=True,
+    ),
+    OptionSpec(
+        "wild_mode",
+        KINGS,
+        "wild cards: kings, or 2 jokers per deck (kings natural, stacks run A..K)",
+        choices=(KINGS, JOKERS),
+        kind=str,
+    ),
+    OptionSpec("king_can_start_stack", True, "a wild card may start an empty stack", kind=bool),
+    OptionSpec("refill_empty_hand", True, "draw a new hand when it empties mid-turn", kind=bool),
+    OptionSpec(
+        "completed_stack",
+        "shuffle_into_stock",
+        "what happens to a completed centre stack",
+        choices=("shuffle_into_stock", "set_aside"),
+        kind=str,
+    ),
+    OptionSpec(
+        "stock_exhausted",
+        "tie_on_required_draw",
+        "when an exhausted stock ends the game in a tie",
+        choices=("tie_on_required_draw", "tie_immediately", "recycle_then_tie"),
+        kind=str,
+    ),
+    OptionSpec(
+        "side_stack_rule",
+        "any",
+        "which cards may be discarded to a side stack",
+        choices=("any", "same_or_one_lower", "no_aces"),
+        kind=str,
+    ),
+    OptionSpec("must_play_aces", False, "a playable ace must be played before discarding",
+               kind=bool),
+    OptionSpec("win_bonus", 0, "points added to the game winner's score", minimum=0,
+               maximum=1000),
+    OptionSpec("target_score", 50, "match target (total points)", minimum=1, maximum=100000),
+    OptionSpec(
+        "first_player",
+        None,
+        "seat that moves first (auto: highest face-up pay-off card)",
+        minimum=0,
+        maximum=3,
+        nullable=True,
+    ),
+    OptionSpec("max_turns", 1000, "safety cap on turns; reaching it is a tie", minimum=1,
+               maximum=1_000_000),
+)
+_SPECS_BY_NAME: Final = {o.name: o for o in OPTION_SPECS}
+
+
+@dataclass(frozen=True, slots=True)
+class SpiteOptions:
+    """Validated rules of one game (RULES §3.7); ``None`` values are resolved per player count."""
+
+    num_players: int = 2
+    num_decks: int | None = None
+    payoff_size: int = 20
+    hand_size: int = 5
+    num_side_stacks: int = 4
+    num_center_stacks: int | None = None
+    wild_mode: str = KINGS
+    king_can_start_stack: bool = True
+    refill_empty_hand: bool = True
+    completed_stack: str = "shuffle_into_stock"
+    stock_exhausted: str = "tie_on_required_draw"
+    side_stack_rule: str = "any"
+    must_play_aces: bool = False
+    win_bonus: int = 0
+    target_score: int = 50
+    first_player: int | None = None
+    max_turns: int = 1000
+
+    def __post_init__(self) -> None:
+        if isinstance(self.num_players, bool) or self.num_players not in (2, 3, 4):
+            raise OptionError(f"num_players must be 2, 3 or 4, got {self.num_players!r}")
+        for name, spec in _SPECS_BY_NAME.items():
+            spec.validate(getattr(self, name))
+        if self.num_decks is None:
+            object.__setattr__(self, "num_decks", 2 if self.num_players == 2 else 3)
+        if self.num_center_stacks is None:
+            object.__setattr__(self, "num_center_stacks", 3 if self.num_players == 2 else 4)
+        if self.first_player is not None and self.first_player >= self.num_players:
+            raise OptionError(
+                f"first_player {self.first_player} is not a seat of {self.num_players} players"
+            )
+        dealt = self.num_players * (self.payoff_size + self.hand_size)
+        if dealt > self.total_cards:
+            raise OptionError(
+                f"{self.num_players} x ({self.payoff_size} pay-off + {self.hand_size} hand) "
+                f"= {dealt} cards, but the deck has only {self.total_cards}"
+            )
+        if self.wild_mode == JOKERS and 2 * self.decks > 16:
+            raise OptionError("at most 16 jokers")
+
+    @classmethod
+    def from_mapping(cls, values: Mapping[str, OptionValue], num_players: int = 2) -> SpiteOptions:
+        """Options from a ``GameRequest.options`` style mapping (unknown keys rejected)."""
+        kwargs: dict[str, Any] = {}
+        for key, value in values.items():
+            if key == "num_players":
+                num_players = int(value)  # type: ignore[arg-type]
+                continue
+            if key not in _SPECS_BY_NAME:
+                raise OptionError(f"spite-malice has no option {key!r}")
+            kwargs[key] = value
+        return cls(num_players=num_players, **kwargs)
+
+    def as_dict(self) -> dict[str, OptionValue]:
+        """Every option (resolved), JSON-ready."""
+        out: dict[str, OptionValue] = {"num_players": self.num_players}
+        for name in _SPECS_BY_NAME:
+            out[name] = getattr(self, name)
+        return out
+
+    @property
+    def decks(self) -> int:
+        assert self.num_decks is not None
+        return self.num_decks
+
+    @property
+    def jokers(self) -> int:
+        return 2 * self.decks if self.wild_mode == JOKERS else 0
+
+    @property
+    def total_cards(self) -> int:
+        return 52 * self.decks + self.jokers
+
+    @property
+    def top_rank(self) -> int:
+        """Effective rank at which a centre stack is complete: 12 (wild kings) or 13."""
+        return 12 if self.wild_mode == KINGS else 13
+
+    @property
+    def center_limit(self) -> int:
+        assert self.num_center_stacks is not None
+        return self.num_center_stacks
+
+
+# --- cards --------------------------------------------------------------------------------
+
+
+def card_rank(card_id: int, num_decks: int, wild_mode: str = KINGS) -> int:
+    """Building value of a card: 0 for a wild card, else 1..12 (kings mode) or 1..13."""
+    if card_id >= 52 * num_decks:
+        return 0
+    r = card_id % 13 + 1
+    if r == 13 and wild_mode == KINGS:
+        return 0
+    return r
+
+
+def card_text(card_id: int, num_decks: int) -> str:
+    """``"7h@1"`` for naturals, ``"X3"`` for jokers (``X5`` and up exist with 3+ decks)."""
+    naturals = 52 * num_decks
+    if card_id >= naturals:
+        return f"X{card_id - naturals + 1}"
+    face = card_id % 52
+    return f"{RANKS[face % 13]}{SUITS[face // 13]}@{card_id // 52}"
+
+
+def parse_card_id(text: str, num_decks: int, total: int | None = None) -> int:
+    """Physical id of a card written as by :func:`card_text` (``"7h"`` means deck 0)."""
+    t = text.strip()
+    naturals = 52 * num_decks
+    limit = naturals + 16 if total is None else total
+    if len(t) >= 2 and t[0] in "Xx" and t[1:].isdigit():
+        cid = naturals + int(t[1:]) - 1
+        if not naturals <= cid < limit:
+            raise CardParseError(f"no joker {t} in this game")
+        return cid
+    card = parse_card(t)
+    if card.is_joker:
+        return naturals + card.face - JOKER0
+    cid = card.id(num_decks)
+    if card.deck >= num_decks:
+        raise CardParseError(f"no deck {card.deck} in a {num_decks}-deck game: {t}")
+    return cid
+
+
+# --- moves --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class PlayPayOff:
+    """Play the own pay-off top to centre slot ``center`` (0-based; text ``P>C1``)."""
+
+    center: int
+
+    def __str__(self) -> str:
+        return f"P>C{self.center + 1}"
+
+
+@dataclass(frozen=True, slots=True)
+class PlaySide:
+    """Play the top of own side stack ``side`` to centre slot ``center`` (``S2>C1``)."""
+
+    side: int
+    center: int
+
+    def __str__(self) -> str:
+        return f"S{self.side + 1}>C{self.center + 1}"
+
+
+@dataclass(frozen=True, slots=True)
+class PlayHand:
+    """Play hand card ``card_id`` to centre slot ``center`` (``#57>C1``; see :func:`move_text`)."""
+
+    card_id: int
+    center: int
+
+    def __str__(self) -> str:
+        return f"#{self.card_id}>C{self.center + 1}"
+
+
+@dataclass(frozen=True, slots=True)
+class Discard:
+    """Put hand card ``card_id`` on own side stack ``side``; ends the turn (``#57>S3``)."""
+
+    card_id: int
+    side: int
+
+    def __str__(self) -> str:
+        return f"#{self.card_id}>S{self.side + 1}"
+
+
+Move = PlayPayOff | PlaySide | PlayHand | Discard
+
+
+def move_text(move: Move, num_decks: int) -> str:
+    """Readable notation with card faces: ``"7h@1>C2"``, ``"Ks@0>S1"``, ``"P>C1"``, ``"S2>C3"``."""
+    if isinstance(move, PlayHand):
+        return f"{card_text(move.card_id, num_decks)}>C{move.center + 1}"
+    if isinstance(move, Discard):
+        return f"{card_text(move.card_id, num_decks)}>S{move.side + 1}"
+    return str(move)
+
+
+def parse_move(text: str, num_decks: int = 2) -> Move:
+    """Parses ``str(move)`` or :func:`move_text` notation.
+
+    ``P>C1``, ``S2>C1``, ``<card>>C1`` and ``<card>>S1``, where ``<card>`` is ``#id`` or a card
+    as written by :func:`card_text`. Indices in text are 1-based.
+    """
+    src, sep, dst = text.strip().partition(">")
+    if not sep or len(dst) < 2 or dst[0] not in "CcSs" or not dst[1:].isdigit():
+        raise IllegalMoveError(f"cannot parse move {text!r}")
+    target = int(dst[1:]) - 1
+    if target < 0:
+        raise IllegalMoveError(f"indices are 1-based: {text!r}")
+    to_centre = dst[0] in "Cc"
+    s = src.strip()
+    if s in ("P", "p"):
+        if not to_centre:
+            raise IllegalMoveError("the pay-off card only goes to a centre stack")
+        return PlayPayOff(target)
+    if len(s) >= 2 and s[0] in "Ss" and s[1:].isdigit():
+        if not to_centre:
+            raise IllegalMoveError("side stack cards only go to a centre stack")
+        return PlaySide(int(s[1:]) - 1, target)
+    if s.startswith("#") and s[1:].isdigit():
+        cid = int(s[1:])
+    else:
+        try:
+            cid = parse_card_id(s, num_decks)
+        except CardParseError as e:
+            raise IllegalMoveError(f"cannot parse move {text!r}: {e}") from None
+    return PlayHand(cid, target) if to_centre else Discard(cid, target)
+
+
+# --- observation --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Observation:
+    """What seat ``seat`` may see: everything except the stock, face-down pay-off cards and
+    other players' hands (their sizes only)."""
+
+    seat: int
+    current: int
+    hand: tuple[int, ...]
+    hand_sizes: tuple[int, ...]
+    payoff_tops: tuple[int | None, ...]
+    payoff_counts: tuple[int, ...]
+    side_stacks: tuple[tuple[tuple[int, ...], ...], ...]
+    center: tuple[tuple[int, ...], ...]
+    stock_count: int
+    used_count: int
+    turn: int
+    options: SpiteOptions
+
+    def rank(self, card_id: int) -> int:
+        """Building value (0 = wild)."""
+        return card_rank(card_id, self.options.decks, self.options.wild_mode)
+
+    def center_ranks(self) -> tuple[int, ...]:
+        """Effective rank of every centre slot (0 = free)."""
+        return tuple(len(s) for s in self.center)
+
+
+# --- state --------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class State:
+    """A whole game in progress. Build with :meth:`new`; mutate only with :meth:`apply`."""
+
+    options: SpiteOptions
+    seed: int
+    rng: Rng
+    deck_order: tuple[int, ...]
+    payoffs: list[list[int]]
+    hands: list[list[int]]
+    sides: list[list[list[int]]]
+    center: list[list[int]]
+    stock: list[int]
+    used: list[int]
+    current: int = 0
+    first_player: int = 0
+    turn: int = 1
+    over: bool = False
+    winner: int | None = None
+    end_reason: str = ""
+    scores: list[int] = field(default_factory=list)
+    events: list[str] = field(default_factory=list)
+    reshuffles: int = 0
+    log_events: bool = False
+
+    # -- construction ----------------------------------------------------------------------
+
+    @classmethod
+    def new(cls, options: SpiteOptions, seed: int, *, log_events: bool = False) -> State:
+        """Deals a game from ``seed`` (RULES §3.1), picks the first player and refills nothing
+        (hands are dealt full)."""
+        o = options
+        rng = Rng.for_stream(seed, 0, "deck")
+        order = [int(x) for x in rng.permutation(o.total_cards)]
+        p = o.num_players
+        pos = 0
+        payoffs: list[list[int]] = []
+        for _ in range(p):
+            payoffs.append(order[pos : pos + o.payoff_size])
+            pos += o.payoff_size
+        hands: list[list[int]] = []
+        for _ in range(p):
+            hands.append(order[pos : pos + o.hand_size])
+            pos += o.hand_size
+        stock = order[pos:][::-1]  # stock top = list end = next deck card
+        slots = o.center_limit if o.center_limit > 0 else 1
+        st = cls(
+            options=o,
+            seed=seed,
+            rng=rng,
+            deck_order=tuple(order),
+            payoffs=payoffs,
+            hands=hands,
+            sides=[[[] for _ in range(o.num_side_stacks)] for _ in range(p)],
+            center=[[] for _ in range(slots)],
+            stock=stock,
+            used=[],
+            scores=[0] * p,
+            log_events=log_events,
+        )
+        st.first_player = st._choose_first_player()
+        st.current = st.first_player
+        if o.stock_exhausted == "tie_immediately" and not st.stock:
+            st._end_tie("stock exhausted")
+        return st
+
+    def _choose_first_player(self) -> int:
+        o = self.options
+        if o.first_player is not None:
+            return o.first_player
+        contenders = list(range(o.num_players))
+        for _ in range(1000):
+            values = {s: self._start_value(self.payoffs[s][-1]) for s in contenders}
+            best = max(values.values())
+            tied = [s for s in contenders if values[s] == best]
+            if len(tied) == 1:
+                return tied[0]
+            for s in tied:  # the tied players reshuffle their own piles, in seat order
+                self._shuffle_into(self.payoffs[s])
+                self._event(f"reshuffle payoff {s}")
+            contenders = tied
+        return contenders[0]  # unreachable in practice (identical one-card piles)
+
+    def _start_value(self, card_id: int) -> int:
+        o = self.options
+        if card_id >= 52 * o.decks:
+            return 14  # a joker counts highest
+        return card_id % 13 + 1  # K counts 13
+
+    def _shuffle_into(self, pile: list[int]) -> None:
+        perm = self.rng.permutation(len(pile))
+        pile[:] = [pile[i] for i in perm]
+        self.reshuffles += 1
+
+    def _event(self, text: str) -> None:
+        if self.log_events:
+            self.events.append(text)
+
+    def clone(self) -> State:
+        """An independent copy (RNG state included)."""
+        return State(
+            options=self.options,
+            seed=self.seed,
+            rng=Rng.from_state(self.rng.state),
+            deck_order=self.deck_order,
+            payoffs=[list(x) for x in self.payoffs],
+            hands=[list(x) for x in self.hands],
+            sides=[[list(s) for s in ss] for ss in self.sides],
+            center=[list(c) for c in self.center],
+            stock=list(self.stock),
+            used=list(self.used),
+            current=self.current,
+            first_player=self.first_player,
+            turn=self.turn,
+            over=self.over,
+            winner=self.winner,
+            end_reason=self.end_reason,
+            scores=list(self.scores),
+            events=list(self.events),
+            reshuffles=self.reshuffles,
+            log_events=self.log_events,
+        )
+
+    # -- queries ---------------------------------------------------------------------------
+
+    def rank(self, card_id: int) -> int:
+        """Building value (0 = wild)."""
+        o = self.options
+        if card_id >= 52 * o.decks:
+            return 0
+        r = card_id % 13 + 1
+        return 0 if r == 13 and o.wild_mode == KINGS else r
+
+    def _fits(self, card_id: int, effective: int) -> bool:
+        r = self.rank(card_id)
+        if r == 0:
+            return effective < self.options.top_rank and (
+                effective > 0 or self.options.king_can_start_stack
+            )
+        return r == effective + 1
+
+    def _targets(self, card_id: int) -> list[int]:
+        return [i for i, c in enumerate(self.center) if self._fits(card_id, len(c))]
+
+    def all_cards(self) -> list[int]:
+        """Every card id in the game, wherever it is (for conservation checks)."""
+        out: list[int] = list(self.stock) + self.used
+        for pile in self.payoffs:
+            out += pile
+        for hand in self.hands:
+            out += hand
+        for ss in self.sides:
+            for s in ss:
+                out += s
+        for c in self.center:
+            out += c
+        return out
+
+    def check_conservation(self) -> None:
+        """Raises ``AssertionError`` unless every card is in exactly one place."""
+        cards = self.all_cards()
+        if sorted(cards) != list(range(self.options.total_cards)):
+            raise AssertionError("card conservation violated")
+
+    def _side_ok(self, card_id: int, stack: list[int]) -> bool:
+        rule = self.options.side_stack_rule
+        if rule == "any":
+            return True
+        r = self.rank(card_id)
+        if rule == "no_aces":
+            return r != 1
+        if not stack or r == 0:
+            return True
+        t = self.rank(stack[-1])
+        return t == 0 or t == r or t == r + 1
+
+    def _ace_playable(self, seat: int) -> bool:
+        if not any(not c for c in self.center):
+            return False
+        cands = list(self.hands[seat])
+        cands += [s[-1] for s in self.sides[seat] if s]
+        if self.payoffs[seat]:
+            cands.append(self.payoffs[seat][-1])
+        return any(self.rank(c) == 1 for c in cands)
+
+    def _discards(self, seat: int) -> list[Discard]:
+        hand = self.hands[seat]
+        sides = self.sides[seat]
+        if self.options.must_play_aces and self._ace_playable(seat):
+            return []
+        moves = [
+            Discard(c, i) for c in hand for i, s in enumerate(sides) if self._side_ok(c, s)
+        ]
+        if not moves:  # the restriction is lifted when nothing can be placed
+            moves = [Discard(c, i) for c in hand for i in range(len(sides))]
+        return moves
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal move of the current player, plays first, then discards."""
+        if self.over:
+            return []
+        seat = self.current
+        moves: list[Move] = []
+        pay = self.payoffs[seat]
+        if pay:
+            moves += [PlayPayOff(c) for c in self._targets(pay[-1])]
+        for i, s in enumerate(self.sides[seat]):
+            if s:
+                moves += [PlaySide(i, c) for c in self._targets(s[-1])]
+        for card in self.hands[seat]:
+            moves += [PlayHand(card, c) for c in self._targets(card)]
+        moves += self._discards(seat)
+        return moves
+
+    def is_legal(self, move: Move) -> bool:
+        """True when ``move`` may be applied now."""
+        return self._why_illegal(move) is None
+
+    def _why_illegal(self, move: object) -> str | None:
+        if self.over:
+            return "the game is over"
+        seat = self.current
+        o = self.options
+        if isinstance(move, PlayPayOff | PlaySide | PlayHand):
+            c = move.center
+            if isinstance(c, bool) or not isinstance(c, int) or not 0 <= c < len(self.center):
+                return f"no centre stack C{c + 1 if isinstance(c, int) else c}"
+            if isinstance(move, PlayPayOff):
+                if not self.payoffs[seat]:
+                    return "the pay-off pile is empty"
+                card = self.payoffs[seat][-1]
+            elif isinstance(move, PlaySide):
+                s = move.side
+                if isinstance(s, bool) or not isinstance(s, int) or not 0 <= s < o.num_side_stacks:
+                    return f"no side stack S{s}"
+                if not self.sides[seat][s]:
+                    return f"side stack S{s + 1} is empty"
+                card = self.sides[seat][s][-1]
+            else:
+                if move.card_id not in self.hands[seat]:
+                    return f"card #{move.card_id} is not in the hand"
+                card = move.card_id
+            if not self._fits(card, len(self.center[c])):
+                return (
+                    f"{card_text(card, o.decks)} does not go on C{c + 1} "
+                    f"(effective rank {len(self.center[c])})"
+                )
+            return None
+        if isinstance(move, Discard):
+            s = move.side
+            if isinstance(s, bool) or not isinstance(s, int) or not 0 <= s < o.num_side_stacks:
+                return f"no side stack S{s}"
+            if move.card_id not in self.hands[seat]:
+                return f"card #{move.card_id} is not in the hand"
+            if move not in self._discards(seat):
+                if o.must_play_aces and self._ace_playable(seat):
+                    return "a playable ace must be played first"
+                return f"side stack rule {o.side_stack_rule!r} forbids this discard"
+            return None
+        return f"not a Spite & Malice move: {move!r}"
+
+    # -- transitions -----------------------------------------------------------------------
+
+    def apply(self, move: Move) -> None:
+        """Plays ``move`` for the current player; raises ``IllegalMoveError`` (state unchanged)."""
+        why = self._why_illegal(move)
+        if why is not None:
+            raise IllegalMoveError(why)
+        seat = self.current
+        if isinstance(move, Discard):
+            self.hands[seat].remove(move.card_id)
+            self.sides[seat][move.side].append(move.card_id)
+            self._end_turn()
+            return
+        if isinstance(move, PlayPayOff):
+            card = self.payoffs[seat].pop()
+        elif isinstance(move, PlaySide):
+            card = self.sides[seat][move.side].pop()
+        else:
+            self.hands[seat].remove(move.card_id)
+            card = move.card_id
+        stack = self.center[move.center]
+        stack.append(card)
+        if len(stack) >= self.options.top_rank:
+            self._complete(move.center)
+        else:
+            self._fix_slots()
+        if isinstance(move, PlayPayOff) and not self.payoffs[seat]:
+            self._end_win(seat)
+            return
+        if not self.hands[seat] and not self.over:
+            if self.options.refill_empty_hand:
+                self._required_draw(seat)
+            else:
+                self._end_turn()
+
+    def _complete(self, c: int) -> None:
+        cards = self.center[c]
+        self.center[c] = []
+        if self.options.completed_stack == "shuffle_into_stock":
+            pile = self.stock + cards
+            self._shuffle_into(pile)
+            self.stock = pile
+            self._event(f"complete C{c + 1} -> stock {len(pile)}")
+        else:
+            self.used += cards
+            self._event(f"complete C{c + 1} -> used {len(self.used)}")
+        self._fix_slots()
+
+    def _fix_slots(self) -> None:
+        if self.options.center_limit != 0:
+            return
+        while len(self.center) > 1 and not self.center[-1] and not self.center[-2]:
+            self.center.pop()
+        if self.center[-1]:
+            self.center.append([])
+
+    def _required_draw(self, seat: int) -> None:
+        """Draws up to a full hand; a tie when the draw finds no card at all."""
+        o = self.options
+        need = o.hand_size - len(self.hands[seat])
+        if need <= 0:
+            return
+        if not self.stock and o.stock_exhausted == "recycle_then_tie" and self.used:
+            pile = list(self.used)
+            self.used = []
+            self._shuffle_into(pile)
+            self.stock = pile
+            self._event(f"recycle used -> stock {len(pile)}")
+        if not self.stock:
+            self._end_tie("stock exhausted")
+            return
+        for _ in range(min(need, len(self.stock))):
+            self.hands[seat].append(self.stock.pop())
+        if o.stock_exhausted == "tie_immediately" and not self.stock:
+            self._end_tie("stock exhausted")
+
+    def _end_turn(self) -> None:
+        o = self.options
+        if self.turn >= o.max_turns:
+            self._end_tie("max_turns")
+            return
+        self.turn += 1
+        self.current = (self.current + 1) % o.num_players
+        self._required_draw(self.current)
+
+    def _end_tie(self, reason: str) -> None:
+        self.over = True
+        self.winner = None
+        self.end_reason = reason
+        self.scores = [0] * self.options.num_players
+
+    def _end_win(self, seat: int) -> None:
+        self.over = True
+        self.winner = seat
+        self.end_reason = "pay-off emptied"
+        pts = sum(len(p) for i, p in enumerate(self.payoffs) if i != seat)
+        self.scores = [0] * self.options.num_players
+        self.scores[seat] = pts + self.options.win_bonus
+
+    # -- views -----------------------------------------------------------------------------
+
+    def observation(self, seat: int) -> Observation:
+        """What ``seat`` may see (no stock order, no face-down pay-off cards, no other hands)."""
+        return Observation(
+            seat=seat,
+            current=self.current,
+            hand=tuple(self.hands[seat]),
+            hand_sizes=tuple(len(h) for h in self.hands),
+            payoff_tops=tuple(p[-1] if p else None for p in self.payoffs),
+            payoff_counts=tuple(len(p) for p in self.payoffs),
+            side_stacks=tuple(tuple(tuple(s) for s in ss) for ss in self.sides),
+            center=tuple(tuple(c) for c in self.center),
+            stock_count=len(self.stock),
+            used_count=len(self.used),
+            turn=self.turn,
+            options=self.options,
+        )
+
+    def layout_digest(self) -> str:
+        """SHA-256 of every pile's exact contents (replay tamper detection)."""
+        import hashlib
+
+        parts = [
+            repr(self.payoffs),
+            repr(self.hands),
+            repr(self.sides),
+            repr(self.center),
+            repr(self.stock),
+            repr(self.used),
+            repr((self.current, self.turn, self.over, self.winner, self.scores)),
+        ]
+        return hashlib.sha256("|".join(parts).encode()).hexdigest()
+
+    def describe(self) -> str:
+        """A multi-line text picture of the table (all cards visible)."""
+        d = self.options.decks
+
+        def pile(cs: Sequence[int]) -> str:
+            return " ".join(card_text(c, d) for c in cs) or "-"
+
+        lines = [f"turn {self.turn}, seat {self.current} to move, stock {len(self.stock)}"]
+        for i, c in enumerate(self.center):
+            top = f" (top {card_text(c[-1], d)})" if c else ""
+            lines.append(f"C{i + 1}: {len(c)}{top}")
+        for s in range(self.options.num_players):
+            pay = self.payoffs[s]
+            top = card_text(pay[-1], d) if pay else "-"
+            sides = " | ".join(pile(x) for x in self.sides[s])
+            lines.append(f"seat {s}: P {top}/{len(pay)}  H {pile(self.hands[s])}  S {sides}")
+        return "\n".join(lines)

@@ -1,0 +1,249 @@
+"""The Spite & Malice :class:`~cardcore.games.base.GameSpec`: play a game, a match, verify a replay.
+
+Records (JSON-ready dicts) of one game: ``game, index, seed, players, agents, scores`` (points
+each seat earned), ``winner`` (seat or ``None`` for a tie), ``outcome`` (``"win"``/``"tie"``),
+``turns``, ``end_reason``, ``first_player``, ``payoff_left`` and, when requested, ``replay``
+(see ``docs/replays.md``). A match record has the totals as ``scores``, the match ``winner``
+and a ``games`` list of game records (game ``g`` of a match seeded ``S`` is played with seed
+``derive_seed(S, g, "match-game")``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
+
+from cardcore.errors import IllegalMoveError, OptionError, ReplayMismatchError
+from cardcore.games.base import (
+    Agent,
+    GameRequest,
+    GameSpec,
+    OptionValue,
+    register_game,
+    resolve_agent,
+)
+from cardcore.rng import RNG_VERSION, Rng, derive_seed
+from cardcore.spite_malice.agents import GreedyAgent, PlannerAgent, RandomAgent
+from cardcore.spite_malice.rules import (
+    OPTION_SPECS,
+    SpiteOptions,
+    State,
+    move_text,
+    parse_move,
+)
+
+__all__ = ["SPEC", "play", "play_game", "play_match", "verify_replay"]
+
+GAME: Final = "spite-malice"
+REPLAY_FORMAT: Final = 1
+MAX_MATCH_GAMES: Final = 10_000
+
+
+def _options(request_options: Mapping[str, OptionValue], players: int) -> SpiteOptions:
+    return SpiteOptions.from_mapping(request_options, players)
+
+
+def play_game(
+    options: SpiteOptions,
+    seed: int,
+    agents: Sequence[Agent],
+    *,
+    replay: bool = False,
+    check_conservation: bool = False,
+) -> tuple[State, list[list[Any]]]:
+    """Plays one game to the end; returns the final state and the move log ``[[seat, text]]``.
+
+    Agent ``s`` draws from ``Rng.for_stream(seed, s, "agent")``.
+    """
+    if len(agents) != options.num_players:
+        raise OptionError(f"{len(agents)} agents for {options.num_players} players")
+    st = State.new(options, seed)
+    rngs = [Rng.for_stream(seed, s, "agent") for s in range(options.num_players)]
+    log: list[list[Any]] = []
+    decks = options.decks
+    while not st.over:
+        seat = st.current
+        legal = st.legal_moves()
+        move = agents[seat].act(st.observation(seat), legal, rngs[seat])
+        st.apply(move)
+        if replay:
+            log.append([seat, move_text(move, decks)])
+        if check_conservation:
+            st.check_conservation()
+    return st, log
+
+
+def _game_record(
+    request: GameRequest, options: SpiteOptions, seed: int, index: int, st: State, log: list[Any]
+) -> dict[str, Any]:
+    rec: dict[str, Any] = {
+        "game": GAME,
+        "index": index,
+        "seed": seed,
+        "players": options.num_players,
+        "agents": list(request.agents),
+        "scores": list(st.scores),
+        "winner": st.winner,
+        "outcome": "tie" if st.winner is None else "win",
+        "turns": st.turn,
+        "end_reason": st.end_reason,
+        "first_player": st.first_player,
+        "payoff_left": [len(p) for p in st.payoffs],
+    }
+    if request.replay:
+        rec["replay"] = {
+            "format": REPLAY_FORMAT,
+            "game": GAME,
+            "rng": RNG_VERSION,
+            "seed": seed,
+            "players": options.num_players,
+            "options": options.as_dict(),
+            "deck": list(st.deck_order),
+            "first_player": st.first_player,
+            "moves": log,
+            "result": {
+                "winner": st.winner,
+                "scores": list(st.scores),
+                "turns": st.turn,
+                "reshuffles": st.reshuffles,
+                "digest": st.layout_digest(),
+            },
+        }
+    return rec
+
+
+def _agents(request: GameRequest) -> list[Agent]:
+    if len(request.agents) != request.players:
+        raise OptionError(f"{len(request.agents)} agents for {request.players} players")
+    return [resolve_agent(SPEC, name)() for name in request.agents]
+
+
+def play(request: GameRequest) -> dict[str, Any]:
+    """One game: the runner's entry point."""
+    options = _options(request.options, request.players)
+    st, log = play_game(options, request.seed, _agents(request), replay=request.replay)
+    return _game_record(request, options, request.seed, request.index, st, log)
+
+
+def play_match(request: GameRequest) -> dict[str, Any]:
+    """Games until a seat's total reaches ``target_score``; one record with the games inside."""
+    options = _options(request.options, request.players)
+    agents = _agents(request)
+    totals = [0] * options.num_players
+    games: list[dict[str, Any]] = []
+    for g in range(MAX_MATCH_GAMES):
+        seed = derive_seed(request.seed, g, "match-game")
+        st, log = play_game(options, seed, agents, replay=request.replay)
+        games.append(_game_record(request, options, seed, g, st, log))
+        for s, pts in enumerate(st.scores):
+            totals[s] += pts
+        if max(totals) >= options.target_score:
+            break
+    best = max(totals)
+    leaders = [s for s, t in enumerate(totals) if t == best]
+    winner = leaders[0] if best >= options.target_score and len(leaders) == 1 else None
+    return {
+        "game": GAME,
+        "index": request.index,
+        "seed": request.seed,
+        "players": options.num_players,
+        "agents": list(request.agents),
+        "scores": totals,
+        "winner": winner,
+        "outcome": "tie" if winner is None else "win",
+        "turns": sum(int(g["turns"]) for g in games),
+        "games": games,
+    }
+
+
+def _fail(msg: str) -> ReplayMismatchError:
+    return ReplayMismatchError(f"spite-malice replay: {msg}")
+
+
+def verify_replay(record: Mapping[str, Any]) -> None:
+    """Re-runs a replay (a game record with ``replay``, a match record, or the replay dict) and
+    raises :class:`~cardcore.errors.ReplayMismatchError` on any disagreement."""
+    if "games" in record and "replay" not in record:
+        games = record["games"]
+        if not isinstance(games, list) or not games:
+            raise _fail("match record without games")
+        totals: list[int] = []
+        for g in games:
+            verify_replay(g)
+            sc = g["scores"]
+            totals = [a + b for a, b in zip(totals, sc, strict=True)] if totals else list(sc)
+        if list(record.get("scores", [])) != totals:
+            raise _fail(f"match totals {record.get('scores')} != {totals}")
+        return
+    rep = record.get("replay", record)
+    if not isinstance(rep, Mapping) or "moves" not in rep:
+        raise _fail("record has no replay (run with replays on)")
+    if rep.get("game") != GAME:
+        raise _fail(f"not a {GAME} replay: {rep.get('game')!r}")
+    if rep.get("rng") != RNG_VERSION:
+        raise _fail(f"RNG version {rep.get('rng')!r}, this build has {RNG_VERSION!r}")
+    try:
+        opts_in = dict(rep["options"])
+        players = int(opts_in.pop("num_players", rep["players"]))
+        options = SpiteOptions.from_mapping(opts_in, players)
+        seed = int(rep["seed"])
+        st = State.new(options, seed)
+    except (OptionError, KeyError, TypeError, ValueError) as e:
+        raise _fail(f"cannot rebuild the game: {e}") from None
+    if list(st.deck_order) != list(rep["deck"]):
+        raise _fail("the deck order differs from the seed's deal")
+    if st.first_player != rep.get("first_player", st.first_player):
+        raise _fail(f"first player {st.first_player} != recorded {rep.get('first_player')}")
+    for n, entry in enumerate(rep["moves"]):
+        try:
+            seat, text = int(entry[0]), str(entry[1])
+        except (TypeError, ValueError, IndexError):
+            raise _fail(f"move {n}: malformed entry {entry!r}") from None
+        if st.over:
+            raise _fail(f"move {n} ({text}) after the game ended")
+        if seat != st.current:
+            raise _fail(f"move {n}: seat {seat} moved but seat {st.current} was to move")
+        try:
+            st.apply(parse_move(text, options.decks))
+        except IllegalMoveError as e:
+            raise _fail(f"move {n} ({text}) is illegal: {e}") from None
+    if not st.over:
+        raise _fail("the moves end before the game does")
+    result = rep.get("result", {})
+    got = {
+        "winner": st.winner,
+        "scores": list(st.scores),
+        "turns": st.turn,
+        "reshuffles": st.reshuffles,
+        "digest": st.layout_digest(),
+    }
+    for key, value in got.items():
+        if key in result and result[key] != value:
+            raise _fail(f"{key}: recorded {result[key]!r}, re-run gives {value!r}")
+    if rep is not record:
+        for key in ("scores", "winner", "turns"):
+            if key in record and record[key] != got[key]:
+                raise _fail(f"record {key} {record[key]!r} != re-run {got[key]!r}")
+        if "seed" in record and record["seed"] != seed:
+            raise _fail(f"record seed {record['seed']} != replay seed {seed}")
+
+
+SPEC: Final = register_game(
+    GameSpec(
+        name=GAME,
+        title="Spite & Malice",
+        min_players=2,
+        max_players=4,
+        default_players=2,
+        options=OPTION_SPECS,
+        agents={"random": RandomAgent, "greedy": GreedyAgent, "planner": PlannerAgent},
+        default_agent="planner",
+        play=play,
+        play_match=play_match,
+        verify_replay=verify_replay,
+        description=(
+            "Race to empty your pay-off pile onto shared A..Q centre stacks; kings are wild "
+            "(G4A 1.9.1 rules for 2 players, RULES §3)."
+        ),
+    )
+)
