@@ -1,0 +1,298 @@
+//! Three-Thirteen exact wildcard meld solver (RULES §2.4–2.5, variants of §2.9).
+//!
+//! A hand is a slice of face codes (`card` module: naturals 0..52, jokers 52..56). Jokers and
+//! every natural of the round's wild rank are *wild*; everything else is *natural*.
+//!
+//! Two exact algorithms live here (see `docs/meld-solver.md`):
+//! * [`search`]: memoised search that branches on the lowest remaining natural card with a wild
+//!   budget. It also rebuilds one optimal arrangement. Used by [`best_arrangement`] and as the
+//!   Rust-side oracle of the fast path.
+//! * [`fast`]: set enumeration over ranks plus per-suit run tables combined over the wild budget.
+//!   Used by [`min_deadwood`], [`discard_deadwoods`] and the batch form.
+//!
+//! Both compute `D`, the minimum value of the *natural* cards left unmelded when at most `w`
+//! wilds may fill melds. The answer follows from `D` (RULES P2/P3): if some natural is melded
+//! (`D < sum of naturals`) every spare wild joins a meld for free, so the deadwood is `D`.
+//! Otherwise no natural can be melded: with 3 or more wilds they form an all-wild meld (deadwood
+//! = the naturals), with 1 or 2 wilds they are deadwood too.
+
+pub mod fast;
+pub mod search;
+
+use crate::card::{self, JOKER0};
+use thiserror::Error;
+
+/// Where aces go in runs (RULES §2.9 option `ace_mode`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum AceMode {
+    /// `A-2-3` only; an unmelded ace counts 1 (the default).
+    #[default]
+    Low,
+    /// `Q-K-A` only; an unmelded ace counts 15.
+    High,
+    /// An ace may end a run at either end (no wrap); an unmelded ace counts 15.
+    Both,
+}
+
+impl AceMode {
+    /// Mode from its code (0 low, 1 high, 2 both).
+    #[must_use]
+    pub const fn from_code(code: u8) -> Option<Self> {
+        match code {
+            0 => Some(Self::Low),
+            1 => Some(Self::High),
+            2 => Some(Self::Both),
+            _ => None,
+        }
+    }
+
+    /// Lowest and highest run position: the ace is position 1 (low) or 14 (high).
+    #[must_use]
+    pub const fn range(self) -> (u8, u8) {
+        match self {
+            Self::Low => (1, 13),
+            Self::High => (2, 14),
+            Self::Both => (1, 14),
+        }
+    }
+}
+
+/// Scoring and ace variant of the meld rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct MeldRules {
+    /// Ace placement in runs.
+    pub ace_mode: AceMode,
+    /// Value of an unmelded natural of the wild rank (default 15).
+    pub wild_points: u32,
+    /// Value of an unmelded joker (default 20).
+    pub joker_points: u32,
+}
+
+impl Default for MeldRules {
+    fn default() -> Self {
+        Self {
+            ace_mode: AceMode::Low,
+            wild_points: 15,
+            joker_points: 20,
+        }
+    }
+}
+
+/// Unmelded value of an ace when aces are high (RULES §2.9).
+pub const ACE_HIGH_POINTS: u32 = 15;
+/// Largest hand the solver accepts.
+pub const MAX_HAND: usize = 40;
+/// Largest point value accepted for wilds and jokers.
+pub const MAX_POINTS: u32 = 1000;
+
+/// Invalid solver input.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum MeldError {
+    /// Wild rank outside 3..=13.
+    #[error("wild rank must be 3..13 (3-9, T, J, Q, K), got {0}")]
+    BadWildRank(u32),
+    /// Face code outside 0..56.
+    #[error("face code {0} out of range 0..55")]
+    BadFace(u8),
+    /// More cards than [`MAX_HAND`].
+    #[error("hand of {0} cards is too large (at most {MAX_HAND})")]
+    TooManyCards(usize),
+    /// Points outside 0..=[`MAX_POINTS`].
+    #[error("points must be 0..{MAX_POINTS}, got {0}")]
+    BadPoints(u32),
+}
+
+/// Kind of a meld.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MeldKind {
+    /// Same rank (an all-wild meld is a set).
+    Set,
+    /// Same suit, consecutive ranks.
+    Run,
+}
+
+/// One meld: hand indices, each with the face a wild stands for (`None` for naturals and for a
+/// wild that stands for itself).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Meld {
+    /// Set or run.
+    pub kind: MeldKind,
+    /// `(index in the hand, face the card stands for)`, runs in rank order.
+    pub cards: Vec<(usize, Option<u8>)>,
+}
+
+/// An optimal arrangement.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Arrangement {
+    /// The melds.
+    pub melds: Vec<Meld>,
+    /// Hand indices of the unmelded cards.
+    pub deadwood: Vec<usize>,
+    /// Summed value of the deadwood (the minimum).
+    pub points: u32,
+}
+
+/// A hand split into naturals and wilds, validated.
+#[derive(Clone, Debug)]
+pub(crate) struct Split {
+    /// Wild cards in the hand.
+    pub wilds: u32,
+    /// Summed value of the wilds if unmelded.
+    pub wild_cost: u32,
+    /// Summed value of the naturals.
+    pub nat_sum: u32,
+}
+
+/// Checks the rules' values and the wild rank.
+///
+/// # Errors
+/// [`MeldError::BadWildRank`] or [`MeldError::BadPoints`].
+pub fn check_rules(wild: u32, rules: &MeldRules) -> Result<(), MeldError> {
+    if !(3..=13).contains(&wild) {
+        return Err(MeldError::BadWildRank(wild));
+    }
+    for p in [rules.wild_points, rules.joker_points] {
+        if p > MAX_POINTS {
+            return Err(MeldError::BadPoints(p));
+        }
+    }
+    Ok(())
+}
+
+/// Checks a hand's faces and size.
+///
+/// # Errors
+/// [`MeldError::BadFace`] or [`MeldError::TooManyCards`].
+pub fn check_hand(faces: &[u8]) -> Result<(), MeldError> {
+    if faces.len() > MAX_HAND {
+        return Err(MeldError::TooManyCards(faces.len()));
+    }
+    if let Some(&f) = faces.iter().find(|&&f| f >= JOKER0 + card::MAX_JOKERS) {
+        return Err(MeldError::BadFace(f));
+    }
+    Ok(())
+}
+
+/// Whether `face` is wild in a round of wild rank `wild`.
+#[inline]
+#[must_use]
+pub const fn is_wild(face: u8, wild: u8) -> bool {
+    face >= JOKER0 || card::rank(face) == wild
+}
+
+/// Unmelded value of a natural (non-wild) card of `rank`.
+#[inline]
+#[must_use]
+pub const fn natural_value(rank: u8, ace_mode: AceMode) -> u32 {
+    match rank {
+        1 => match ace_mode {
+            AceMode::Low => 1,
+            AceMode::High | AceMode::Both => ACE_HIGH_POINTS,
+        },
+        2..=10 => rank as u32,
+        _ => 10,
+    }
+}
+
+/// Unmelded value of any card.
+#[inline]
+#[must_use]
+pub const fn card_value(face: u8, wild: u8, rules: &MeldRules) -> u32 {
+    if face >= JOKER0 {
+        rules.joker_points
+    } else if card::rank(face) == wild {
+        rules.wild_points
+    } else {
+        natural_value(card::rank(face), rules.ace_mode)
+    }
+}
+
+pub(crate) fn split(faces: &[u8], wild: u8, rules: &MeldRules) -> Split {
+    let mut s = Split {
+        wilds: 0,
+        wild_cost: 0,
+        nat_sum: 0,
+    };
+    for &f in faces {
+        if is_wild(f, wild) {
+            s.wilds += 1;
+            s.wild_cost += card_value(f, wild, rules);
+        } else {
+            s.nat_sum += natural_value(card::rank(f), rules.ace_mode);
+        }
+    }
+    s
+}
+
+/// Deadwood from `d`, the least unmelded natural value with at most `wilds` wilds (module docs).
+#[inline]
+#[must_use]
+pub(crate) const fn finish(d: u32, s: &Split) -> u32 {
+    if d < s.nat_sum || s.wilds == 0 || s.wilds >= 3 {
+        d
+    } else {
+        d + s.wild_cost
+    }
+}
+
+/// Minimum deadwood of `faces` with wild rank `wild` (3..=13).
+///
+/// # Errors
+/// Invalid faces, hand size, wild rank or points ([`MeldError`]).
+pub fn min_deadwood(faces: &[u8], wild: u32, rules: &MeldRules) -> Result<u32, MeldError> {
+    check_rules(wild, rules)?;
+    check_hand(faces)?;
+    #[allow(clippy::cast_possible_truncation)]
+    Ok(fast::deadwood(faces, wild as u8, rules))
+}
+
+/// Minimum deadwood of many hands (same wild rank and rules).
+///
+/// # Errors
+/// The first invalid hand's error.
+pub fn min_deadwood_batch<H: AsRef<[u8]>>(
+    hands: &[H],
+    wild: u32,
+    rules: &MeldRules,
+) -> Result<Vec<u32>, MeldError> {
+    check_rules(wild, rules)?;
+    for h in hands {
+        check_hand(h.as_ref())?;
+    }
+    #[allow(clippy::cast_possible_truncation)]
+    let w = wild as u8;
+    Ok(hands
+        .iter()
+        .map(|h| fast::deadwood(h.as_ref(), w, rules))
+        .collect())
+}
+
+/// One optimal arrangement of `faces`.
+///
+/// # Errors
+/// Invalid faces, hand size, wild rank or points ([`MeldError`]).
+pub fn best_arrangement(
+    faces: &[u8],
+    wild: u32,
+    rules: &MeldRules,
+) -> Result<Arrangement, MeldError> {
+    check_rules(wild, rules)?;
+    check_hand(faces)?;
+    #[allow(clippy::cast_possible_truncation)]
+    Ok(search::arrangement(faces, wild as u8, rules))
+}
+
+/// For each index `i`, the minimum deadwood of the hand without card `i` (index-aligned).
+///
+/// # Errors
+/// Invalid faces, hand size, wild rank or points ([`MeldError`]).
+pub fn discard_deadwoods(
+    faces: &[u8],
+    wild: u32,
+    rules: &MeldRules,
+) -> Result<Vec<u32>, MeldError> {
+    check_rules(wild, rules)?;
+    check_hand(faces)?;
+    #[allow(clippy::cast_possible_truncation)]
+    Ok(fast::discards(faces, wild as u8, rules))
+}
