@@ -58,14 +58,32 @@ def shuffle(items: Sequence[T], *, seed: int) -> list[T]:
     return [items[i] for i in perm]
 
 
+def _deck_size(decks: int, jokers: int) -> int:
+    """Number of cards of ``decks`` decks plus ``jokers`` jokers (validated as ``deck_ids``)."""
+    if decks < 0 or not 0 <= jokers <= 4 or decks + jokers == 0:
+        return len(deck_ids(decks, jokers))  # raises with the message
+    return 52 * decks + jokers
+
+
+def _permutations(n: int, seed: int, index: int, count: int, index_name: str) -> bytes:
+    """``_core.permutations`` (which validates seeds itself), re-checking in Python on error so
+    the message names the caller's arguments."""
+    try:
+        return _core.permutations(n, seed, index, count, "deck")
+    except (TypeError, ValueError):
+        _check_seed(seed)
+        _check_seed(index, index_name)
+        raise
+
+
 def deck_order(decks: int = 2, jokers: int = 0, *, seed: int, index: int = 0) -> bytes | list[int]:
     """Physical ids of a shuffled deck as ``bytes`` (or a list when there are > 256 cards).
 
     The fast path: one FFI call, no ``Card`` objects. Equal to row ``index`` of
     :func:`shuffle_batch` with the same seed.
     """
-    n = len(deck_ids(decks, jokers))
-    raw = _core.permutations(n, _check_seed(seed), _check_seed(index, "index"), 1, "deck")
+    n = _deck_size(decks, jokers)
+    raw = _permutations(n, seed, index, 1, "index")
     return raw if n <= 256 else list(memoryview(raw).cast("H"))
 
 
@@ -77,16 +95,20 @@ def shuffled_deck(decks: int = 2, jokers: int = 0, *, seed: int, index: int = 0)
 def shuffle_batch(
     decks: int = 2, jokers: int = 0, *, seed: int, count: int, start: int = 0
 ) -> memoryview:
-    """``count`` shuffled decks at once (GIL released), as a ``count x n`` memoryview of ids.
+    """``count`` (>= 1) shuffled decks at once (GIL released), as a ``count x n`` memoryview.
 
     Row ``r`` equals ``deck_order(decks, jokers, seed=seed, index=start + r)``. The items are
-    unsigned bytes (format ``"B"``) for decks of at most 256 cards, else ``"H"``.
-    ``numpy.asarray(view)`` gives a 2-D array without a copy.
+    unsigned bytes (format ``"B"``) for decks of at most 256 cards, else ``"H"`` (native byte
+    order, which is little-endian on every supported platform). ``numpy.asarray(view)`` gives a
+    2-D array without a copy. ``start + count - 1`` must be below ``2**64``.
     """
-    n = len(deck_ids(decks, jokers))
-    if count < 0:
-        raise ValueError("count must be >= 0")
-    if count == 0:
-        return memoryview(b"").cast("B", shape=[0, n])
-    raw = _core.permutations(n, _check_seed(seed), _check_seed(start, "start"), count, "deck")
+    n = _deck_size(decks, jokers)
+    _check_seed(seed)
+    _check_seed(start, "start")
+    if isinstance(count, bool) or not isinstance(count, int):
+        raise TypeError(f"count must be an int, not {type(count).__name__}")
+    if count < 1:
+        # A memoryview cannot have a zero in its shape, so an empty batch has no 2-D form.
+        raise ValueError(f"count must be >= 1, got {count}")
+    raw = _core.permutations(n, seed, start, count, "deck")
     return memoryview(raw).cast("B" if n <= 256 else "H", shape=[count, n])

@@ -60,8 +60,9 @@ impl Rng {
 
     /// The four state words.
     #[getter]
-    fn state(&self) -> [u64; 4] {
-        self.inner.state()
+    fn state(&self) -> (u64, u64, u64, u64) {
+        let [a, b, c, d] = self.inner.state();
+        (a, b, c, d)
     }
 
     fn next_u64(&mut self) -> u64 {
