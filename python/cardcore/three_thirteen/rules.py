@@ -479,9 +479,8 @@ class State:
             rest = pile[:-1]
             perm = self._rng.permutation(len(rest))
             new_order = [rest[i] for i in perm]
-            self.rebuilds[-1].append(new_order)
-            new_order.reverse()
-            self.stock = new_order
+            self.rebuilds[-1].append(new_order)  # top card first
+            self.stock = new_order[::-1]
             self.discard_pile = [pile[-1]]
             self.discards = []
 
