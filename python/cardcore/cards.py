@@ -13,7 +13,7 @@ from functools import total_ordering
 from typing import Final
 
 from cardcore import _core
-from cardcore.errors import CardParseError
+from cardcore.errors import CardParseError, OptionError
 
 __all__ = [
     "JOKER0",
@@ -47,6 +47,8 @@ class Card:
     _deck: int
 
     def __init__(self, face: int, deck: int = 0) -> None:
+        if not (_is_int(face) and _is_int(deck)):
+            raise TypeError(f"face and deck must be ints, got {face!r} and {deck!r}")
         if not 0 <= face < 56:
             raise CardParseError(f"face code {face} out of range 0..55")
         if deck < 0 or (face >= JOKER0 and deck != 0):
@@ -55,6 +57,9 @@ class Card:
         object.__setattr__(self, "_deck", deck)
 
     def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("Card is immutable")
+
+    def __delattr__(self, name: str) -> None:
         raise AttributeError("Card is immutable")
 
     @classmethod
@@ -74,7 +79,13 @@ class Card:
     @classmethod
     def from_id(cls, card_id: int, num_decks: int) -> Card:
         """The card with physical id ``card_id`` in a game of ``num_decks`` decks."""
+        if not (_is_int(card_id) and _is_int(num_decks)):
+            raise TypeError(f"card id and num_decks must be ints, got {card_id!r}, {num_decks!r}")
         naturals = 52 * num_decks
+        if num_decks < 0 or not 0 <= card_id < naturals + 4:
+            raise CardParseError(
+                f"card id {card_id} out of range 0..{naturals + 3} for {num_decks} deck(s)"
+            )
         if card_id >= naturals:
             return cls(JOKER0 + card_id - naturals)
         return cls(card_id % 52, card_id // 52)
@@ -114,7 +125,9 @@ class Card:
         return self.suit in (1, 2)
 
     def id(self, num_decks: int) -> int:
-        """Physical id in a game of ``num_decks`` decks."""
+        """Physical id in a game of ``num_decks`` decks (the card's deck must be below it)."""
+        if not self.is_joker and self._deck >= num_decks:
+            raise CardParseError(f"{self.full()} is not in a game of {num_decks} deck(s)")
         if self.is_joker:
             return 52 * num_decks + self._face - JOKER0
         return 52 * self._deck + self._face
@@ -152,6 +165,10 @@ class Card:
 CardsLike = str | Iterable[Card]
 
 
+def _is_int(x: object) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
 def parse_card(text: str) -> Card:
     """One card from text; see :meth:`Card.parse`."""
     return Card.parse(text)
@@ -181,7 +198,9 @@ def format_cards(cards: Iterable[Card], *, full: bool = False, sort: bool = Fals
 def deck_ids(decks: int = 1, jokers: int = 0) -> range:
     """Physical ids of ``decks`` standard decks plus ``jokers`` jokers, in id order."""
     if decks < 0 or not 0 <= jokers <= 4 or decks + jokers == 0:
-        raise ValueError("need decks >= 0, 0 <= jokers <= 4 and at least one card")
+        raise OptionError(
+            f"need decks >= 0, 0 <= jokers <= 4 and at least one card (got {decks}, {jokers})"
+        )
     return range(52 * decks + jokers)
 
 

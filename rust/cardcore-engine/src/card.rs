@@ -131,7 +131,13 @@ pub fn parse_token(token: &str) -> Result<Option<Token>, CardError> {
     };
     let (body, deck) = match token.split_once('@') {
         Some((b, d)) => {
-            let deck: u16 = d.parse().map_err(|_| bad("deck after '@' must be a number 0..65535"))?;
+            // Digits only: `str::parse` would also take a leading '+'.
+            let deck: u16 = d
+                .bytes()
+                .all(|c| c.is_ascii_digit())
+                .then(|| d.parse().ok())
+                .flatten()
+                .ok_or_else(|| bad("deck after '@' must be a number 0..65535"))?;
             (b, Some(deck))
         }
         None => (token, None),
@@ -159,8 +165,7 @@ pub fn parse_token(token: &str) -> Result<Option<Token>, CardError> {
     };
     let rank_text = &body[..body.len() - last.len_utf8()];
     let suit = parse_suit(last).ok_or_else(|| bad("unknown suit (use c d h s or ♣♦♥♠)"))?;
-    let rank =
-        parse_rank(rank_text).ok_or_else(|| bad("unknown rank (use A 2-9 T/10 J Q K)"))?;
+    let rank = parse_rank(rank_text).ok_or_else(|| bad("unknown rank (use A 2-9 T/10 J Q K)"))?;
     Ok(Some(Token {
         face: face(rank, suit),
         deck,
@@ -176,7 +181,10 @@ pub fn parse_cards(text: &str) -> Result<Vec<Token>, CardError> {
     let mut out = Vec::new();
     let mut generic = Vec::new();
     let mut used = [false; MAX_JOKERS as usize];
-    for tok in text.split(|c: char| c.is_whitespace() || c == ',').filter(|t| !t.is_empty()) {
+    for tok in text
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|t| !t.is_empty())
+    {
         match parse_token(tok)? {
             Some(t) => {
                 if is_joker(t.face) {
@@ -186,7 +194,10 @@ pub fn parse_cards(text: &str) -> Result<Vec<Token>, CardError> {
             }
             None => {
                 generic.push(out.len());
-                out.push(Token { face: JOKER0, deck: None });
+                out.push(Token {
+                    face: JOKER0,
+                    deck: None,
+                });
             }
         }
     }
@@ -239,9 +250,35 @@ mod tests {
 
     #[test]
     fn errors() {
-        for bad in ["1h", "Zz", "7x", "X5", "JK@1", "7h@x", "h", "77h"] {
+        for bad in [
+            "1h", "Zz", "7x", "X5", "JK@1", "7h@x", "h", "77h", "7h@+1", "7h@", "@1", "7h@1@2",
+            "7h@-1", "7h@65536", "X1@0", "X0", "XX1", "10", "♠", "0h", "11h", "1 0h",
+        ] {
             assert!(parse_cards(bad).is_err(), "{bad}");
         }
         assert_eq!(parse_cards("JK JK JK JK JK"), Err(CardError::TooManyJokers));
+        assert_eq!(parse_cards("X1 X2 X3 X4 JK"), Err(CardError::TooManyJokers));
+        match parse_cards("7h 7q") {
+            Err(CardError::BadToken { token, .. }) => assert_eq!(token, "7q"),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn decks_and_separators() {
+        let t = parse_cards("7h@0,8h@12\tX1 \n JK,,9s@65535").unwrap();
+        let got: Vec<(u8, Option<u16>)> = t.iter().map(|t| (t.face, t.deck)).collect();
+        assert_eq!(
+            got,
+            vec![
+                (face(7, 2), Some(0)),
+                (face(8, 2), Some(12)),
+                (JOKER0, None),
+                (JOKER0 + 1, None),
+                (face(9, 3), Some(65_535)),
+            ]
+        );
+        assert_eq!(parse_faces("7h@007").unwrap(), vec![face(7, 2)]);
+        assert!(parse_cards("").unwrap().is_empty());
     }
 }

@@ -17,7 +17,7 @@ fn parse_cards(text: &str) -> PyResult<Vec<(u8, Option<u16>)>> {
 fn format_face(face: u8) -> PyResult<String> {
     if face >= card::JOKER0 + card::MAX_JOKERS {
         return Err(pyo3::exceptions::PyValueError::new_err(format!(
-            "face code {face} out of range 0..56"
+            "face code {face} out of range 0..55"
         )));
     }
     Ok(card::format_face(face))
