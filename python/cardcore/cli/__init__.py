@@ -8,6 +8,7 @@ from __future__ import annotations
 import click
 
 from cardcore.cli.games import games_cmd
+from cardcore.cli.play import play_cmd
 from cardcore.cli.replay import replay_cmd
 from cardcore.cli.shuffle import shuffle_cmd
 from cardcore.cli.sim import sim_cmd
@@ -24,7 +25,7 @@ def cli() -> None:
     """
 
 
-for _cmd in (sim_cmd, replay_cmd, games_cmd, shuffle_cmd):
+for _cmd in (sim_cmd, replay_cmd, games_cmd, shuffle_cmd, play_cmd):
     cli.add_command(_cmd)
 
 

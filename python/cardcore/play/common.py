@@ -1,0 +1,139 @@
+"""Game-neutral pieces of ``cardcore play`` that do not need Textual.
+
+AI levels, seeds (``--seed`` / ``--daily``), replay files and card text with suit colours. The
+per-game *sessions* (``cardcore.play.<game>``'s ``*Session`` classes) hold the engine state and
+apply moves; they use only this module, so they are testable without a terminal.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Final
+
+from rich.text import Text
+
+from cardcore.games.base import GameSpec, get_game
+from cardcore.rng import derive_seed, new_seed
+
+__all__ = [
+    "AI_LEVELS",
+    "HUMAN",
+    "PlayConfig",
+    "agent_for_level",
+    "card_label",
+    "card_text",
+    "daily_seed",
+    "default_replay_path",
+    "rank_label",
+    "seat_names",
+    "write_replay",
+]
+
+HUMAN: Final = "human"
+"""Agent name recorded for the human seat (no such built-in agent, so replay checks that re-run
+agents skip it and check the rules only)."""
+
+AI_LEVELS: Final = ("easy", "normal", "hard")
+_SUITS: Final = "♣♦♥♠"
+_RANKS: Final = ("", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+
+
+def agent_for_level(spec: GameSpec, level: str) -> str:
+    """The built-in agent of ``spec`` for an AI level: easy = ``random``, normal = ``greedy``,
+    hard = the game's strongest (its ``default_agent``)."""
+    if level not in AI_LEVELS:
+        raise ValueError(f"AI level must be one of {', '.join(AI_LEVELS)}, got {level!r}")
+    name = {"easy": "random", "normal": "greedy", "hard": spec.default_agent}[level]
+    if name not in spec.agents:
+        name = spec.default_agent
+    return name
+
+
+def daily_seed(day: _dt.date | None = None) -> int:
+    """The seed of the daily deal: ``derive_seed(YYYYMMDD, 0, "daily")`` for ``day`` (UTC today
+    by default), the same for everyone on that date."""
+    d = day if day is not None else _dt.datetime.now(_dt.UTC).date()
+    return derive_seed(int(d.strftime("%Y%m%d")), 0, "daily")
+
+
+def seat_names(players: int) -> list[str]:
+    """Display names: seat 0 is "You", the others clockwise from your left (RULES §0)."""
+    table = {
+        2: ["Top"],
+        3: ["Left", "Right"],
+        4: ["Left", "Top", "Right"],
+        5: ["Left", "Top-left", "Top-right", "Right"],
+        6: ["Left", "Top-left", "Top", "Top-right", "Right"],
+    }
+    return ["You", *table.get(players, [f"Seat {s}" for s in range(1, players)])]
+
+
+def rank_label(rank: int) -> str:
+    """``"A"``, ``"2"`` … ``"10"``, ``"J"``, ``"Q"``, ``"K"`` for 1..13."""
+    return _RANKS[rank] if 1 <= rank <= 13 else "?"
+
+
+def card_label(face: int) -> str:
+    """Plain text of a face code: ``"7♥"``, ``"10♠"``, jokers ``"JK"``."""
+    if face >= 52:
+        return "JK"
+    return rank_label(face % 13 + 1) + _SUITS[face // 13]
+
+
+def card_text(face: int, *, highlight: bool = False, wild: bool = False) -> Text:
+    """A card as coloured text (red suits red, jokers and wild cards magenta)."""
+    label = card_label(face)
+    style = "bold red" if face < 52 and face // 13 in (1, 2) else "bold"
+    if face >= 52 or wild:
+        style = "bold magenta"
+    if highlight:
+        style += " reverse"
+    return Text(label, style=style)
+
+
+@dataclass(frozen=True, slots=True)
+class PlayConfig:
+    """Command-line choices shared by every game."""
+
+    game: str
+    players: int
+    ai: str = "normal"
+    seed: int | None = None
+    daily: bool = False
+    replay_file: str | None = None
+    delay: float = 0.6
+    """Seconds between two AI moves shown one by one (0 = instant; tests use 0)."""
+    options: Mapping[str, Any] | None = None
+    save_replay: bool = True
+
+    def resolved_seed(self) -> int:
+        if self.seed is not None:
+            return self.seed
+        if self.daily:
+            return daily_seed()
+        return new_seed()
+
+    def spec(self) -> GameSpec:
+        return get_game(self.game)
+
+
+def default_replay_path(game: str, when: _dt.datetime | None = None) -> Path:
+    """``~/.cardcore/replays/<game>-<UTC timestamp>.jsonl``."""
+    t = when if when is not None else _dt.datetime.now(_dt.UTC)
+    home = Path(os.path.expanduser("~"))
+    return home / ".cardcore" / "replays" / f"{game}-{t.strftime('%Y%m%dT%H%M%S')}.jsonl"
+
+
+def write_replay(record: Mapping[str, Any], path: str | Path | None, game: str) -> Path:
+    """Writes ``record`` as one JSON line (the format ``cardcore replay`` reads); returns the
+    path (parents created)."""
+    p = Path(path) if path is not None else default_replay_path(game)
+    p.parent.mkdir(parents=True, exist_ok=True)
+    with open(p, "w", encoding="utf-8") as f:
+        f.write(json.dumps(record, separators=(",", ":")) + "\n")
+    return p

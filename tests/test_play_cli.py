@@ -1,0 +1,67 @@
+"""`cardcore play`: the command line around the Textual tables."""
+
+from __future__ import annotations
+
+import datetime as dt
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cardcore.cli import cli
+from cardcore.games.base import get_game
+from cardcore.play.common import agent_for_level, daily_seed, default_replay_path
+from cardcore.rng import derive_seed
+
+
+def test_missing_textual_gives_install_hint(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = importlib.util.find_spec
+
+    def fake(name: str, *a: object, **k: object) -> object:
+        return None if name == "textual" else real(name, *a, **k)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(importlib.util, "find_spec", fake)
+    res = CliRunner().invoke(cli, ["play", "three-thirteen"])
+    assert res.exit_code == 1
+    assert "pip install 'cardcore[play]'" in res.output
+    assert "Traceback" not in res.output
+
+
+def test_help_does_not_import_textual() -> None:
+    code = (
+        "import sys\n"
+        "from cardcore.cli import cli\n"
+        "try:\n"
+        "    cli.main(['--help'], standalone_mode=False)\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "assert 'textual' not in sys.modules, 'textual imported'\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, capture_output=True)
+
+
+def test_usage_errors() -> None:
+    runner = CliRunner()
+    res = runner.invoke(cli, ["play", "spite-malice", "--players", "6"])
+    assert res.exit_code == 2
+    assert "2-4 players" in res.output
+    res = runner.invoke(cli, ["play", "nerts", "--jokers", "2"])
+    assert res.exit_code == 2
+    res = runner.invoke(cli, ["play", "three-thirteen", "--seed", "1", "--daily"])
+    assert res.exit_code == 2
+
+
+def test_ai_levels_and_daily_seed(tmp_path: Path) -> None:
+    for game, hard in (("three-thirteen", "hard"), ("spite-malice", "planner"), ("nerts", "hard")):
+        spec = get_game(game)
+        assert agent_for_level(spec, "easy") == "random"
+        assert agent_for_level(spec, "normal") == "greedy"
+        assert agent_for_level(spec, "hard") == hard
+    day = dt.date(2026, 11, 29)
+    assert daily_seed(day) == derive_seed(20261129, 0, "daily")
+    assert daily_seed(day) != daily_seed(day + dt.timedelta(days=1))
+    p = default_replay_path("nerts", dt.datetime(2026, 1, 2, 3, 4, 5))
+    assert p.parts[-3:] == (".cardcore", "replays", "nerts-20260102T030405.jsonl")
