@@ -1,0 +1,245 @@
+"""Nerts agents: ``random``, ``greedy`` and ``hard`` (the default).
+
+Every agent implements ``act(observation, legal, rng) -> action | None`` (``None`` = wait for the
+next foundation change; agents only do that when neither ``Flip`` nor ``Recycle`` is legal).
+They see a :class:`~cardcore.nerts.engine.NertsObservation` and never the stock order. Speeds
+change only when actions execute (the engine's timing), never what is legal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from cardcore.nerts.engine import NertsObservation
+from cardcore.nerts.rules import (
+    NERTS,
+    WASTE,
+    Action,
+    CallNerts,
+    Flip,
+    Recycle,
+    ToFoundation,
+    ToWork,
+    Undo,
+    fits_work,
+)
+
+__all__ = ["GreedyAgent", "HardAgent", "RandomAgent"]
+
+
+def _rank(c: int) -> int:
+    return c % 13 + 1
+
+
+def _suit(c: int) -> int:
+    return c % 52 // 13
+
+
+class RandomAgent:
+    """Uniform over the legal actions (never ``Undo``)."""
+
+    def act(
+        self, observation: NertsObservation, legal: Sequence[Action], rng: Any
+    ) -> Action | None:
+        choices = [a for a in legal if not isinstance(a, Undo)]
+        if not choices:
+            return None
+        pick: Action = choices[rng.below(len(choices))]
+        return pick
+
+
+def _source_card(obs: NertsObservation, src: int, depth: int = 1) -> int | None:
+    me = obs.me
+    if src == NERTS:
+        return me.nerts_top
+    if src == WASTE:
+        return me.waste_top
+    pile = me.work[src]
+    return pile[-depth] if len(pile) >= depth else None
+
+
+def _stock_action(legal: Sequence[Action]) -> Action | None:
+    for a in legal:
+        if isinstance(a, Flip | Recycle):
+            return a
+    return None
+
+
+class GreedyAgent:
+    """A fixed priority list: call Nerts; foundation plays (Nerts pile first); Nerts top onto a
+    work pile; waste onto a work pile; work-pile moves that empty a pile or expose a
+    foundation card; flip/recycle."""
+
+    def act(
+        self, observation: NertsObservation, legal: Sequence[Action], rng: Any
+    ) -> Action | None:
+        obs = observation
+        me = obs.me
+        found: list[ToFoundation] = []
+        nerts_work: list[ToWork] = []
+        waste_work: list[ToWork] = []
+        work_work: list[ToWork] = []
+        for a in legal:
+            if isinstance(a, CallNerts):
+                return a
+            if isinstance(a, ToFoundation):
+                if a.src == NERTS:
+                    return a
+                found.append(a)
+            elif isinstance(a, ToWork):
+                if a.src == NERTS:
+                    nerts_work.append(a)
+                elif a.src == WASTE:
+                    waste_work.append(a)
+                else:
+                    work_work.append(a)
+        if found:
+            return found[0]
+        if nerts_work:
+            # prefer a real build over using an empty pile
+            nerts_work.sort(key=lambda a: not me.work[a.pile])
+            return nerts_work[0]
+        if waste_work:
+            waste_work.sort(key=lambda a: not me.work[a.pile])
+            return waste_work[0]
+        for a in work_work:
+            src = me.work[a.src]
+            target = me.work[a.pile]
+            if not target:
+                continue
+            if a.depth == len(src):
+                return a  # consolidate: empties a pile
+            if obs.fits_foundation(src[-a.depth - 1]):
+                return a  # exposes a foundation card
+        return _stock_action(legal)
+
+
+class HardAgent:
+    """Plans around the Nerts pile.
+
+    * Calls Nerts at once; plays the Nerts top wherever it fits (foundation first).
+    * Looks one move ahead for a play that lets the Nerts top move next: a foundation play or
+      a segment move that exposes a work top the Nerts card fits, or empties a pile.
+    * Races: foundation plays of cards an opponent could also play now go first.
+    * Keeps empty piles and Nerts-ready work tops for the Nerts card: the waste never fills an
+      empty pile and never covers the one top the Nerts card is waiting for.
+    * Consolidates piles (whole-pile moves) to make empty piles while the Nerts pile lasts.
+    """
+
+    def act(
+        self, observation: NertsObservation, legal: Sequence[Action], rng: Any
+    ) -> Action | None:
+        obs = observation
+        me = obs.me
+        nerts_top = me.nerts_top
+        found: list[ToFoundation] = []
+        nerts_work: list[ToWork] = []
+        waste_work: list[ToWork] = []
+        work_work: list[ToWork] = []
+        for a in legal:
+            if isinstance(a, CallNerts):
+                return a
+            if isinstance(a, ToFoundation):
+                if a.src == NERTS:
+                    return a
+                found.append(a)
+            elif isinstance(a, ToWork):
+                if a.src == NERTS:
+                    nerts_work.append(a)
+                elif a.src == WASTE:
+                    waste_work.append(a)
+                else:
+                    work_work.append(a)
+        if nerts_work:
+            # a real build keeps the empty piles free
+            nerts_work.sort(key=lambda a: not me.work[a.pile])
+            return nerts_work[0]
+
+        def nerts_fits_after_exposing(pile: Sequence[int], depth: int) -> bool:
+            if nerts_top is None:
+                return False
+            if len(pile) == depth:
+                return obs.table_options.empty_work_pile_fill in ("any", "nerts_only")
+            return fits_work(nerts_top, pile[-depth - 1])
+
+        # One move that unlocks the Nerts card.
+        if nerts_top is not None:
+            unlock = self._waste_unlock(me.waste_top, nerts_top, found, waste_work, me.work)
+            if unlock is not None:
+                return unlock
+            for fa in found:
+                if fa.src not in (NERTS, WASTE) and nerts_fits_after_exposing(me.work[fa.src], 1):
+                    return fa
+            for a in work_work:
+                target = me.work[a.pile]
+                if target and nerts_fits_after_exposing(me.work[a.src], a.depth):
+                    return a
+        if found:
+            return max(found, key=lambda fa: self._foundation_value(obs, fa))
+        # Waste builds that do not block the Nerts card.
+        best: ToWork | None = None
+        for a in waste_work:
+            target = me.work[a.pile]
+            if not target:
+                if nerts_top is not None:
+                    continue
+                if best is None:
+                    best = a
+                continue
+            if nerts_top is not None and fits_work(nerts_top, target[-1]):
+                continue
+            best = a
+            break
+        if best is not None:
+            return best
+        for a in work_work:
+            src = me.work[a.src]
+            if not me.work[a.pile]:
+                continue
+            if a.depth == len(src):
+                return a
+            if obs.fits_foundation(src[-a.depth - 1]):
+                return a
+        return _stock_action(legal)
+
+    @staticmethod
+    def _waste_unlock(
+        waste_top: int | None,
+        nerts_top: int,
+        found: Sequence[ToFoundation],
+        waste_work: Sequence[ToWork],
+        work: Sequence[Sequence[int]],
+    ) -> Action | None:
+        """A waste or work play after which the Nerts card fits: the waste card built on a
+        pile becomes a top the Nerts card fits, or a card one below the Nerts card in its suit
+        goes to a foundation."""
+        below = (_suit(nerts_top), _rank(nerts_top) - 1)
+        for fa in found:
+            card = waste_top if fa.src == WASTE else work[fa.src][-1] if fa.src < 5 else None
+            if card is not None and (_suit(card), _rank(card)) == below:
+                return fa
+        if waste_top is not None and fits_work(nerts_top, waste_top):
+            for a in waste_work:
+                if work[a.pile]:
+                    return a
+        return None
+
+    @staticmethod
+    def _foundation_value(obs: NertsObservation, fa: ToFoundation) -> int:
+        card = _source_card(obs, fa.src)
+        if card is None:
+            return -1
+        value = 0
+        r, s = _rank(card), _suit(card)
+        # contested: some opponent shows the same rank and suit on a playable top
+        for seat, p in enumerate(obs.players):
+            if seat == obs.seat:
+                continue
+            tops = [p.nerts_top, p.waste_top, *(w[-1] for w in p.work if w)]
+            if any(t is not None and _rank(t) == r and _suit(t) == s for t in tops):
+                value += 4
+                break
+        if fa.src not in (NERTS, WASTE):
+            value += 2  # frees a work pile spot
+        return value

@@ -1,0 +1,365 @@
+"""The real-time Nerts round as a deterministic discrete-event simulation (RULES §4.5).
+
+Time is an integer millisecond clock from round start. Every action is an event ``(t_exec,
+tiebreak, seat)``: events run in order of ``t_exec``, then ``tiebreak`` (a u64 drawn from the
+``"tiebreak"`` stream when the event is scheduled), then seat. Each seat has at most one pending
+entry. An *agent* seat that is idle looks at the table, picks an action and schedules it at
+``now + delay`` (delay from its speed profile, drawn from its ``"timing"`` stream). A *human*
+seat (agent ``None``) only acts through :meth:`Round.submit`. Actions are validated when they
+execute: an action that is no longer legal fails, nothing moves, and the agent re-plans
+``retry_ms`` later. Agents with nothing to do sleep until a foundation changes.
+
+The event log (``Round.log``) is a list of ``[t_ms, seat, action, status]`` rows; system rows
+use seat ``-1`` (``stalemate:<rule>``, ``end:<reason>``). Same seed, options, agents and human
+input give byte-identical logs.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+from cardcore import _core
+from cardcore.errors import IllegalMoveError
+from cardcore.nerts.rules import (
+    CALL,
+    NERTS,
+    UNDO,
+    WASTE,
+    Action,
+    CallNerts,
+    Flip,
+    NertsOptions,
+    NertsTable,
+    Recycle,
+    SpeedProfile,
+    ToFoundation,
+    ToWork,
+    Undo,
+)
+from cardcore.rng import Rng
+
+__all__ = [
+    "MAX_EVENTS",
+    "MAX_ROUND_MS",
+    "NertsAgent",
+    "NertsObservation",
+    "PublicPlayer",
+    "Round",
+    "deal_decks",
+]
+
+MAX_ROUND_MS = 3_600_000
+"""A round still running after one simulated hour ends with ``end = "cap"``."""
+MAX_EVENTS = 200_000
+"""A round that executed this many events ends with ``end = "cap"``."""
+
+_ACT, _THINK = 0, 1
+
+
+class NertsAgent(Protocol):
+    """A Nerts policy. ``act`` may return ``None`` to wait for the next foundation change."""
+
+    def act(self, observation: Any, legal: Sequence[Any], rng: Any) -> Any: ...
+
+
+def deal_decks(seed: int, players: int) -> list[list[int]]:
+    """Each seat's 52 card ids in shuffled order (stream ``"deck"``, index = seat)."""
+    out = []
+    for s in range(players):
+        perm = _core.permutations(52, seed, s, 1, "deck")
+        out.append([s * 52 + f for f in perm])
+    return out
+
+
+class PublicPlayer:
+    """What everyone can see of one player: tops, counts and the face-up work piles."""
+
+    __slots__ = ("nerts_count", "nerts_top", "stock_count", "waste_count", "waste_top", "work")
+
+    def __init__(self, table: NertsTable, seat: int) -> None:
+        p = table.players[seat]
+        self.nerts_count = len(p.nerts)
+        self.nerts_top = p.nerts[-1] if p.nerts else None
+        self.stock_count = len(p.stock)
+        self.waste_count = len(p.waste)
+        self.waste_top = p.waste[-1] if p.waste else None
+        self.work: tuple[tuple[int, ...], ...] = tuple(tuple(w) for w in p.work)
+
+
+class NertsObservation:
+    """One seat's view: its own layout and everyone's visible cards (no stock order, no waste
+    below its top, no face-down Nerts cards). Built when the seat decides."""
+
+    __slots__ = ("foundations", "now", "players", "recycles", "seat", "table_options")
+
+    def __init__(self, table: NertsTable, seat: int, now: int) -> None:
+        self.seat = seat
+        self.now = now
+        self.table_options = table.options
+        self.foundations: tuple[int, ...] = tuple(f[-1] for f in table.foundations)
+        self.players = tuple(PublicPlayer(table, s) for s in range(len(table.players)))
+        self.recycles = table.players[seat].recycles
+
+    @property
+    def me(self) -> PublicPlayer:
+        return self.players[self.seat]
+
+    def fits_foundation(self, card: int) -> bool:
+        """Whether ``card`` could go on some foundation now."""
+        r = card % 13 + 1
+        if r == 1:
+            return True
+        s = card % 52 // 13
+        return any(t % 52 // 13 == s and t % 13 + 2 == r for t in self.foundations)
+
+
+def _delay_class(action: Action, p: SpeedProfile) -> int:
+    if isinstance(action, ToFoundation):
+        return p.m_play
+    if isinstance(action, ToWork):
+        return p.m_seq if action.depth > 1 else p.m_build
+    if isinstance(action, Flip | Recycle):
+        return p.m_flip
+    if isinstance(action, CallNerts):
+        return p.m_call
+    return p.m_build
+
+
+def _is_progress(action: Action) -> bool:
+    if isinstance(action, ToFoundation):
+        return True
+    return isinstance(action, ToWork) and action.src in (NERTS, WASTE)
+
+
+class Round:
+    """One real-time round. ``agents[s]`` is the policy of seat ``s`` or ``None`` for a human.
+
+    Drive it with :meth:`run` (agents only), or with :meth:`submit` plus :meth:`advance_to` /
+    :meth:`step` when humans play.
+    """
+
+    def __init__(
+        self,
+        options: NertsOptions,
+        seed: int,
+        agents: Sequence[NertsAgent | None],
+        *,
+        decks: Sequence[Sequence[int]] | None = None,
+        max_ms: int = MAX_ROUND_MS,
+        max_events: int = MAX_EVENTS,
+    ) -> None:
+        n = options.num_players
+        if len(agents) != n:
+            raise ValueError(f"need {n} agents (None for a human seat), got {len(agents)}")
+        self.options = options
+        self.profile = options.profile
+        self.seed = seed
+        self.decks = [list(d) for d in decks] if decks is not None else deal_decks(seed, n)
+        self.table = NertsTable(options, self.decks)
+        self.agents = list(agents)
+        self.now = 0
+        self.log: list[list[Any]] = []
+        self.inputs: list[list[Any]] = []
+        self.end: str | None = None
+        self.caller: int | None = None
+        self.max_ms = max_ms
+        self.max_events = max_events
+        self.executed = 0
+        self._queue: list[tuple[int, int, int, int, Action | None]] = []
+        self._pending: list[bool] = [False] * n
+        self._sleeping: list[bool] = [False] * n
+        self._timing = [Rng.for_stream(seed, s, "timing") for s in range(n)]
+        self._agent_rng = [Rng.for_stream(seed, s, "agent") for s in range(n)]
+        self._tiebreak = Rng.for_stream(seed, 0, "tiebreak")
+        self._recycles_since = [0] * n
+        self._stalemates = 0
+        for s in range(n):
+            if self.agents[s] is not None:
+                self._decide(s)
+
+    # -- public API ----------------------------------------------------------------------
+
+    @property
+    def running(self) -> bool:
+        return self.end is None
+
+    def observation(self, seat: int) -> NertsObservation:
+        return NertsObservation(self.table, seat, self.now)
+
+    def legal(self, seat: int) -> list[Action]:
+        return self.table.legal_actions(seat) if self.running else []
+
+    def is_legal(self, seat: int, action: Action) -> bool:
+        """Whether ``action`` would be legal for ``seat`` if it executed now."""
+        return self.running and self.table.is_legal(seat, action)
+
+    def pending(self, seat: int) -> bool:
+        return self._pending[seat]
+
+    def submit(self, seat: int, action: Action, t_ms: int) -> None:
+        """Schedules a (human) action for ``seat`` at ``t_ms`` (>= now). It is validated when it
+        executes. Raises ``ValueError`` if the seat already has a pending action."""
+        if not self.running:
+            raise IllegalMoveError("the round is over")
+        if not 0 <= seat < len(self.agents):
+            raise ValueError(f"no seat {seat}")
+        if t_ms < self.now:
+            raise ValueError(f"t_ms {t_ms} is before now ({self.now})")
+        if self._pending[seat]:
+            raise ValueError(f"seat {seat} already has a pending action")
+        self._sleeping[seat] = False
+        self.inputs.append([self.now, seat, t_ms, str(action)])
+        self._schedule(seat, t_ms, _ACT, action)
+
+    def step(self) -> bool:
+        """Executes the next event; False when the round is over or nothing is pending."""
+        if not self.running:
+            return False
+        if not self._queue:
+            return False
+        t, _tb, seat, kind, action = heapq.heappop(self._queue)
+        if t > self.max_ms or self.executed >= self.max_events:
+            self._finish(min(t, self.max_ms), "cap", None)
+            return False
+        self.now = t
+        self._pending[seat] = False
+        if kind == _THINK:
+            self._decide(seat)
+            return True
+        assert action is not None
+        self._execute(seat, action)
+        return True
+
+    def advance_to(self, t_ms: int) -> None:
+        """Executes every event with ``t_exec <= t_ms`` and moves the clock to ``t_ms``."""
+        while self.running and self._queue and self._queue[0][0] <= t_ms:
+            self.step()
+        if self.running:
+            self.now = max(self.now, min(t_ms, self.max_ms))
+            if t_ms >= self.max_ms:
+                self._finish(self.max_ms, "cap", None)
+
+    def run(self) -> None:
+        """Plays until the round ends (a seat with no agent never acts)."""
+        while self.running:
+            if not self.step() and self.running:
+                # nothing pending and no stalemate: only human seats could move
+                self._finish(self.now, "cap", None)
+
+    def scores(self) -> list[int]:
+        return self.table.scores(self.caller)
+
+    # -- internals -----------------------------------------------------------------------
+
+    def _schedule(self, seat: int, t: int, kind: int, action: Action | None) -> None:
+        tb = self._tiebreak.next_u64()
+        heapq.heappush(self._queue, (t, tb, seat, kind, action))
+        self._pending[seat] = True
+
+    def _delay(self, seat: int, action: Action) -> int:
+        p = self.profile
+        m = _delay_class(action, p)
+        d = m * math.exp(p.sigma * self._timing[seat].normal())
+        return max(p.min_ms, min(p.max_ms, round(d)))
+
+    def _decide(self, seat: int) -> None:
+        agent = self.agents[seat]
+        if agent is None or not self.running or self._pending[seat]:
+            return
+        legal = self.table.legal_actions(seat)
+        if not legal or (len(legal) == 1 and legal[0] is UNDO):
+            self._sleeping[seat] = True
+            return
+        obs = NertsObservation(self.table, seat, self.now)
+        rng = self._agent_rng[seat]
+        action = agent.act(obs, legal, rng)
+        miss = self._timing[seat].random() < self.profile.miss
+        if miss and isinstance(action, ToFoundation):
+            # overlooked its chosen foundation play this time: decide without it
+            rest = [a for a in legal if a != action]
+            action = agent.act(obs, rest, rng) if rest else None
+        if action is None:
+            self._sleeping[seat] = True
+            return
+        self._sleeping[seat] = False
+        self._schedule(seat, self.now + self._delay(seat, action), _ACT, action)
+
+    def _wake_all(self) -> None:
+        for s in range(len(self.agents)):
+            if self._sleeping[s] and not self._pending[s]:
+                self._sleeping[s] = False
+                self._decide(s)
+
+    def _execute(self, seat: int, action: Action) -> None:
+        table = self.table
+        self.executed += 1
+        if not table.is_legal(seat, action):
+            self.log.append([self.now, seat, str(action), "fail"])
+            if self.agents[seat] is not None:
+                self._schedule(seat, self.now + self.profile.retry_ms, _THINK, None)
+            return
+        nf = len(table.foundations)
+        tops = table.need_masks()
+        table.apply(seat, action)
+        self.log.append([self.now, seat, str(action), "ok"])
+        if isinstance(action, CallNerts):
+            self._finish(self.now, "nerts", seat)
+            return
+        if _is_progress(action):
+            self._recycles_since = [0] * len(self.agents)
+            self._stalemates = 0
+        elif isinstance(action, Recycle):
+            self._recycles_since[seat] += 1
+        if self.options.auto_call_nerts and not table.players[seat].nerts:
+            table.apply(seat, CALL)
+            self.log.append([self.now, seat, str(CALL), "ok"])
+            self._finish(self.now, "nerts", seat)
+            return
+        foundations_changed = isinstance(action, ToFoundation) or (
+            isinstance(action, Undo)
+            and (len(table.foundations) != nf or table.need_masks() != tops)
+        )
+        if self._check_stalemate():
+            return
+        self._decide(seat)
+        if foundations_changed:
+            self._wake_all()
+
+    def _stalled(self, seat: int) -> bool:
+        if self._recycles_since[seat] >= 2:
+            return True
+        p = self.table.players[seat]
+        if p.stock or p.waste:
+            return False
+        for a in self.table.legal_actions(seat):
+            if isinstance(a, ToFoundation) or (isinstance(a, ToWork) and a.src == NERTS):
+                return False
+        return True
+
+    def _check_stalemate(self) -> bool:
+        """Resolves a global stalemate; True when the round ended."""
+        if not all(self._stalled(s) for s in range(len(self.agents))):
+            return False
+        rule = self.options.stalemate_rule
+        if rule == "end_round" or self._stalemates >= self.options.max_consecutive_stalemates:
+            self._finish(self.now, "stalemate", None)
+            return True
+        for s in range(len(self.agents)):
+            self.table.rotate_stalemate(s, rule)
+        self._stalemates += 1
+        self._recycles_since = [0] * len(self.agents)
+        self.log.append([self.now, -1, f"stalemate:{rule}", "ok"])
+        self._wake_all()
+        return False
+
+    def _finish(self, t: int, reason: str, caller: int | None) -> None:
+        self.now = t
+        self.end = reason
+        self.caller = caller
+        self.table.running = False
+        self._queue.clear()
+        self._pending = [False] * len(self.agents)
+        self.log.append([t, -1, f"end:{reason}", "ok"])

@@ -1,0 +1,737 @@
+"""Nerts rules (RULES §4): options, speed profiles, player layouts, actions and legality.
+
+Cards are physical ids ``seat * 52 + face`` (every player owns one 52-card deck, ``deck =
+seat``). Piles are lists bottom → top, except the stock, whose *top is the last item*. A
+:class:`NertsTable` holds every layout and the shared foundations; it validates and applies
+actions with :meth:`NertsTable.is_legal` / :meth:`NertsTable.apply` and knows nothing about time
+(the discrete-event clock lives in :mod:`cardcore.nerts.engine`). :meth:`NertsTable.legal_actions`
+uses the Rust generator (``cardcore._core.nerts_move_codes``); :meth:`NertsTable.reference_moves`
+is the plain-Python enumeration it is tested against.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from cardcore import _core
+from cardcore.cards import Card
+from cardcore.errors import IllegalMoveError, OptionError
+from cardcore.games.base import OptionSpec, OptionValue
+
+__all__ = [
+    "NERTS",
+    "OPTION_SPECS",
+    "SPEED_PROFILES",
+    "WASTE",
+    "Action",
+    "CallNerts",
+    "Flip",
+    "NertsOptions",
+    "NertsTable",
+    "PlayerLayout",
+    "Recycle",
+    "SpeedProfile",
+    "ToFoundation",
+    "ToWork",
+    "Undo",
+    "action_from_code",
+    "card_text",
+    "parse_action",
+]
+
+WASTE: Final = 5
+NERTS: Final = 6
+AUTO: Final = 255
+_K_FOUNDATION, _K_WORK, _K_FLIP, _K_RECYCLE, _K_CALL, _K_UNDO = 0, 1, 2, 3, 4, 5
+_F_PARTIAL, _F_FILL_ANY, _F_RECYCLE, _F_RUNNING = 1, 2, 4, 8
+
+
+# --- options ------------------------------------------------------------------------------
+
+
+OPTION_SPECS: Final[tuple[OptionSpec, ...]] = (
+    OptionSpec("nerts_pile_size", 13, "cards dealt to each Nerts pile", minimum=1, maximum=40),
+    OptionSpec("work_piles", 4, "work piles per player", choices=(4, 5)),
+    OptionSpec("flip_count", 3, "cards turned per Flip", choices=(3, 1)),
+    OptionSpec(
+        "stock_passes",
+        None,
+        "passes through the stock (None = unlimited)",
+        minimum=1,
+        nullable=True,
+    ),
+    OptionSpec("allow_partial_pile_moves", True, "any top segment may move", kind=bool),
+    OptionSpec(
+        "empty_work_pile_fill",
+        "any",
+        "what may fill an empty work pile",
+        choices=("any", "nerts_only"),
+        kind=str,
+    ),
+    OptionSpec("auto_call_nerts", False, "call Nerts the moment the pile empties", kind=bool),
+    OptionSpec("foundation_points", 1, "points per own card on the foundations", minimum=0),
+    OptionSpec("nerts_penalty", 2, "points lost per card left in the Nerts pile", minimum=0),
+    OptionSpec("nerts_bonus", 0, "bonus for the caller (NNA: 10)", minimum=0),
+    OptionSpec("target_score", 100, "match ends when a total reaches this", minimum=1),
+    OptionSpec(
+        "stalemate_rule",
+        "rotate_one",
+        "what a global stalemate does",
+        choices=("rotate_one", "flip_one", "end_round"),
+        kind=str,
+    ),
+    OptionSpec(
+        "max_consecutive_stalemates",
+        3,
+        "resolutions without progress before the round ends",
+        minimum=0,
+    ),
+    OptionSpec(
+        "speed", "classic", "AI table speed", choices=("chill", "classic", "frantic"), kind=str
+    ),
+    OptionSpec(
+        "undo_depth", 1, "own actions that can be undone (0 disables Undo)", minimum=0, maximum=8
+    ),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class SpeedProfile:
+    """Reaction-time profile of a table speed (RULES §4.5): medians in ms per action class."""
+
+    name: str
+    m_play: int
+    m_build: int
+    m_seq: int
+    m_flip: int
+    m_call: int
+    sigma: float
+    miss: float
+    min_ms: int
+    max_ms: int
+
+    @property
+    def retry_ms(self) -> int:
+        return self.m_play // 2
+
+
+SPEED_PROFILES: Final[Mapping[str, SpeedProfile]] = {
+    "chill": SpeedProfile("chill", 2200, 2600, 3200, 1400, 1500, 0.35, 0.15, 600, 8000),
+    "classic": SpeedProfile("classic", 1300, 1600, 2000, 850, 800, 0.30, 0.08, 350, 5000),
+    "frantic": SpeedProfile("frantic", 700, 900, 1150, 450, 400, 0.25, 0.03, 200, 3000),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class NertsOptions:
+    """Validated options of one round or match (RULES §4.7)."""
+
+    num_players: int = 2
+    nerts_pile_size: int = 13
+    work_piles: int = 4
+    flip_count: int = 3
+    stock_passes: int | None = None
+    allow_partial_pile_moves: bool = True
+    empty_work_pile_fill: str = "any"
+    auto_call_nerts: bool = False
+    foundation_points: int = 1
+    nerts_penalty: int = 2
+    nerts_bonus: int = 0
+    target_score: int = 100
+    stalemate_rule: str = "rotate_one"
+    max_consecutive_stalemates: int = 3
+    speed: str = "classic"
+    undo_depth: int = 1
+
+    @classmethod
+    def from_mapping(cls, players: int, given: Mapping[str, OptionValue]) -> NertsOptions:
+        """Validates ``given`` (unknown keys raise) and fills in defaults."""
+        if not 2 <= players <= 4:
+            raise OptionError(f"nerts needs 2..4 players, got {players}")
+        known = {o.name: o for o in OPTION_SPECS}
+        values: dict[str, Any] = {}
+        for key, value in given.items():
+            if key not in known:
+                raise OptionError(f"nerts has no option {key!r}")
+            values[key] = known[key].validate(value)
+        opts = cls(num_players=players, **values)
+        if opts.nerts_pile_size + opts.work_piles > 52:
+            raise OptionError("nerts_pile_size + work_piles must leave a stock")
+        return opts
+
+    def as_dict(self) -> dict[str, OptionValue]:
+        """The options (without ``num_players``) as plain JSON-ready values."""
+        return {o.name: getattr(self, o.name) for o in OPTION_SPECS}
+
+    @property
+    def profile(self) -> SpeedProfile:
+        return SPEED_PROFILES[self.speed]
+
+
+# --- actions ------------------------------------------------------------------------------
+
+
+def _src_text(src: int) -> str:
+    return "N" if src == NERTS else "W" if src == WASTE else f"P{src}"
+
+
+def _parse_src(text: str) -> int:
+    if text == "N":
+        return NERTS
+    if text == "W":
+        return WASTE
+    if len(text) == 2 and text[0] == "P" and text[1].isdigit():
+        return int(text[1])
+    raise IllegalMoveError(f"bad Nerts source {text!r} (N, W or P0..P4)")
+
+
+@dataclass(frozen=True, slots=True)
+class ToFoundation:
+    """Top card of ``src`` (Nerts, waste or work pile) to foundation ``target`` (None = auto)."""
+
+    src: int
+    target: int | None = None
+
+    @property
+    def code(self) -> int:
+        dst = AUTO if self.target is None else self.target
+        return _K_FOUNDATION | self.src << 8 | 1 << 16 | dst << 24
+
+    def __str__(self) -> str:
+        return f"{_src_text(self.src)}>F" + ("" if self.target is None else str(self.target))
+
+
+@dataclass(frozen=True, slots=True)
+class ToWork:
+    """The top ``depth`` cards of ``src`` onto work pile ``pile``."""
+
+    src: int
+    depth: int
+    pile: int
+
+    @property
+    def code(self) -> int:
+        return _K_WORK | self.src << 8 | self.depth << 16 | self.pile << 24
+
+    def __str__(self) -> str:
+        d = f":{self.depth}" if self.depth != 1 else ""
+        return f"{_src_text(self.src)}{d}>P{self.pile}"
+
+
+@dataclass(frozen=True, slots=True)
+class Flip:
+    """Turn the top ``flip_count`` stock cards onto the waste."""
+
+    code = _K_FLIP
+
+    def __str__(self) -> str:
+        return "flip"
+
+
+@dataclass(frozen=True, slots=True)
+class Recycle:
+    """Turn the waste over to become the stock (stock empty only)."""
+
+    code = _K_RECYCLE
+
+    def __str__(self) -> str:
+        return "recycle"
+
+
+@dataclass(frozen=True, slots=True)
+class CallNerts:
+    """Press the Nerts button (Nerts pile empty); ends the round."""
+
+    code = _K_CALL
+
+    def __str__(self) -> str:
+        return "nerts"
+
+
+@dataclass(frozen=True, slots=True)
+class Undo:
+    """Reverse the player's own most recent executed action."""
+
+    code = _K_UNDO
+
+    def __str__(self) -> str:
+        return "undo"
+
+
+Action = ToFoundation | ToWork | Flip | Recycle | CallNerts | Undo
+
+FLIP: Final = Flip()
+RECYCLE: Final = Recycle()
+CALL: Final = CallNerts()
+UNDO: Final = Undo()
+_BY_CODE: dict[int, Action] = {}
+
+
+def action_from_code(code: int) -> Action:
+    """The (interned) action of a packed Rust move code."""
+    cached = _BY_CODE.get(code)
+    if cached is not None:
+        return cached
+    kind, src, depth, dst = code & 255, code >> 8 & 255, code >> 16 & 255, code >> 24
+    act: Action
+    if kind == _K_FOUNDATION:
+        act = ToFoundation(src, None if dst == AUTO else dst)
+    elif kind == _K_WORK:
+        act = ToWork(src, depth, dst)
+    else:
+        simple: dict[int, Action] = {
+            _K_FLIP: FLIP,
+            _K_RECYCLE: RECYCLE,
+            _K_CALL: CALL,
+            _K_UNDO: UNDO,
+        }
+        act = simple[kind]
+    _BY_CODE[code] = act
+    return act
+
+
+def parse_action(text: str) -> Action:
+    """Inverse of ``str(action)``: ``N>F``, ``W>F3``, ``P1:2>P3``, ``W>P0``, ``flip`` …"""
+    simple: dict[str, Action] = {"flip": FLIP, "recycle": RECYCLE, "nerts": CALL, "undo": UNDO}
+    if text in simple:
+        return simple[text]
+    src_text, sep, dst_text = text.partition(">")
+    if not sep:
+        raise IllegalMoveError(f"bad Nerts action {text!r}")
+    depth = 1
+    if ":" in src_text:
+        src_text, _, d = src_text.partition(":")
+        if not d.isdigit():
+            raise IllegalMoveError(f"bad depth in {text!r}")
+        depth = int(d)
+    src = _parse_src(src_text)
+    if dst_text.startswith("F"):
+        rest = dst_text[1:]
+        if rest and not rest.isdigit():
+            raise IllegalMoveError(f"bad foundation in {text!r}")
+        return ToFoundation(src, int(rest) if rest else None)
+    pile = _parse_src(dst_text)
+    if pile in (NERTS, WASTE):
+        raise IllegalMoveError(f"cannot build on the Nerts pile or waste: {text!r}")
+    return ToWork(src, depth, pile)
+
+
+# --- cards --------------------------------------------------------------------------------
+
+
+def _rank(cid: int) -> int:
+    return cid % 13 + 1
+
+
+def _suit(cid: int) -> int:
+    return cid % 52 // 13
+
+
+def _red(cid: int) -> bool:
+    return cid % 52 // 13 in (1, 2)
+
+
+def card_text(cid: int) -> str:
+    """``"7h@1"`` for card id ``cid`` (owner = deck = seat)."""
+    return Card(cid % 52, cid // 52).full()
+
+
+def fits_work(card: int, top: int) -> bool:
+    """Whether ``card`` may go on a work pile whose top is ``top``."""
+    return _rank(top) == _rank(card) + 1 and _red(top) != _red(card)
+
+
+# --- table --------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class PlayerLayout:
+    """One player's cards. Piles bottom → top; the stock's top is its last item."""
+
+    nerts: list[int]
+    work: list[list[int]]
+    stock: list[int]
+    waste: list[int]
+    recycles: int = 0  # Recycle actions this round (passes - 1)
+    flip_count: int = 3
+
+    def clone(self) -> PlayerLayout:
+        return PlayerLayout(
+            list(self.nerts),
+            [list(p) for p in self.work],
+            list(self.stock),
+            list(self.waste),
+            self.recycles,
+            self.flip_count,
+        )
+
+    def all_cards(self) -> list[int]:
+        out = list(self.nerts) + list(self.stock) + list(self.waste)
+        for p in self.work:
+            out.extend(p)
+        return out
+
+
+@dataclass(slots=True)
+class _UndoRecord:
+    """How to reverse one executed action (kind, src, depth, dst, card or packet size)."""
+
+    action: Action
+    kind: int
+    src: int = 0
+    dst: int = 0
+    depth: int = 0
+    card: int = -1  # the card put on a foundation (must still be its top)
+
+
+class NertsTable:
+    """Every layout plus the shared foundations; validates and applies actions.
+
+    ``decks[s]`` is seat ``s``'s 52 card ids in shuffled order, dealt from the front (RULES
+    §4.1): Nerts pile, one card per work pile, the rest the stock (its first card on top).
+    """
+
+    __slots__ = (
+        "_masks",
+        "decks",
+        "foundations",
+        "options",
+        "players",
+        "running",
+        "undo_stacks",
+    )
+
+    def __init__(self, options: NertsOptions, decks: Sequence[Sequence[int]]) -> None:
+        if len(decks) != options.num_players:
+            raise ValueError("need one deck per player")
+        self.options = options
+        self.decks = [list(d) for d in decks]
+        self.players: list[PlayerLayout] = []
+        n, w = options.nerts_pile_size, options.work_piles
+        for deck in self.decks:
+            nerts = list(deck[:n])  # the n-th card is the top (last item)
+            work = [[c] for c in deck[n : n + w]]
+            stock = list(reversed(deck[n + w :]))  # deck order continues from the top
+            self.players.append(PlayerLayout(nerts, work, stock, [], 0, options.flip_count))
+        self.foundations: list[list[int]] = []
+        self.running = True
+        self.undo_stacks: list[list[_UndoRecord]] = [[] for _ in decks]
+        self._masks: list[int] | None = None
+
+    # -- queries -----------------------------------------------------------------------
+
+    def clone(self) -> NertsTable:
+        new = object.__new__(NertsTable)
+        new.options = self.options
+        new.decks = self.decks
+        new.players = [p.clone() for p in self.players]
+        new.foundations = [list(f) for f in self.foundations]
+        new.running = self.running
+        new.undo_stacks = [list(s) for s in self.undo_stacks]
+        new._masks = None
+        return new
+
+    def need_masks(self) -> list[int]:
+        """Per suit, bit ``r`` set when a rank-``r`` card of that suit fits some foundation."""
+        if self._masks is None:
+            masks = [0, 0, 0, 0]
+            for f in self.foundations:
+                top = f[-1]
+                r = _rank(top)
+                if r < 13:
+                    masks[_suit(top)] |= 1 << (r + 1)
+            self._masks = masks
+        return self._masks
+
+    def foundation_for(self, card: int) -> int | None:
+        """The lowest foundation id ``card`` (not an ace) may go on, or None."""
+        r, s = _rank(card), _suit(card)
+        for i, f in enumerate(self.foundations):
+            top = f[-1]
+            if _rank(top) == r - 1 and _suit(top) == s:
+                return i
+        return None
+
+    def fits_foundation(self, card: int) -> bool:
+        return _rank(card) == 1 or bool(self.need_masks()[_suit(card)] >> _rank(card) & 1)
+
+    def source_top(self, seat: int, src: int) -> int | None:
+        p = self.players[seat]
+        if src == NERTS:
+            return p.nerts[-1] if p.nerts else None
+        if src == WASTE:
+            return p.waste[-1] if p.waste else None
+        if 0 <= src < len(p.work):
+            pile = p.work[src]
+            return pile[-1] if pile else None
+        return None
+
+    def may_recycle(self, seat: int) -> bool:
+        passes = self.options.stock_passes
+        return passes is None or self.players[seat].recycles < passes - 1
+
+    def encode(self, seat: int) -> bytes:
+        """The 32-byte state of ``seat`` for the Rust generator (``docs/replays.md``)."""
+        p = self.players[seat]
+        o = self.options
+        flags = (
+            (_F_PARTIAL if o.allow_partial_pile_moves else 0)
+            | (_F_FILL_ANY if o.empty_work_pile_fill == "any" else 0)
+            | (_F_RECYCLE if self.may_recycle(seat) else 0)
+            | (_F_RUNNING if self.running else 0)
+        )
+        lens = [0] * 5
+        tops = [255] * 5
+        for i, pile in enumerate(p.work):
+            if pile:
+                lens[i] = len(pile)
+                tops[i] = pile[-1] % 52
+        m = self.need_masks()
+        return bytes(
+            [
+                len(p.nerts),
+                p.nerts[-1] % 52 if p.nerts else 255,
+                len(p.stock),
+                len(p.waste),
+                p.waste[-1] % 52 if p.waste else 255,
+                len(p.work),
+                flags,
+                0,
+                *lens,
+                *tops,
+                m[0] & 255,
+                m[0] >> 8,
+                m[1] & 255,
+                m[1] >> 8,
+                m[2] & 255,
+                m[2] >> 8,
+                m[3] & 255,
+                m[3] >> 8,
+                0,
+                0,
+                0,
+                0,
+                0,
+                0,
+            ]
+        )
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        """Every legal action of ``seat`` (Rust generator; ``Undo`` appended when legal).
+
+        Foundation plays are listed once per source with the ``auto`` target; explicit ids
+        are legal too (see :meth:`is_legal`).
+        """
+        out = [action_from_code(c) for c in _core.nerts_move_codes(self.encode(seat))]
+        if self.undo_legal(seat):
+            out.append(UNDO)
+        return out
+
+    def reference_moves(self, seat: int) -> list[Action]:
+        """Plain-Python enumeration of the same list as :meth:`legal_actions` (no Undo),
+        by trying every candidate action with :meth:`is_legal`; the oracle for tests."""
+        w = len(self.players[seat].work)
+        cands: list[Action] = [ToFoundation(NERTS), ToFoundation(WASTE)]
+        cands += [ToFoundation(i) for i in range(w)]
+        cands += [ToWork(src, 1, j) for src in (NERTS, WASTE) for j in range(w)]
+        cands += [ToWork(i, k, j) for i in range(w) for j in range(w) for k in range(1, 14)]
+        cands += [FLIP, RECYCLE, CALL]
+        return [a for a in cands if self.is_legal(seat, a)]
+
+    def undo_legal(self, seat: int) -> bool:
+        if not self.running or not self.undo_stacks[seat]:
+            return False
+        rec = self.undo_stacks[seat][-1]
+        if rec.kind == _K_FOUNDATION:
+            f = self.foundations[rec.dst]
+            if len(f) == 1 and rec.dst != len(self.foundations) - 1:
+                return False  # an ace whose foundation is no longer the newest: ids never shift
+            return f[-1] == rec.card
+        return True
+
+    def is_legal(self, seat: int, action: Action) -> bool:
+        """Whether ``seat`` may do ``action`` now (pure Python, the rules of §4.2)."""
+        if not self.running or not 0 <= seat < len(self.players):
+            return False
+        p = self.players[seat]
+        if isinstance(action, ToFoundation):
+            card = self.source_top(seat, action.src)
+            if card is None:
+                return False
+            if action.target is None:
+                return self.fits_foundation(card)
+            if _rank(card) == 1 or not 0 <= action.target < len(self.foundations):
+                return False
+            top = self.foundations[action.target][-1]
+            return _suit(top) == _suit(card) and _rank(top) == _rank(card) - 1
+        if isinstance(action, ToWork):
+            w = len(p.work)
+            if not 0 <= action.pile < w or action.src == action.pile:
+                return False
+            if action.src in (NERTS, WASTE):
+                if action.depth != 1:
+                    return False
+                card = self.source_top(seat, action.src)
+                if card is None:
+                    return False
+            elif 0 <= action.src < w:
+                pile = p.work[action.src]
+                if not 1 <= action.depth <= len(pile):
+                    return False
+                if not self.options.allow_partial_pile_moves and action.depth != len(pile):
+                    return False
+                card = pile[-action.depth]
+            else:
+                return False
+            target = p.work[action.pile]
+            if not target:
+                return self.options.empty_work_pile_fill == "any" or action.src == NERTS
+            return fits_work(card, target[-1])
+        if isinstance(action, Flip):
+            return bool(p.stock)
+        if isinstance(action, Recycle):
+            return not p.stock and bool(p.waste) and self.may_recycle(seat)
+        if isinstance(action, CallNerts):
+            return not p.nerts
+        if isinstance(action, Undo):
+            return self.undo_legal(seat)
+        return False
+
+    # -- changes -----------------------------------------------------------------------
+
+    def apply(self, seat: int, action: Action) -> None:
+        """Executes ``action`` for ``seat``; raises :class:`IllegalMoveError` (state unchanged)
+        when it is not legal now."""
+        if not self.is_legal(seat, action):
+            raise IllegalMoveError(f"seat {seat}: {action} is not legal now")
+        p = self.players[seat]
+        rec: _UndoRecord | None = None
+        if isinstance(action, ToFoundation):
+            card = self._pop_source(p, action.src)
+            if _rank(card) == 1:
+                fid = len(self.foundations)
+                self.foundations.append([card])
+            else:
+                found = action.target if action.target is not None else self.foundation_for(card)
+                assert found is not None  # is_legal checked it
+                fid = found
+                self.foundations[fid].append(card)
+            self._masks = None
+            rec = _UndoRecord(action, _K_FOUNDATION, action.src, fid, 1, card)
+        elif isinstance(action, ToWork):
+            if action.src in (NERTS, WASTE):
+                moved = [self._pop_source(p, action.src)]
+            else:
+                pile = p.work[action.src]
+                moved = pile[-action.depth :]
+                del pile[-action.depth :]
+            p.work[action.pile].extend(moved)
+            rec = _UndoRecord(action, _K_WORK, action.src, action.pile, len(moved))
+        elif isinstance(action, Flip):
+            k = min(p.flip_count, len(p.stock))
+            packet = p.stock[-k:]
+            del p.stock[-k:]
+            p.waste.extend(reversed(packet))
+            rec = _UndoRecord(action, _K_FLIP, depth=k)
+        elif isinstance(action, Recycle):
+            p.stock = p.waste[::-1]
+            p.waste = []
+            p.recycles += 1
+            rec = _UndoRecord(action, _K_RECYCLE)
+        elif isinstance(action, CallNerts):
+            self.running = False
+        elif isinstance(action, Undo):
+            self._undo(seat)
+            return
+        if rec is not None and self.options.undo_depth > 0:
+            stack = self.undo_stacks[seat]
+            stack.append(rec)
+            if len(stack) > self.options.undo_depth:
+                del stack[0]
+        elif isinstance(action, CallNerts):
+            self.undo_stacks[seat].clear()
+
+    def _pop_source(self, p: PlayerLayout, src: int) -> int:
+        if src == NERTS:
+            return p.nerts.pop()
+        if src == WASTE:
+            return p.waste.pop()
+        return p.work[src].pop()
+
+    def _undo(self, seat: int) -> None:
+        p = self.players[seat]
+        rec = self.undo_stacks[seat].pop()
+        if rec.kind == _K_FOUNDATION:
+            card = self.foundations[rec.dst].pop()
+            if not self.foundations[rec.dst]:
+                # an ace that started the newest foundation: remove the empty foundation
+                del self.foundations[rec.dst]
+            self._masks = None
+            self._push_source(p, rec.src, [card])
+        elif rec.kind == _K_WORK:
+            pile = p.work[rec.dst]
+            moved = pile[-rec.depth :]
+            del pile[-rec.depth :]
+            self._push_source(p, rec.src, moved)
+        elif rec.kind == _K_FLIP:
+            packet = p.waste[-rec.depth :]
+            del p.waste[-rec.depth :]
+            p.stock.extend(reversed(packet))
+        elif rec.kind == _K_RECYCLE:
+            p.waste = p.stock[::-1]
+            p.stock = []
+            p.recycles -= 1
+
+    def _push_source(self, p: PlayerLayout, src: int, cards: list[int]) -> None:
+        if src == NERTS:
+            p.nerts.extend(cards)
+        elif src == WASTE:
+            p.waste.extend(cards)
+        else:
+            p.work[src].extend(cards)
+
+    def rotate_stalemate(self, seat: int, rule: str) -> None:
+        """Stalemate remedy for one player: waste back to stock, then (``rotate_one``) the top
+        stock card to the bottom, or (``flip_one``) turn one card at a time from now on."""
+        p = self.players[seat]
+        # The waste turned over goes on top of what is left of the stock (the pass order
+        # comes back); the stock's top is its last item.
+        p.stock = p.stock + p.waste[::-1]
+        p.waste = []
+        if rule == "rotate_one" and len(p.stock) > 1:
+            p.stock.insert(0, p.stock.pop())
+        elif rule == "flip_one":
+            p.flip_count = 1
+        self.undo_stacks[seat].clear()
+
+    # -- scoring -----------------------------------------------------------------------
+
+    def foundation_counts(self) -> list[int]:
+        counts = [0] * len(self.players)
+        for f in self.foundations:
+            for c in f:
+                counts[c // 52] += 1
+        return counts
+
+    def scores(self, caller: int | None) -> list[int]:
+        """Round scores (RULES §4.3)."""
+        o = self.options
+        counts = self.foundation_counts()
+        out = [
+            o.foundation_points * counts[s] - o.nerts_penalty * len(p.nerts)
+            for s, p in enumerate(self.players)
+        ]
+        if caller is not None:
+            out[caller] += o.nerts_bonus
+        return out
+
+    def all_cards(self) -> list[int]:
+        """Every card id in every zone (for the conservation invariant)."""
+        out: list[int] = []
+        for p in self.players:
+            out.extend(p.all_cards())
+        for f in self.foundations:
+            out.extend(f)
+        return out

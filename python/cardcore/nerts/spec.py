@@ -1,0 +1,205 @@
+"""The Nerts :class:`~cardcore.games.base.GameSpec`: one record per round, matches to 100,
+replays and their verification."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from cardcore.cards import parse_card
+from cardcore.errors import ReplayMismatchError
+from cardcore.games.base import GameRequest, GameSpec, OptionSpec, register_game
+from cardcore.nerts.agents import GreedyAgent, HardAgent, RandomAgent
+from cardcore.nerts.engine import NertsAgent, Round
+from cardcore.nerts.rules import OPTION_SPECS, NertsOptions, card_text
+from cardcore.rng import RNG_VERSION, derive_seed
+
+__all__ = ["SPEC", "play", "play_match", "play_round", "verify_replay"]
+
+GAME = "nerts"
+_OPTIONS: tuple[OptionSpec, ...] = OPTION_SPECS
+
+
+def _options(players: int, given: Mapping[str, Any]) -> NertsOptions:
+    return NertsOptions.from_mapping(players, given)
+
+
+def _agents(names: Sequence[str], players: int) -> list[NertsAgent]:
+    if len(names) not in (1, players):
+        raise ValueError(f"need 1 or {players} agent names, got {len(names)}")
+    full = list(names) * players if len(names) == 1 else list(names)
+    agents: list[NertsAgent] = [SPEC.make_agent(n) for n in full]
+    return agents
+
+
+def play_round(
+    options: NertsOptions,
+    seed: int,
+    agents: Sequence[NertsAgent | None],
+    *,
+    replay: bool = False,
+) -> tuple[Round, dict[str, Any]]:
+    """Plays one round with agents only; returns the finished round and its record fields."""
+    rnd = Round(options, seed, agents)
+    rnd.run()
+    fields: dict[str, Any] = {
+        "scores": rnd.scores(),
+        "winner": rnd.caller,
+        "caller": rnd.caller,
+        "end": rnd.end,
+        "duration_ms": rnd.now,
+        "events": len(rnd.log),
+    }
+    if replay:
+        fields["replay"] = {
+            "seed": seed,
+            "rng": RNG_VERSION,
+            "decks": [" ".join(card_text(c) for c in d) for d in rnd.decks],
+            "events": rnd.log,
+            "scores": fields["scores"],
+            "end": rnd.end,
+            "caller": rnd.caller,
+            "duration_ms": rnd.now,
+        }
+    return rnd, fields
+
+
+def play(request: GameRequest) -> dict[str, Any]:
+    """One round (the default record unit)."""
+    opts = _options(request.players, request.options)
+    agents = _agents(request.agents, request.players)
+    _rnd, fields = play_round(opts, request.seed, agents, replay=request.replay)
+    record: dict[str, Any] = {
+        "game": GAME,
+        "index": request.index,
+        "seed": request.seed,
+        "players": request.players,
+        "agents": list(request.agents),
+        **{k: v for k, v in fields.items() if k != "replay"},
+    }
+    if request.replay:
+        record["replay"] = {
+            "game": GAME,
+            "kind": "round",
+            "players": request.players,
+            "agents": list(request.agents),
+            "options": opts.as_dict(),
+            **fields["replay"],
+        }
+    return record
+
+
+def play_match(request: GameRequest) -> dict[str, Any]:
+    """Rounds until a total reaches ``target_score`` with a unique leader (RULES §4.3)."""
+    opts = _options(request.players, request.options)
+    agents = _agents(request.agents, request.players)
+    totals = [0] * request.players
+    rounds: list[dict[str, Any]] = []
+    replays: list[dict[str, Any]] = []
+    r = 0
+    while True:
+        seed = derive_seed(request.seed, r, "round")
+        _rnd, fields = play_round(opts, seed, agents, replay=request.replay)
+        totals = [t + s for t, s in zip(totals, fields["scores"], strict=True)]
+        if request.replay:
+            replays.append(fields.pop("replay"))
+        rounds.append({"round": r, "seed": seed, **fields})
+        r += 1
+        top = max(totals)
+        if top >= opts.target_score and totals.count(top) == 1:
+            break
+        if r >= 1000:  # safety net: scores can stay flat with penalty-free options
+            break
+    winner = totals.index(max(totals)) if totals.count(max(totals)) == 1 else None
+    record: dict[str, Any] = {
+        "game": GAME,
+        "index": request.index,
+        "seed": request.seed,
+        "players": request.players,
+        "agents": list(request.agents),
+        "scores": totals,
+        "winner": winner,
+        "rounds": rounds,
+        "games": rounds,
+    }
+    if request.replay:
+        record["replay"] = {
+            "game": GAME,
+            "kind": "match",
+            "seed": request.seed,
+            "rng": RNG_VERSION,
+            "players": request.players,
+            "agents": list(request.agents),
+            "options": opts.as_dict(),
+            "rounds": replays,
+            "scores": totals,
+            "winner": winner,
+        }
+    return record
+
+
+def _compare(what: str, got: Any, want: Any) -> None:
+    if got != want:
+        raise ReplayMismatchError(
+            f"nerts replay: {what} differs: recorded {want!r}, re-run {got!r}"
+        )
+
+
+def _verify_round(
+    replay: Mapping[str, Any], opts: NertsOptions, agent_names: Sequence[str]
+) -> None:
+    if replay.get("rng") != RNG_VERSION:
+        raise ReplayMismatchError(f"replay uses RNG {replay.get('rng')!r}, this is {RNG_VERSION}")
+    seed = int(replay["seed"])
+    agents = _agents(agent_names, opts.num_players)
+    rnd, fields = play_round(opts, seed, agents, replay=True)
+    rep = fields["replay"]
+    decks = replay.get("decks")
+    if decks is not None:
+        for s, text in enumerate(decks):
+            ids = [c.id(opts.num_players) for c in map(parse_card, text.split())]
+            _compare(f"deck of seat {s}", rnd.decks[s], ids)
+    events = [list(e) for e in replay.get("events", [])]
+    for i, (got, want) in enumerate(zip(rep["events"], events, strict=False)):
+        _compare(f"event {i}", got, want)
+    _compare("event count", len(rep["events"]), len(events))
+    for key in ("scores", "end", "caller", "duration_ms"):
+        _compare(key, rep[key], replay.get(key))
+
+
+def verify_replay(record: Mapping[str, Any]) -> None:
+    """Re-runs a record's replay (round or match); raises ``ReplayMismatchError`` on any
+    difference in decks, events, scores or end."""
+    replay = record.get("replay", record)
+    if replay.get("game", GAME) != GAME:
+        raise ReplayMismatchError(f"not a nerts replay: {replay.get('game')!r}")
+    players = int(replay["players"])
+    opts = _options(players, replay.get("options", {}))
+    names = list(replay["agents"])
+    if replay.get("kind") == "match":
+        totals = [0] * players
+        for r, rr in enumerate(replay["rounds"]):
+            _compare(f"round {r} seed", rr["seed"], derive_seed(int(replay["seed"]), r, "round"))
+            _verify_round(rr, opts, names)
+            totals = [t + s for t, s in zip(totals, rr["scores"], strict=True)]
+        _compare("match totals", totals, list(replay["scores"]))
+        return
+    _verify_round(replay, opts, names)
+
+
+SPEC = register_game(
+    GameSpec(
+        name=GAME,
+        title="Nerts (Pounce, Racing Demon)",
+        min_players=2,
+        max_players=4,
+        default_players=2,
+        options=_OPTIONS,
+        agents={"random": RandomAgent, "greedy": GreedyAgent, "hard": HardAgent},
+        default_agent="hard",
+        play=play,
+        verify_replay=verify_replay,
+        play_match=play_match,
+        description="Real-time race (discrete-event engine, table speeds); one record per round.",
+    )
+)
