@@ -67,8 +67,11 @@ def test_record_shape_and_consistency() -> None:
     rec = SPEC.play(request())
     for key in ("game", "index", "seed", "players", "agents", "scores", "round_scores"):
         assert key in rec
-    assert rec["game"] == "three-thirteen" and rec["index"] == 3 and rec["seed"] == 7
-    assert rec["players"] == 4 and rec["agents"] == ["greedy"] * 4
+    assert rec["game"] == "three-thirteen"
+    assert rec["index"] == 3
+    assert rec["seed"] == 7
+    assert rec["players"] == 4
+    assert rec["agents"] == ["greedy"] * 4
     assert len(rec["round_scores"]) == NUM_ROUNDS
     assert all(len(r) == 4 for r in rec["round_scores"])
     assert rec["scores"] == [sum(r[s] for r in rec["round_scores"]) for s in range(4)]
@@ -105,9 +108,7 @@ def test_determinism_same_seed_same_bytes() -> None:
 
 def test_agent_count_must_match_players() -> None:
     with pytest.raises(OptionError):
-        SPEC.play(
-            GameRequest(index=0, seed=1, players=4, agents=("greedy",) * 3, options={})
-        )
+        SPEC.play(GameRequest(index=0, seed=1, players=4, agents=("greedy",) * 3, options={}))
 
 
 # --- replays -------------------------------------------------------------------------------
@@ -121,12 +122,17 @@ def _replay(**kw: Any) -> dict[str, Any]:
 
 def test_replay_shape_and_round_trip() -> None:
     rep = _replay(seed=21)
-    assert rep["format"] == "cardcore-replay" and rep["version"] == 1
-    assert rep["game"] == "three-thirteen" and rep["rng"] == RNG_VERSION
-    assert rep["seed"] == 21 and rep["players"] == 4 and rep["agents"] == ["greedy"] * 4
+    assert rep["format"] == "cardcore-replay"
+    assert rep["version"] == 1
+    assert rep["game"] == "three-thirteen"
+    assert rep["rng"] == RNG_VERSION
+    assert rep["seed"] == 21
+    assert rep["players"] == 4
+    assert rep["agents"] == ["greedy"] * 4
     assert len(rep["rounds"]) == NUM_ROUNDS
     for r, rnd in enumerate(rep["rounds"]):
-        assert rnd["round"] == r + 1 and rnd["wild_rank"] == r + 3
+        assert rnd["round"] == r + 1
+        assert rnd["wild_rank"] == r + 3
         assert sorted(rnd["deck"]) == list(range(104))
         assert all(len(m) == 2 for m in rnd["moves"])
     SPEC.verify_replay(rep)

@@ -1,4 +1,4 @@
-"""Three-Thirteen rules engine: deal, turn flow, going out, rebuilds, scoring, options (RULES §2)."""
+"""Three-Thirteen rules engine: deal, turns, going out, rebuilds, scoring, options (RULES §2)."""
 
 from __future__ import annotations
 
@@ -87,7 +87,10 @@ def play_random(st: State, seed: int, max_moves: int = 10**9, check: bool = Fals
 
 def test_r1_deal_order_upcard_and_stock_top() -> None:
     st = State(Options(first_dealer=3), 1, stacked_decks={1: list(range(104))})
-    assert st.dealer == 3 and st.round == 1 and st.cards_dealt == 3 and st.wild_rank == 3
+    assert st.dealer == 3
+    assert st.round == 1
+    assert st.cards_dealt == 3
+    assert st.wild_rank == 3
     assert st.hands[0] == [0, 4, 8]
     assert st.hands[1] == [1, 5, 9]
     assert st.hands[3] == [3, 7, 11]
@@ -106,7 +109,8 @@ def test_stock_size_dealer_rotation_and_wild_rank_every_round(players: int) -> N
     while not st.over:
         r = st.round
         n = r + 2
-        assert st.wild_rank == n and st.cards_dealt == n
+        assert st.wild_rank == n
+        assert st.cards_dealt == n
         assert st.dealer == (first + r - 1) % players
         assert all(len(h) == n for h in st.hands)
         assert len(st.stock) == 104 - players * n - 1
@@ -122,7 +126,9 @@ def test_round_11_stock_is_51_with_four_players() -> None:
     st = State(Options(first_dealer=0), 5, stacked_decks={})
     while st.round < 11:
         st.apply(st.legal_moves()[0])
-    assert len(st.stock) == 51 and st.cards_dealt == 13 and st.wild_rank == 13
+    assert len(st.stock) == 51
+    assert st.cards_dealt == 13
+    assert st.wild_rank == 13
 
 
 def test_first_dealer_is_seeded_and_varies() -> None:
@@ -160,22 +166,27 @@ def test_r2_r3_out_on_first_turn_then_one_final_turn_each() -> None:
     st.apply(DRAW_STOCK)
     assert st.drawn == cid("9s")
     st.apply(Discard(cid("9s")))
-    assert st.out_seat == 1 and st.current == 2 and st.round == 1
+    assert st.out_seat == 1
+    assert st.current == 2
+    assert st.round == 1
     # R-3: seat 2 is complete already; draws Kd, discards Kd, stays complete.
     st.apply(DRAW_STOCK)
     assert st.drawn == cid("Kd")
     st.apply(Discard(cid("Kd")))
     assert st.current == 3
     for seat in (3, 0):
-        assert st.current == seat and st.round == 1
+        assert st.current == seat
+        assert st.round == 1
         st.apply(DRAW_STOCK)
         st.apply(st.legal_moves()[0])
     assert st.round == 2
     assert [s for s, _ in st.move_log[0]] == [1, 1, 2, 2, 3, 3, 0, 0]
     assert st.went_out[0] == 1
     scores = st.round_scores[0]
-    assert scores[1] == 0 and scores[2] == 0
-    assert scores[3] > 0 and scores[0] > 0
+    assert scores[1] == 0
+    assert scores[2] == 0
+    assert scores[3] > 0
+    assert scores[0] > 0
     assert st.totals == scores
 
 
@@ -183,7 +194,8 @@ def test_min_own_turns_before_out_delays_going_out() -> None:
     st = _r2_state(min_own_turns_before_out=1)
     st.apply(DRAW_STOCK)
     st.apply(Discard(cid("9s")))
-    assert st.out_seat is None and st.current == 2
+    assert st.out_seat is None
+    assert st.current == 2
     st.apply(DRAW_STOCK)
     st.apply(Discard(cid("Kd")))
     assert st.out_seat is None  # seat 2 also on its first turn
@@ -279,7 +291,9 @@ def test_r5_result_uses_tie_rule_option() -> None:
         st = State(Options(tie_rule=rule), 1)
         st.totals = [50, 50, 61, 70]
         res = st.result()
-        assert res["winner"] is None and res["outcome"] == outcome and res["tied"] == [0, 1]
+        assert res["winner"] is None
+        assert res["outcome"] == outcome
+        assert res["tied"] == [0, 1]
 
 
 def _deadwood_in_round(hand: str, rnd: int, **opts: Any) -> int:
@@ -333,7 +347,8 @@ def test_move_text_and_codes_round_trip() -> None:
     assert parse_move("discard 7h@1") == Discard(cid("7h@1"))
     assert Discard(cid("7h@1")).text() == "discard 7h@1"
     assert discard_move(5) is discard_move(5)
-    assert DrawStock() == DRAW_STOCK and DrawDiscard() == DRAW_DISCARD
+    assert DrawStock() == DRAW_STOCK
+    assert DrawDiscard() == DRAW_DISCARD
     with pytest.raises(IllegalMoveError):
         parse_move("pass")
     with pytest.raises(IllegalMoveError):
@@ -355,7 +370,7 @@ def test_illegal_moves_raise_and_change_nothing() -> None:
     for bad2 in (DRAW_STOCK, DRAW_DISCARD, Discard(drawn), Discard(other), Discard(999)):
         before = snapshot(st)
         with pytest.raises(IllegalMoveError):
-            st.apply(bad2)  # type: ignore[arg-type]
+            st.apply(bad2)
         assert snapshot(st) == before
         assert not st.is_legal(bad2)
 
@@ -439,7 +454,8 @@ def test_clone_is_independent() -> None:
     a, b = st.clone(), st.clone()
     play_random(a, 9)
     play_random(b, 9)
-    assert a.totals == b.totals and a.move_log == b.move_log
+    assert a.totals == b.totals
+    assert a.move_log == b.move_log
 
 
 # --- observations ---------------------------------------------------------------------------
@@ -481,12 +497,19 @@ def test_observation_never_leaks_hidden_cards() -> None:
 def test_observation_fields() -> None:
     st = State(Options(first_dealer=2), 6)
     obs = st.observation(3)
-    assert obs.seat == 3 and obs.round == 1 and obs.wild_rank == 3 and obs.cards_dealt == 3
-    assert obs.dealer == 2 and obs.phase == "draw" and obs.drawn is None
+    assert obs.seat == 3
+    assert obs.round == 1
+    assert obs.wild_rank == 3
+    assert obs.cards_dealt == 3
+    assert obs.dealer == 2
+    assert obs.phase == "draw"
+    assert obs.drawn is None
     assert obs.face_of == face_table(2, 0)
     st.apply(DRAW_DISCARD)
     obs = st.observation(3)
-    assert obs.phase == "discard" and obs.drawn_from_discard and obs.drawn in obs.hand
+    assert obs.phase == "discard"
+    assert obs.drawn_from_discard
+    assert obs.drawn in obs.hand
     assert obs.taken[3] == (obs.drawn,)
     assert st.observation(0).drawn is None
 
@@ -519,7 +542,8 @@ def test_bad_options_raise(kwargs: dict[str, Any]) -> None:
 
 def test_option_mapping_and_defaults() -> None:
     o = Options.from_mapping(4, {"jokers": 2, "first_dealer": None})
-    assert o.jokers == 2 and o.total_cards == 106
+    assert o.jokers == 2
+    assert o.total_cards == 106
     assert o.as_dict()["tie_rule"] == "all_tied"
     with pytest.raises(OptionError):
         Options.from_mapping(4, {"nope": 1})

@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
+from cardcore.games.base import AgentFactory
 from cardcore.rng import Rng
 from cardcore.three_thirteen.melds import MeldRules, discard_deadwoods_of_faces
 from cardcore.three_thirteen.rules import (
@@ -45,9 +46,7 @@ class RandomAgent:
         return legal[rng.below(len(legal))]
 
 
-def _pick_discard(
-    obs: Observation, legal: Sequence[Move], dws: Sequence[int]
-) -> Move:
+def _pick_discard(obs: Observation, legal: Sequence[Move], dws: Sequence[int]) -> Move:
     """The legal discard with the lowest deadwood left (``dws`` aligned with ``obs.hand``)."""
     hand = obs.hand
     banned = obs.drawn if obs.forbid_return_of_discard_draw and obs.drawn_from_discard else -1
@@ -99,8 +98,8 @@ class GreedyAgent:
 # --- hard ---------------------------------------------------------------------------------------
 
 _FEED_PENALTY: Final = 2.0
-_SLACK: Final = 12
-_MAX_CANDIDATES: Final = 6
+_SLACK: Final = 10
+_MAX_CANDIDATES: Final = 4
 
 
 def _unseen_counts(obs: Observation) -> list[int]:
@@ -163,6 +162,8 @@ class HardAgent:
             take = min(dws[:-1])
             if take == 0 and obs.own_turns >= obs.min_own_turns_before_out:
                 return DRAW_DISCARD
+            if take >= dws[-1]:
+                return DRAW_STOCK  # the expected stock draw is never worse than keeping
             stock = self._expected_after_draw(hand_faces, dws[-1], counts, wild, rules)
             return DRAW_DISCARD if take < stock else DRAW_STOCK
         hand = obs.hand
@@ -225,4 +226,8 @@ class HardAgent:
         return acc / total if total else float(dw_now)
 
 
-AGENTS: Final = {"random": RandomAgent, "greedy": GreedyAgent, "hard": HardAgent}
+AGENTS: Final[dict[str, AgentFactory]] = {
+    "random": RandomAgent,
+    "greedy": GreedyAgent,
+    "hard": HardAgent,
+}

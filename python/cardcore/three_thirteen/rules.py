@@ -129,8 +129,7 @@ class Options:
             spec.validate(getattr(self, spec.name))
         if self.first_dealer is not None and self.first_dealer >= self.num_players:
             raise OptionError(
-                f"option first_dealer: seat {self.first_dealer} but only "
-                f"{self.num_players} players"
+                f"option first_dealer: seat {self.first_dealer} but only {self.num_players} players"
             )
         total = 52 * self.num_decks + self.jokers
         need = 13 * self.num_players + 2
@@ -458,8 +457,8 @@ class State:
         rest = deck[p * n + 1 :]
         rest.reverse()  # top of the stock is the last element
         self.stock = rest
-        self.discards = []
-        self.taken = [[] for _ in range(p)]
+        self.discards: list[tuple[int, int]] = []
+        self.taken: list[list[int]] = [[] for _ in range(p)]
         self.own_turns = [0] * p
         self.turn_in_round = 0
         self.out_seat: int | None = None
@@ -489,7 +488,9 @@ class State:
         self.turn_in_round += 1
         if self.out_seat is None:
             if self.own_turns[seat] > self.options.min_own_turns_before_out and (
-                deadwood_of_faces(bytes(self.hands[seat]).translate(self.face_of), self.wild_rank, self.rules)
+                deadwood_of_faces(
+                    bytes(self.hands[seat]).translate(self.face_of), self.wild_rank, self.rules
+                )
                 == 0
             ):
                 self.out_seat = seat
@@ -560,7 +561,7 @@ class State:
         )
 
     def apply(self, move: Move) -> None:
-        """Plays ``move`` for :attr:`current`; raises :class:`IllegalMoveError` (state unchanged)."""
+        """Plays ``move`` for :attr:`current`; raises :class:`IllegalMoveError`, state unchanged."""
         if self.over:
             raise IllegalMoveError("the game is over")
         seat = self.current
