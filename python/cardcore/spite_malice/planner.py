@@ -200,6 +200,23 @@ def _chain(inp: PlannerInput, center: Sequence[int], q: int) -> bool:
     return False
 
 
+DANGER_BASE: Final = 0.45
+
+
+def _danger(inp: PlannerInput, center: Sequence[int], q: int) -> float:
+    if q in (NO_CARD, 0):
+        return 0.0
+    tops = inp.next_side_tops
+    wilds = sum(1 for t in tops if t == 0)
+    best = 0.0
+    for e in center:
+        if e >= q:
+            continue
+        missing = sum(1 for r in range(e + 1, q) if r not in tops)
+        best = max(best, DANGER_BASE ** max(0, missing - wilds))
+    return best
+
+
 def _position_score(
     inp: PlannerInput,
     w: Sequence[float],
@@ -232,6 +249,7 @@ def _position_score(
         elif _chain(inp, center, nxt):
             s += w[f["next_chain"]]
         s += w[f["next_gap"]] * _gap(inp, center, nxt)
+        s += w[f["next_danger"]] * _danger(inp, center, nxt)
     s += w[f["others_open"]] * sum(1 for q in opps[1:3] if open_(q))
     if not payoff_played and inp.payoff != NO_CARD:
         s += w[f["own_gap"]] * _gap(inp, center, inp.payoff)

@@ -421,13 +421,105 @@ class State:
             scores=[0] * p,
             log_events=log_events,
         )
-        st.first_player = st._choose_first_player()
+        st.first_player = st.choose_first_player()
         st.current = st.first_player
         if o.stock_exhausted == "tie_immediately" and not st.stock:
             st._end_tie("stock exhausted")
         return st
 
-    def _choose_first_player(self) -> int:
+    @classmethod
+    def from_piles(
+        cls,
+        options: SpiteOptions,
+        *,
+        hands: Sequence[str],
+        payoffs: Sequence[str],
+        sides: Sequence[Sequence[str]] | None = None,
+        center: Sequence[str | int] | None = None,
+        stock: str | int | None = None,
+        current: int = 0,
+        seed: int = 0,
+        turn: int = 1,
+    ) -> State:
+        """A hand-built position for tests and analysis (piles as text, bottom to top).
+
+        Each face token takes the lowest unused physical card of that face (``"X1"`` is any
+        joker). A centre stack may be given as an int ``n``: ``n`` cards of ranks 1..n. The
+        stock is the text given, or ``n`` unused cards, or (``None``) every unused card; the
+        cards left over go to the used pile, so conservation holds.
+        """
+        o = options
+        free: dict[int, list[int]] = {}
+        naturals = 52 * o.decks
+        for cid in range(o.total_cards):
+            key = -1 if cid >= naturals else cid % 52
+            free.setdefault(key, []).append(cid)
+
+        def take(text: str) -> list[int]:
+            out = []
+            for tok in text.split():
+                if tok[0] in "Xx":
+                    key = -1
+                else:
+                    key = parse_card(tok).face
+                ids = free.get(key)
+                if not ids:
+                    raise OptionError(f"no unused card {tok} left")
+                out.append(ids.pop(0))
+            return out
+
+        def take_rank(r: int) -> int:
+            for suit in range(4):
+                ids = free.get(suit * 13 + r - 1)
+                if ids:
+                    return ids.pop(0)
+            raise OptionError(f"no unused card of rank {r}")
+
+        p = o.num_players
+        if len(hands) != p or len(payoffs) != p:
+            raise OptionError("need one hand and one pay-off pile per player")
+        hand_ids = [take(h) for h in hands]
+        pay_ids = [take(x) for x in payoffs]
+        side_ids = [[[] for _ in range(o.num_side_stacks)] for _ in range(p)]
+        if sides is not None:
+            for s, ss in enumerate(sides):
+                for i, text in enumerate(ss):
+                    side_ids[s][i] = take(text)
+        slots = o.center_limit if o.center_limit > 0 else 1
+        centre: list[list[int]] = [[] for _ in range(slots)]
+        if center is not None:
+            for i, c in enumerate(center):
+                if i >= len(centre):
+                    centre.append([])
+                centre[i] = take(c) if isinstance(c, str) else [take_rank(r) for r in range(1, c + 1)]
+        rest = sorted(cid for ids in free.values() for cid in ids)
+        if stock is None:
+            stock_ids, used = rest, []
+        elif isinstance(stock, int):
+            stock_ids, used = rest[:stock], rest[stock:]
+        else:
+            stock_ids = take(stock)
+            used = sorted(cid for ids in free.values() for cid in ids)
+        st = cls(
+            options=o,
+            seed=seed,
+            rng=Rng.for_stream(seed, 0, "deck"),
+            deck_order=(),
+            payoffs=pay_ids,
+            hands=hand_ids,
+            sides=side_ids,
+            center=centre,
+            stock=stock_ids,
+            used=used,
+            current=current,
+            first_player=current,
+            turn=turn,
+            scores=[0] * p,
+        )
+        st._fix_slots()
+        return st
+
+    def choose_first_player(self) -> int:
         o = self.options
         if o.first_player is not None:
             return o.first_player

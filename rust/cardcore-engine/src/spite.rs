@@ -114,9 +114,13 @@ pub const FEATURES: [&str; NUM_FEATURES] = [
     "empty_sides",
     "centre_sum",
     "side_ordered",
+    "next_danger",
 ];
 /// Number of score features.
-pub const NUM_FEATURES: usize = 20;
+pub const NUM_FEATURES: usize = 21;
+/// Chance, in the `next_danger` feature, that the next player's unseen hand supplies one
+/// missing rank.
+pub const DANGER_BASE: f64 = 0.45;
 
 /// Feature indices (see [`FEATURES`]).
 pub mod feat {
@@ -160,6 +164,10 @@ pub mod feat {
     pub const CENTRE_SUM: usize = 18;
     /// Side stacks whose two top cards run downwards (top one lower or equal) after the discard.
     pub const SIDE_ORDERED: usize = 19;
+    /// `max` over centre stacks below the next player's pay-off rank `q` of
+    /// `DANGER_BASE^k`, `k` = ranks between the stack and `q` that its side tops (wild tops
+    /// filling gaps) do not supply: a rough chance that it reaches its pay-off card.
+    pub const NEXT_DANGER: usize = 20;
 }
 
 /// Built-in weight presets by name.
@@ -187,6 +195,7 @@ pub fn preset(name: &str) -> Result<[f64; NUM_FEATURES], PlanError> {
             w[feat::EMPTY_SIDES] = 1.0;
             w[feat::CENTRE_SUM] = 0.0;
             w[feat::SIDE_ORDERED] = 1.0;
+            w[feat::NEXT_DANGER] = 0.0;
         }
         "plays" => {
             w[feat::PAYOFF_PLAYED] = 1000.0;
@@ -510,6 +519,25 @@ impl Search<'_> {
         })
     }
 
+    /// See [`feat::NEXT_DANGER`].
+    fn danger(&self, center: &[u8], q: u8) -> f64 {
+        if q == NO_CARD || q == WILD {
+            return 0.0;
+        }
+        let tops = &self.inp.next_sides[..self.inp.num_next_sides];
+        let wilds = tops.iter().filter(|&&t| t == WILD).count();
+        let mut best: f64 = 0.0;
+        for &e in center {
+            if e >= q {
+                continue;
+            }
+            let missing = ((e + 1)..q).filter(|r| !tops.contains(r)).count();
+            let k = i32::try_from(missing.saturating_sub(wilds)).unwrap_or(i32::MAX);
+            best = best.max(DANGER_BASE.powi(k));
+        }
+        best
+    }
+
     /// Score of a position without its discard part.
     fn position_score(&self, p: &Pos) -> f64 {
         let inp = self.inp;
@@ -549,6 +577,7 @@ impl Search<'_> {
                 s += w[feat::NEXT_CHAIN];
             }
             s += w[feat::NEXT_GAP] * self.gap(center, next);
+            s += w[feat::NEXT_DANGER] * self.danger(center, next);
         }
         let others = inp.opp_payoffs[1..]
             .iter()
