@@ -420,6 +420,32 @@ class NertsTable:
         self.undo_stacks: list[list[_UndoRecord]] = [[] for _ in decks]
         self._masks: list[int] | None = None
 
+    @classmethod
+    def from_layouts(
+        cls,
+        options: NertsOptions,
+        layouts: Sequence[PlayerLayout],
+        foundations: Sequence[Sequence[int]] = (),
+    ) -> NertsTable:
+        """A table in an arbitrary position (scenarios, tests, a future interactive table).
+        ``decks`` is rebuilt from the cards each seat holds; nothing checks that the position
+        is reachable."""
+        if len(layouts) != options.num_players:
+            raise ValueError("need one layout per player")
+        new = object.__new__(NertsTable)
+        new.options = options
+        new.players = [p.clone() for p in layouts]
+        for p in new.players:
+            p.flip_count = options.flip_count
+        new.decks = [sorted(p.all_cards()) for p in new.players]
+        new.foundations = [list(f) for f in foundations]
+        if any(not f for f in new.foundations):
+            raise ValueError("foundations may not be empty")
+        new.running = True
+        new.undo_stacks = [[] for _ in layouts]
+        new._masks = None
+        return new
+
     # -- queries -----------------------------------------------------------------------
 
     def clone(self) -> NertsTable:
