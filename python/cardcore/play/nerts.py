@@ -1,0 +1,505 @@
+"""``cardcore play nerts``: real-time Nerts against 1–3 AI seats, a match to 100.
+
+The engine is a discrete-event simulation with an integer millisecond clock
+(:class:`cardcore.nerts.engine.Round`). The app drives that clock from a Textual timer (the
+table's elapsed time, paused while a help or score screen is open) and injects your actions with
+``Round.submit(0, action, now)``. :class:`NertsSession` holds the match (no Textual).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+
+from cardcore.errors import IllegalMoveError
+from cardcore.games.base import get_game
+from cardcore.nerts.engine import NertsAgent, Round
+from cardcore.nerts.rules import (
+    CALL,
+    FLIP,
+    NERTS,
+    RECYCLE,
+    UNDO,
+    WASTE,
+    Action,
+    CallNerts,
+    Flip,
+    NertsOptions,
+    Recycle,
+    ToFoundation,
+    ToWork,
+    Undo,
+)
+from cardcore.nerts.rules import (
+    card_text as nerts_card_text,
+)
+from cardcore.play.common import (
+    HUMAN,
+    PlayConfig,
+    agent_for_level,
+    card_label,
+    card_text,
+    seat_names,
+)
+from cardcore.play.widgets import TableApp, TextPanel
+from cardcore.rng import RNG_VERSION, derive_seed
+
+__all__ = ["NertsApp", "NertsSession"]
+
+GAME = "nerts"
+YOU = 0
+TICK_S = 0.1
+
+
+def _src_name(src: int) -> str:
+    return "Nerts pile" if src == NERTS else "waste" if src == WASTE else f"work pile {src + 1}"
+
+
+class NertsSession:
+    """A Nerts match: rounds until a total reaches ``target_score`` with a single leader.
+
+    Round ``r`` of a match seeded ``S`` is dealt from ``derive_seed(S, r, "round")``, as in
+    ``GameSpec.play_match``.
+    """
+
+    def __init__(
+        self,
+        players: int = 2,
+        ai: str = "normal",
+        seed: int = 0,
+        options: Mapping[str, Any] | None = None,
+    ) -> None:
+        spec = get_game(GAME)
+        self.seed = seed
+        self.options = NertsOptions.from_mapping(players, dict(options or {}))
+        self.ai_name = agent_for_level(spec, ai)
+        self.agent_names = [HUMAN] + [self.ai_name] * (players - 1)
+        self._spec = spec
+        self.names = seat_names(players)
+        self.totals = [0] * players
+        self.rounds: list[dict[str, Any]] = []
+        self.round_index = -1
+        self.new_round()
+
+    def new_round(self) -> None:
+        self.round_index += 1
+        self.round_seed = derive_seed(self.seed, self.round_index, "round")
+        agents: list[NertsAgent | None] = [None] + [
+            self._spec.make_agent(self.ai_name) for _ in range(1, self.options.num_players)
+        ]
+        self.round = Round(self.options, self.round_seed, agents)
+        self.recorded = False
+        self._seen = 0
+        self.last: list[str] = [""] * self.options.num_players
+
+    @property
+    def table(self) -> Any:
+        return self.round.table
+
+    @property
+    def match_over(self) -> bool:
+        top = max(self.totals)
+        return top >= self.options.target_score and self.totals.count(top) == 1
+
+    def advance(self, t_ms: int) -> None:
+        """Moves the round's clock to ``t_ms`` (the AIs act on the way)."""
+        if self.round.running:
+            self.round.advance_to(max(t_ms, self.round.now))
+        self._note_events()
+        self._maybe_record()
+
+    def _note_events(self) -> None:
+        log = self.round.log
+        for t, seat, action, status in log[self._seen :]:
+            if seat > 0 and status == "ok":
+                self.last[seat] = f"{action} at {t / 1000:.1f}s"
+        self._seen = len(log)
+
+    def act(self, action: Action, t_ms: int) -> None:
+        """Your action at ``t_ms``: validated now, submitted, executed at once. Raises
+        :class:`IllegalMoveError` (nothing changes) when it is refused."""
+        self.advance(t_ms)
+        rnd = self.round
+        if not rnd.running:
+            raise IllegalMoveError("the round is over")
+        if not rnd.is_legal(YOU, action):
+            raise IllegalMoveError(self.why_illegal(action))
+        n = len(rnd.log)
+        rnd.submit(YOU, action, rnd.now)
+        rnd.advance_to(rnd.now)
+        mine = [row for row in rnd.log[n:] if row[1] == YOU]
+        self._note_events()
+        self._maybe_record()
+        if mine and mine[0][3] != "ok":
+            raise IllegalMoveError("too slow: an opponent got there first")
+
+    def why_illegal(self, action: Action) -> str:
+        t = self.table
+        p = t.players[YOU]
+        if isinstance(action, CallNerts):
+            return f"your Nerts pile still has {len(p.nerts)} cards"
+        if isinstance(action, Undo):
+            return "nothing to undo"
+        if isinstance(action, Flip):
+            return "the stock is empty (space recycles the waste)"
+        if isinstance(action, Recycle):
+            return "the waste cannot be turned over now"
+        src = action.src
+        card = t.source_top(YOU, src)
+        if card is None:
+            return f"the {_src_name(src)} is empty"
+        if isinstance(action, ToFoundation):
+            return f"{card_label(card % 52)} does not fit on a foundation"
+        return f"that does not go on work pile {action.pile + 1}"
+
+    def _maybe_record(self) -> None:
+        rnd = self.round
+        if rnd.running or self.recorded:
+            return
+        self.recorded = True
+        scores = rnd.scores()
+        self.totals = [a + b for a, b in zip(self.totals, scores, strict=True)]
+        self.rounds.append(
+            {
+                "seed": self.round_seed,
+                "rng": RNG_VERSION,
+                "decks": [" ".join(nerts_card_text(c) for c in d) for d in rnd.decks],
+                "events": [list(e) for e in rnd.log],
+                "inputs": [list(i) for i in rnd.inputs],
+                "scores": scores,
+                "end": rnd.end,
+                "caller": rnd.caller,
+                "duration_ms": rnd.now,
+            }
+        )
+
+    def match_record(self) -> dict[str, Any]:
+        """The match as a record with a ``replay`` (kind ``match``, human inputs included)."""
+        top = max(self.totals)
+        winner = self.totals.index(top) if self.totals.count(top) == 1 else None
+        rounds = [
+            {
+                "round": r,
+                "seed": rr["seed"],
+                "scores": rr["scores"],
+                "end": rr["end"],
+                "caller": rr["caller"],
+                "winner": rr["caller"],
+                "duration_ms": rr["duration_ms"],
+                "events": len(rr["events"]),
+            }
+            for r, rr in enumerate(self.rounds)
+        ]
+        return {
+            "game": GAME,
+            "index": 0,
+            "seed": self.seed,
+            "players": self.options.num_players,
+            "agents": list(self.agent_names),
+            "scores": list(self.totals),
+            "winner": winner,
+            "rounds": rounds,
+            "games": rounds,
+            "replay": {
+                "game": GAME,
+                "kind": "match",
+                "seed": self.seed,
+                "rng": RNG_VERSION,
+                "players": self.options.num_players,
+                "agents": list(self.agent_names),
+                "human_seats": [YOU],
+                "options": self.options.as_dict(),
+                "rounds": [dict(r) for r in self.rounds],
+                "scores": list(self.totals),
+                "winner": winner,
+            },
+        }
+
+    def score_sheet(self) -> Text:
+        w = max(len(n) for n in self.names) + 2
+        lines = ["Round".ljust(7) + "".join(n.rjust(w) for n in self.names) + "   end"]
+        for r, rr in enumerate(self.rounds):
+            cells = "".join(str(x).rjust(w) for x in rr["scores"])
+            end = rr["end"]
+            if rr["caller"] is not None:
+                end = f"Nerts! by {self.names[rr['caller']]}"
+            lines.append(f"{r + 1:<7}{cells}   {end} ({rr['duration_ms'] / 1000:.0f}s)")
+        lines.append("-" * len(lines[0]))
+        lines.append("Total".ljust(7) + "".join(str(t).rjust(w) for t in self.totals))
+        lines.append(f"(match to {self.options.target_score})")
+        return Text("\n".join(lines))
+
+
+HELP_NERTS = """
+Nerts is a race: everyone plays at once. Get rid of your Nerts pile.
+
+Foundations in the middle are shared: start one with any ace, then build up in suit (A, 2, 3 …
+K). Your work piles build down in alternating colours (a red 6 on a black 7); you may move the
+top part of a work pile onto another. Your Nerts pile's top card can go to a foundation or a
+work pile. Turn the stock three at a time onto the waste (space); the waste's top card plays.
+When the stock is empty, space turns the waste over again.
+
+When your Nerts pile is empty, call Nerts (c): the round ends. Score: +1 for each of your cards
+on the foundations, -2 for each card left in your Nerts pile. The match goes to 100.
+You may undo your last action (u). The AI opponents play in real time at the table speed.
+"""
+
+KEYS_NERTS = (
+    "select: n Nerts pile · w waste · 1-5 work pile; then 1-5 (to that work pile) or f "
+    "(to a foundation) · space flip / recycle · u undo · c call Nerts · Esc clear · "
+    "? help · Ctrl+Q quit"
+)
+
+
+class NertsApp(TableApp):
+    """The Nerts table. With ``realtime=False`` (tests) the clock moves only by :meth:`advance`."""
+
+    TITLE = "cardcore · Nerts"
+    HELP: ClassVar[str] = HELP_NERTS
+    KEYS: ClassVar[str] = KEYS_NERTS
+
+    def __init__(self, config: PlayConfig, *, realtime: bool = True) -> None:
+        super().__init__(config)
+        self.seed = config.resolved_seed()
+        self.session = NertsSession(config.players, config.ai, self.seed, config.options)
+        self.realtime = realtime
+        self.elapsed_ms = 0
+        self._last_tick: float | None = None
+        self.found_panel = TextPanel(id="foundations", classes="box")
+        self.opponents_panel = TextPanel(id="opponents", classes="box")
+        self.you_panel = TextPanel(id="you", classes="box")
+        self.selected: int | None = None
+        self._saved = False
+        self._ended_shown = False
+
+    def compose(self) -> ComposeResult:
+        yield self.title_panel
+        yield self.found_panel
+        yield self.opponents_panel
+        yield self.you_panel
+        yield self.message_panel
+        yield self.keys_panel
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        if self.realtime:
+            self._last_tick = time.monotonic()
+            self.set_interval(TICK_S, self._tick)
+
+    # -- clock --------------------------------------------------------------------------------
+
+    def _paused(self) -> bool:
+        return self.sheet_open or self.screen is not self.screen_stack[0]
+
+    def _tick(self) -> None:
+        now = time.monotonic()
+        last = self._last_tick if self._last_tick is not None else now
+        self._last_tick = now
+        if self._paused():
+            return
+        self.advance(round((now - last) * 1000))
+
+    def advance(self, ms: int) -> None:
+        """Moves the table clock ``ms`` forward; the AIs act on the way."""
+        if self._paused() or not self.session.round.running:
+            return
+        self.elapsed_ms += max(0, ms)
+        self.session.advance(self.elapsed_ms)
+        self._check_round_end()
+        self.refresh_view()
+
+    def ai_step(self) -> bool:
+        return False  # the AIs act as the clock runs
+
+    # -- view ---------------------------------------------------------------------------------
+
+    def _card(self, cid: int | None, highlight: bool = False) -> Text:
+        if cid is None:
+            return Text("-", style="dim")
+        return card_text(cid % 52, highlight=highlight)
+
+    def refresh_view(self) -> None:
+        s = self.session
+        rnd = s.round
+        t = s.table
+        self.title_panel.show(
+            f"Nerts · round {s.round_index + 1} · {rnd.now / 1000:5.1f} s · speed "
+            f"{s.options.speed} · match to {s.options.target_score} · seed {self.seed} · "
+            f"AI {self.config.ai}"
+        )
+        found = Text()
+        if not t.foundations:
+            found.append("none yet (any ace starts one)", style="dim")
+        for i, f in enumerate(t.foundations):
+            if i:
+                found.append(" ")
+            found.append_text(self._card(f[-1]))
+        self.found_panel.show(found)
+        self.found_panel.border_title = f"Foundations ({len(t.foundations)})"
+        counts = t.foundation_counts()
+        opp = Text()
+        for seat in range(1, s.options.num_players):
+            p = t.players[seat]
+            opp.append(f"{s.names[seat]:<10} Nerts ")
+            opp.append_text(self._card(p.nerts[-1] if p.nerts else None))
+            opp.append(f" ({len(p.nerts)} left)  work ")
+            for k, pile in enumerate(p.work):
+                if k:
+                    opp.append(" ")
+                opp.append_text(self._card(pile[-1] if pile else None))
+            opp.append("  waste ")
+            opp.append_text(self._card(p.waste[-1] if p.waste else None))
+            opp.append(f"  on foundations {counts[seat]}  total {s.totals[seat]}")
+            if s.last[seat]:
+                opp.append(f"   {s.last[seat]}", style="dim")
+            opp.append("\n")
+        opp.rstrip()
+        self.opponents_panel.show(opp)
+        self.opponents_panel.border_title = "Opponents"
+        self.you_panel.show(self._you_text(counts[YOU]))
+        self.you_panel.border_title = f"You · total {s.totals[YOU]}"
+        self.message_panel.show(self.message)
+
+    def _you_text(self, on_foundations: int) -> Text:
+        s = self.session
+        p = s.table.players[YOU]
+        sel = self.selected
+        out = Text("Nerts [n]: ")
+        out.append_text(self._card(p.nerts[-1] if p.nerts else None, sel == NERTS))
+        out.append(f" ({len(p.nerts)} left)    on foundations {on_foundations}\n")
+        for k, pile in enumerate(p.work):
+            out.append(f"[{k + 1}] ")
+            if not pile:
+                out.append("empty", style="dim")
+            for j, c in enumerate(pile):
+                if j:
+                    out.append(" ")
+                out.append_text(self._card(c, sel == k and j == len(pile) - 1))
+            out.append("\n")
+        out.append(f"Stock {len(p.stock)} · waste [w]: ")
+        shown = p.waste[-3:]
+        if not shown:
+            out.append("empty", style="dim")
+        for j, c in enumerate(shown):
+            if j:
+                out.append(" ")
+            out.append_text(self._card(c, sel == WASTE and j == len(shown) - 1))
+        if len(p.waste) > 3:
+            out.append(f"  ({len(p.waste)} cards)", style="dim")
+        if sel is not None:
+            top = s.table.source_top(YOU, sel)
+            label = card_label(top % 52) if top is not None else "-"
+            out.append(
+                f"\nSelected: {_src_name(sel)} {label} → 1-{len(p.work)} work pile, f foundation",
+                style="bold",
+            )
+        if not s.round.running:
+            out.append("\nThe round is over.", style="bold")
+        elif not p.nerts:
+            out.append("\nYour Nerts pile is empty: press c to call Nerts!", style="bold green")
+        return out
+
+    # -- input ---------------------------------------------------------------------------------
+
+    def game_key(self, key: str, char: str | None) -> bool:
+        if self._paused():
+            return False
+        s = self.session
+        p = s.table.players[YOU]
+        c = char or ""
+        if key == "escape":
+            self.selected = None
+            return True
+        if c == "n":
+            self.selected = NERTS
+            return True
+        if c == "w":
+            self.selected = WASTE
+            return True
+        if c.isdigit() and 1 <= int(c) <= len(p.work):
+            k = int(c) - 1
+            if self.selected is None:
+                self.selected = k
+                return True
+            if self.selected == k:
+                self.selected = None
+                return True
+            return self._act(self._to_work(self.selected, k))
+        if c == "f":
+            if self.selected is None:
+                self.say("Select a card first (n, w or 1-5), then f.")
+                return True
+            return self._act(ToFoundation(self.selected))
+        if key == "space":
+            return self._act(FLIP if p.stock else RECYCLE)
+        if c == "u":
+            return self._act(UNDO)
+        if c == "c":
+            return self._act(CALL)
+        return False
+
+    def _to_work(self, src: int, pile: int) -> Action:
+        if src in (NERTS, WASTE):
+            return ToWork(src, 1, pile)
+        for a in self.session.round.legal(YOU):
+            if isinstance(a, ToWork) and a.src == src and a.pile == pile:
+                return a
+        return ToWork(src, 1, pile)
+
+    def _act(self, action: Action) -> bool:
+        s = self.session
+        if self.realtime and self._last_tick is not None:
+            now = time.monotonic()
+            self.elapsed_ms += round((now - self._last_tick) * 1000)
+            self._last_tick = now
+        try:
+            s.act(action, self.elapsed_ms)
+        except IllegalMoveError as e:
+            self.say(f"Not allowed: {e}")
+            return True
+        self.selected = None
+        self.say(f"You: {action}")
+        self._check_round_end()
+        return True
+
+    def _check_round_end(self) -> None:
+        s = self.session
+        if s.round.running or self._ended_shown:
+            return
+        self._ended_shown = True
+        rr = s.rounds[-1]
+        if rr["caller"] is not None:
+            who = "You" if rr["caller"] == YOU else s.names[rr["caller"]]
+            head = f"Round {s.round_index + 1}: {who} called Nerts!"
+        else:
+            head = f"Round {s.round_index + 1} ended ({rr['end']})."
+        body = Text(head + "\n\n").append_text(s.score_sheet())
+        if s.match_over:
+            rec = s.match_record()
+            w = rec["winner"]
+            verdict = "You win the match!" if w == YOU else f"{s.names[w]} wins the match."
+            path = self.save_replay(rec) if not self._saved else self.replay_path
+            self._saved = True
+            tail = f"\n\nMatch over. {verdict}"
+            if path is not None:
+                tail += f"\nReplay saved to {path}"
+            self.say(f"{head} Match over. {verdict}")
+            self.show_sheet("Match over", body.append(tail))
+        else:
+            self.say(head)
+            self.show_sheet(
+                f"After round {s.round_index + 1}",
+                body.append("\n\nEnter: deal the next round."),
+                then=self._next_round,
+            )
+
+    def _next_round(self) -> None:
+        self.session.new_round()
+        self.elapsed_ms = 0
+        self.selected = None
+        self._ended_shown = False
+        self.say(f"Round {self.session.round_index + 1}: go!")

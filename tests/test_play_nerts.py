@@ -1,0 +1,147 @@
+"""`cardcore play nerts`: the real-time table driven by key presses and a test clock."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("textual")
+
+from cardcore.nerts.rules import NERTS, ToWork
+from cardcore.play.common import PlayConfig
+from cardcore.play.nerts import NertsApp, NertsSession
+from cardcore.play.widgets import SheetScreen
+
+
+def _config(tmp_path: Path, players: int = 3, seed: int = 5, **kw: object) -> PlayConfig:
+    return PlayConfig(
+        "nerts",
+        players,
+        str(kw.pop("ai", "hard")),
+        seed=seed,
+        delay=0,
+        replay_file=str(tmp_path / "nerts.jsonl"),
+        **kw,  # type: ignore[arg-type]
+    )
+
+
+def _layout(app: NertsApp) -> tuple[object, ...]:
+    t = app.session.table
+    p = t.players[0]
+    return (
+        list(p.nerts),
+        [list(w) for w in p.work],
+        list(p.stock),
+        list(p.waste),
+        [list(f) for f in t.foundations],
+    )
+
+
+def test_keys_play_refuse_undo_flip_and_ai_clock(tmp_path: Path) -> None:
+    async def run() -> None:
+        app = NertsApp(_config(tmp_path), realtime=False)
+        async with app.run_test(size=(120, 32)) as pilot:
+            await pilot.pause()
+            t = app.session.table
+            me = t.players[0]
+            ace = me.nerts[-1]
+            assert ace % 13 == 0  # seed 5: an ace on top of your Nerts pile
+            assert "Nerts [n]: A♣ (13 left)" in app.you_panel.plain
+            # select the Nerts pile, send it to a foundation
+            await pilot.press("n")
+            assert "Selected: Nerts pile A♣" in app.you_panel.plain
+            await pilot.press("f")
+            assert t.foundations == [[ace]]
+            assert len(me.nerts) == 12
+            assert "A♣" in app.found_panel.plain
+            # a Nerts card on a work pile where it does not fit: refused, nothing moves
+            bad = next(
+                k for k in range(4) if not app.session.round.is_legal(0, ToWork(NERTS, 1, k))
+            )
+            before = _layout(app)
+            await pilot.press("n", str(bad + 1))
+            assert _layout(app) == before
+            assert "Not allowed: that does not go on work pile" in app.message_panel.plain
+            # f with nothing selected: a hint
+            await pilot.press("escape", "f")
+            assert "Select a card first" in app.message_panel.plain
+            # undo the foundation play
+            await pilot.press("u")
+            assert t.foundations == []
+            assert me.nerts[-1] == ace
+            # a second undo is refused (one-move undo)
+            before = _layout(app)
+            await pilot.press("u")
+            assert _layout(app) == before
+            assert "nothing to undo" in app.message_panel.plain
+            # flip three from the stock
+            await pilot.press("space")
+            assert len(me.waste) == 3
+            assert "Stock 32" in app.you_panel.plain
+            # calling Nerts with cards left is refused
+            await pilot.press("c")
+            assert "Not allowed" in app.message_panel.plain
+            assert app.session.round.running
+            # the AIs act as the clock runs (20 s of table time)
+            assert app.session.round.now == 0
+            app.advance(20_000)
+            assert app.session.round.now == 20_000
+            assert " 20.0 s" in app.title_panel.plain
+            ai_rows = [r for r in app.session.round.log if r[1] > 0 and r[3] == "ok"]
+            assert ai_rows
+            assert any(app.session.last[s] for s in (1, 2))
+            # your actions are injected at the current table time
+            await pilot.press("space")
+            assert app.session.round.inputs[-1][2] == 20_000
+
+    asyncio.run(run())
+
+
+def _seed_with_nerts_ace() -> int:
+    for seed in range(200):
+        s = NertsSession(2, "easy", seed, {"nerts_pile_size": 1, "target_score": 1})
+        if s.table.players[0].nerts[-1] % 13 == 0:
+            return seed
+    raise AssertionError("no seed found")
+
+
+def test_call_nerts_ends_round_and_match_saves_replay(tmp_path: Path) -> None:
+    seed = _seed_with_nerts_ace()
+
+    async def run() -> None:
+        opts = {"nerts_pile_size": 1, "target_score": 1}
+        app = NertsApp(
+            _config(tmp_path, players=2, seed=seed, ai="easy", options=opts), realtime=False
+        )
+        async with app.run_test(size=(120, 32)) as pilot:
+            await pilot.pause()
+            app.advance(300)
+            await pilot.press("n", "f")
+            assert not app.session.table.players[0].nerts
+            assert "press c to call Nerts" in app.you_panel.plain
+            await pilot.press("c")
+            await pilot.pause()
+            assert not app.session.round.running
+            assert app.session.round.caller == 0
+            assert isinstance(app.screen, SheetScreen)
+            assert "You called Nerts!" in app.screen.panel.plain
+            assert "Match over. You win the match!" in app.screen.panel.plain
+        rec = json.loads((tmp_path / "nerts.jsonl").read_text())
+        assert rec["game"] == "nerts"
+        assert rec["winner"] == 0
+        assert rec["agents"] == ["human", "random"]
+        rep = rec["replay"]
+        assert rep["kind"] == "match"
+        assert rep["human_seats"] == [0]
+        rnd = rep["rounds"][0]
+        assert [row[2:] for row in rnd["events"] if row[1] == 0] == [
+            ["N>F", "ok"],
+            ["nerts", "ok"],
+        ]
+        assert [i[3] for i in rnd["inputs"]] == ["N>F", "nerts"]
+        assert rnd["scores"][0] == 1
+
+    asyncio.run(run())
