@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
+from cardcore import __version__
 from cardcore.errors import IllegalMoveError, OptionError, ReplayMismatchError
 from cardcore.games.base import (
     Agent,
@@ -92,11 +93,14 @@ def _game_record(
     }
     if request.replay:
         rec["replay"] = {
-            "format": REPLAY_FORMAT,
+            "format": "cardcore-replay",
+            "version": REPLAY_FORMAT,
             "game": GAME,
             "rng": RNG_VERSION,
+            "cardcore_version": __version__,
             "seed": seed,
             "players": options.num_players,
+            "agents": list(request.agents),
             "options": options.as_dict(),
             "deck": list(st.deck_order),
             "first_player": st.first_player,
@@ -178,6 +182,10 @@ def verify_replay(record: Mapping[str, Any]) -> None:
     rep = record.get("replay", record)
     if not isinstance(rep, Mapping) or "moves" not in rep:
         raise _fail("record has no replay (run with replays on)")
+    if rep.get("format", "cardcore-replay") != "cardcore-replay" or rep.get(
+        "version", REPLAY_FORMAT
+    ) != REPLAY_FORMAT:
+        raise _fail(f"unknown replay format {rep.get('format')!r} v{rep.get('version')!r}")
     if rep.get("game") != GAME:
         raise _fail(f"not a {GAME} replay: {rep.get('game')!r}")
     if rep.get("rng") != RNG_VERSION:
@@ -220,12 +228,32 @@ def verify_replay(record: Mapping[str, Any]) -> None:
     for key, value in got.items():
         if key in result and result[key] != value:
             raise _fail(f"{key}: recorded {result[key]!r}, re-run gives {value!r}")
+    agents = rep.get("agents")
+    if rep.get("cardcore_version") == __version__ and isinstance(agents, list):
+        _check_agents(options, seed, [str(a) for a in agents], rep["moves"])
     if rep is not record:
         for key in ("scores", "winner", "turns"):
             if key in record and record[key] != got[key]:
                 raise _fail(f"record {key} {record[key]!r} != re-run {got[key]!r}")
         if "seed" in record and record["seed"] != seed:
             raise _fail(f"record seed {record['seed']} != replay seed {seed}")
+
+
+def _check_agents(
+    options: SpiteOptions, seed: int, names: list[str], moves: Sequence[Any]
+) -> None:
+    """Same version: the agents, re-run from their seeded streams, must make the same moves."""
+    try:
+        agents = [resolve_agent(SPEC, n)() for n in names]
+    except OptionError:
+        return  # an agent this process cannot import: the rules check above still holds
+    if len(agents) != options.num_players:
+        raise _fail(f"{len(agents)} agents for {options.num_players} players")
+    _, log = play_game(options, seed, agents, replay=True)
+    recorded = [[int(m[0]), str(m[1])] for m in moves]
+    if log != recorded:
+        n = next((i for i, (a, b) in enumerate(zip(log, recorded)) if a != b), min(len(log), len(recorded)))
+        raise _fail(f"the agents, re-run, play differently from move {n}")
 
 
 SPEC: Final = register_game(

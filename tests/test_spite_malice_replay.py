@@ -1,0 +1,133 @@
+"""Spite & Malice records and replays: keys, JSON round trip, tamper detection, matches."""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+import pytest
+
+from cardcore.errors import ReplayMismatchError
+from cardcore.games.base import GameRequest, get_game
+from cardcore.spite_malice import SpiteOptions, State, parse_move
+
+
+def _record(players: int = 2, seed: int = 42, **options: Any) -> dict[str, Any]:
+    spec = get_game("spite-malice")
+    agents = ("planner", "greedy", "random", "greedy")[:players]
+    req = GameRequest(index=5, seed=seed, players=players, agents=agents,
+                      options=spec.resolve_options(options), replay=True)
+    rec = spec.play(req)
+    return json.loads(json.dumps(rec))  # JSON-ready, and what the CLI reads back
+
+
+def test_record_keys() -> None:
+    rec = _record()
+    for key in ("game", "index", "seed", "players", "agents", "scores", "winner", "outcome",
+                "turns", "replay"):
+        assert key in rec
+    assert rec["game"] == "spite-malice" and rec["index"] == 5 and rec["seed"] == 42
+    assert rec["outcome"] in ("win", "tie")
+    assert (rec["winner"] is None) == (rec["outcome"] == "tie")
+    rep = rec["replay"]
+    assert rep["format"] == "cardcore-replay" and rep["rng"] == "cardcore-rng-v1"
+    assert len(rep["deck"]) == 104 and sorted(rep["deck"]) == list(range(104))
+    assert rep["options"]["num_center_stacks"] == 3
+
+
+@pytest.mark.parametrize(
+    ("players", "options"),
+    [(2, {}), (3, {}), (4, {}), (2, {"wild_mode": "jokers", "num_center_stacks": 0}),
+     (2, {"completed_stack": "set_aside", "stock_exhausted": "recycle_then_tie"})],
+)
+def test_replay_round_trip(players: int, options: dict[str, Any]) -> None:
+    for seed in (1, 2, 3):
+        rec = _record(players, seed, **options)
+        get_game("spite-malice").verify_replay(rec)
+        get_game("spite-malice").verify_replay(rec["replay"])
+
+
+def _mutations(rec: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    out: list[tuple[str, dict[str, Any]]] = []
+
+    def mut(name: str, fn: Any) -> None:
+        r = copy.deepcopy(rec)
+        fn(r)
+        out.append((name, r))
+
+    rep = "replay"
+    mut("seed", lambda r: r[rep].__setitem__("seed", r[rep]["seed"] + 1))
+    mut("deck", lambda r: r[rep]["deck"].reverse())
+    mut("drop last move", lambda r: r[rep]["moves"].pop())
+    mut("drop first move", lambda r: r[rep]["moves"].pop(0))
+    mut("extra move", lambda r: r[rep]["moves"].append(r[rep]["moves"][-1]))
+    mut("wrong seat", lambda r: r[rep]["moves"][0].__setitem__(0, 1 - r[rep]["moves"][0][0]))
+    mut("scores", lambda r: r[rep]["result"].__setitem__("scores", [99, 0]))
+    mut("record winner", lambda r: r.__setitem__("winner", 1 if r["winner"] == 0 else 0))
+    mut("rng", lambda r: r[rep].__setitem__("rng", "cardcore-rng-v0"))
+    mut("option", lambda r: r[rep]["options"].__setitem__("hand_size", 6))
+    mut("bad option", lambda r: r[rep]["options"].__setitem__("wild_mode", "queens"))
+    mut("digest", lambda r: r[rep]["result"].__setitem__("digest", "0" * 64))
+    mut("garbage move", lambda r: r[rep]["moves"].__setitem__(0, [0, "Z9>C1"]))
+    mut("no replay", lambda r: r.pop(rep))
+    mut("game", lambda r: r[rep].__setitem__("game", "nerts"))
+    return out
+
+
+def _swap_discard(rec: dict[str, Any]) -> dict[str, Any] | None:
+    """A still-legal but different move: another side stack for the first discard."""
+    r = copy.deepcopy(rec)
+    moves = r["replay"]["moves"]
+    for m in moves:
+        if ">S" in m[1]:
+            src, side = m[1].split(">S")
+            m[1] = f"{src}>S{int(side) % 4 + 1}"
+            return r
+    return None
+
+
+def test_tamper_detection() -> None:
+    rec = _record()
+    for name, bad in _mutations(rec):
+        with pytest.raises(ReplayMismatchError):
+            get_game("spite-malice").verify_replay(bad)
+        assert name
+    swapped = _swap_discard(rec)
+    assert swapped is not None
+    with pytest.raises(ReplayMismatchError):
+        get_game("spite-malice").verify_replay(swapped)
+
+
+def test_reshuffles_reproduce() -> None:
+    """Every completed stack is reshuffled from the deck stream in event order."""
+    rec = _record(seed=8)
+    rep = rec["replay"]
+    assert rep["result"]["reshuffles"] > 0
+    o = SpiteOptions.from_mapping({k: v for k, v in rep["options"].items() if k != "num_players"})
+    st = State.new(o, rep["seed"])
+    for _, text in rep["moves"]:
+        st.apply(parse_move(text, o.decks))
+        st.check_conservation()
+    assert st.reshuffles == rep["result"]["reshuffles"]
+    assert st.layout_digest() == rep["result"]["digest"]
+
+
+def test_match_record_and_replay() -> None:
+    spec = get_game("spite-malice")
+    assert spec.play_match is not None
+    req = GameRequest(index=0, seed=9, players=2, agents=("planner", "greedy"),
+                      options=spec.resolve_options({"target_score": 30}), replay=True)
+    rec = json.loads(json.dumps(spec.play_match(req)))
+    assert max(rec["scores"]) >= 30
+    assert rec["winner"] == rec["scores"].index(max(rec["scores"]))
+    assert [g["index"] for g in rec["games"]] == list(range(len(rec["games"])))
+    spec.verify_replay(rec)
+    bad = copy.deepcopy(rec)
+    bad["scores"][0] += 1
+    with pytest.raises(ReplayMismatchError):
+        spec.verify_replay(bad)
+    bad = copy.deepcopy(rec)
+    bad["games"][0]["replay"]["moves"].pop()
+    with pytest.raises(ReplayMismatchError):
+        spec.verify_replay(bad)
