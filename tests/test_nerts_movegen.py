@@ -44,7 +44,10 @@ def _random_table(rng: Rng) -> NertsTable:
     )
     layouts = []
     for _ in range(2):
-        card = lambda: int(rng.below(52))  # noqa: E731
+
+        def card() -> int:
+            return int(rng.below(52))
+
         layouts.append(
             PlayerLayout(
                 nerts=[card() for _ in range(rng.below(4))],
@@ -134,7 +137,7 @@ def test_invalid_states_raise(patch: tuple[int, int]) -> None:
         _core.nerts_moves(bytes(good))
     with pytest.raises(ValueError, match="#1"):
         _core.nerts_moves_batch(t.encode(0) + bytes(good))
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="32 bytes"):
         _core.nerts_moves(b"\x00" * 31)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="multiple of 32"):
         _core.nerts_count_batch(b"\x00" * 33)

@@ -6,9 +6,11 @@ import pytest
 
 from cardcore.cards import parse_cards
 from cardcore.errors import IllegalMoveError, OptionError
+from cardcore.games.base import OptionValue
 from cardcore.nerts import (
     NERTS,
     WASTE,
+    Action,
     CallNerts,
     Flip,
     NertsOptions,
@@ -50,9 +52,9 @@ def layout(
 
 
 def table(
-    *layouts: PlayerLayout, foundations: tuple[str, ...] = (), **options: object
+    *layouts: PlayerLayout, foundations: tuple[str, ...] = (), **options: OptionValue
 ) -> NertsTable:
-    opts = NertsOptions.from_mapping(len(layouts), options)  # type: ignore[arg-type]
+    opts = NertsOptions.from_mapping(len(layouts), options)
     return NertsTable.from_layouts(opts, layouts, [ids(f) for f in foundations])
 
 
@@ -105,9 +107,11 @@ def test_n3_aces_start_new_foundations() -> None:
         foundations=("Ad@0",),
     )
     t.apply(0, ToFoundation(WASTE))
-    assert len(t.foundations) == 2 and t.foundations[1] == ids("Ac")
+    assert len(t.foundations) == 2
+    assert t.foundations[1] == ids("Ac")
     t.apply(1, ToFoundation(NERTS))
-    assert len(t.foundations) == 3 and t.foundations[2] == ids("Ac", 1)
+    assert len(t.foundations) == 3
+    assert t.foundations[2] == ids("Ac", 1)
 
 
 def test_n4_segments_and_partial_option() -> None:
@@ -121,7 +125,8 @@ def test_n4_segments_and_partial_option() -> None:
     assert not strict.is_legal(0, ToWork(0, 2, 2))
     assert ToWork(0, 2, 2) not in strict.legal_actions(0)
     t.apply(0, ToWork(0, 2, 2))
-    assert t.players[0].work[0] == ids("9c") and t.players[0].work[2] == ids("9s 8h 7s")
+    assert t.players[0].work[0] == ids("9c")
+    assert t.players[0].work[2] == ids("9s 8h 7s")
 
 
 def test_n5_only_waste_top_playable() -> None:
@@ -190,7 +195,8 @@ def test_n9_call_only_with_empty_nerts() -> None:
     assert t.is_legal(0, CallNerts())
     t.apply(0, CallNerts())
     assert not t.running
-    assert t.legal_actions(0) == [] and t.legal_actions(1) == []
+    assert t.legal_actions(0) == []
+    assert t.legal_actions(1) == []
 
 
 def test_n11_scoring() -> None:
@@ -258,8 +264,10 @@ def test_illegal_actions_never_change_state() -> None:
         other(),
         foundations=("Ah 2h",),
     )
-    cands = [ToFoundation(s, tg) for s in (0, 1, 2, 3, 4, 5, 6, 7) for tg in (None, 0, 1, 5)]
-    cands += [ToWork(s, d, p) for s in range(8) for d in range(0, 15) for p in range(-1, 6)]
+    cands: list[Action] = [
+        ToFoundation(s, tg) for s in (0, 1, 2, 3, 4, 5, 6, 7) for tg in (None, 0, 1, 5)
+    ]
+    cands += [ToWork(s, d, p) for s in range(8) for d in range(15) for p in range(-1, 6)]
     cands += [Flip(), Recycle(), CallNerts(), Undo()]
     for seat in (0, 1):
         for a in cands:
@@ -305,7 +313,9 @@ def test_five_work_piles_deal() -> None:
     decks = deal_decks(9, 3)
     t = NertsTable(opts, decks)
     for s, p in enumerate(t.players):
-        assert len(p.nerts) == 13 and len(p.work) == 5 and len(p.stock) == 34
+        assert len(p.nerts) == 13
+        assert len(p.work) == 5
+        assert len(p.stock) == 34
         assert p.nerts[-1] == decks[s][12]  # the 13th card is the top
         assert p.stock[-1] == decks[s][18]  # dealing continues from the stock's top
         assert sorted(p.all_cards()) == list(range(52 * s, 52 * s + 52))

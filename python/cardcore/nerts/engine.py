@@ -281,6 +281,9 @@ class Round:
             # overlooked its chosen foundation play this time: decide without it
             rest = [a for a in legal if a != action]
             action = agent.act(obs, rest, rng) if rest else None
+            if action is None:  # nothing else to do: look again after retry_ms
+                self._schedule(seat, self.now + self.profile.retry_ms, _THINK, None)
+                return
         if action is None:
             self._sleeping[seat] = True
             return

@@ -1,0 +1,152 @@
+"""The Nerts GameSpec: records, matches, options, replays and tamper detection."""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+import pytest
+
+from cardcore.errors import ReplayMismatchError
+from cardcore.games.base import GameRequest, get_game
+from cardcore.nerts.rules import OPTION_SPECS
+
+SPEC = get_game("nerts")
+
+
+def req(
+    seed: int = 3, players: int = 2, agents: tuple[str, ...] = ("hard", "greedy"), **kw: Any
+) -> GameRequest:
+    options = kw.pop("options", {})
+    return GameRequest(
+        index=kw.pop("index", 0), seed=seed, players=players, agents=agents,
+        options=SPEC.resolve_options(options), **kw,
+    )  # fmt: skip
+
+
+def test_round_record_shape() -> None:
+    rec = SPEC.play(req(players=4, agents=("hard", "greedy", "random", "hard")))
+    for key in ("game", "index", "seed", "players", "agents", "scores", "winner", "caller", "end"):
+        assert key in rec
+    assert rec["game"] == "nerts"
+    assert len(rec["scores"]) == 4
+    assert rec["end"] in ("nerts", "stalemate", "cap")
+    assert rec["winner"] == rec["caller"]
+    assert rec["duration_ms"] > 0
+    assert rec["events"] > 10
+    assert "replay" not in rec
+    json.dumps(rec)
+
+
+def test_replay_round_trip_and_tampering() -> None:
+    rec = SPEC.play(req(seed=8, replay=True))
+    rec = json.loads(json.dumps(rec))  # through JSON like a JSONL file
+    SPEC.verify_replay(rec)
+    rep = rec["replay"]
+    assert rep["rng"]
+    assert len(rep["decks"]) == 2
+    assert rep["events"]
+    assert rep["options"]["speed"] == "classic"
+
+    def tampered(edit: Any) -> dict[str, Any]:
+        bad: dict[str, Any] = copy.deepcopy(rec)
+        edit(bad["replay"])
+        return bad
+
+    cases = [
+        lambda r: r["events"][2].__setitem__(0, r["events"][2][0] + 1),
+        lambda r: r["events"][5].__setitem__(3, "fail" if r["events"][5][3] == "ok" else "ok"),
+        lambda r: r["events"].pop(),
+        lambda r: r["scores"].__setitem__(0, r["scores"][0] + 1),
+        lambda r: r.__setitem__("seed", r["seed"] + 1),
+        lambda r: r.__setitem__("decks", [r["decks"][1].replace("@1", "@0"), r["decks"][0]]),
+        lambda r: r["options"].__setitem__("speed", "frantic"),
+        lambda r: r.__setitem__("rng", "cardcore-rng-v0"),
+    ]
+    for edit in cases:
+        with pytest.raises(ReplayMismatchError):
+            SPEC.verify_replay(tampered(edit))
+
+
+def test_match_to_target_and_replay() -> None:
+    assert SPEC.play_match is not None
+    rec = SPEC.play_match(req(seed=4, options={"target_score": 40}, replay=True))
+    totals = rec["scores"]
+    assert max(totals) >= 40
+    assert totals.count(max(totals)) == 1
+    assert rec["winner"] == totals.index(max(totals))
+    sums = [sum(r["scores"][s] for r in rec["rounds"]) for s in range(2)]
+    assert sums == totals
+    # every earlier round left the match undecided
+    running = [0, 0]
+    for r in rec["rounds"][:-1]:
+        running = [a + b for a, b in zip(running, r["scores"], strict=True)]
+        assert max(running) < 40 or running.count(max(running)) > 1
+    SPEC.verify_replay(rec)
+    bad = copy.deepcopy(rec)
+    bad["replay"]["rounds"][0]["events"][1][2] = "flip"
+    with pytest.raises(ReplayMismatchError):
+        SPEC.verify_replay(bad)
+
+
+def _values(name: str) -> list[Any]:
+    o = next(o for o in OPTION_SPECS if o.name == name)
+    if o.choices is not None:
+        return list(o.choices)
+    extra: dict[str, list[Any]] = {
+        "nerts_pile_size": [5, 20],
+        "stock_passes": [1, 3],
+        "foundation_points": [2],
+        "nerts_penalty": [0, 3],
+        "nerts_bonus": [10],
+        "target_score": [150],
+        "max_consecutive_stalemates": [0, 1],
+        "undo_depth": [0, 2],
+    }
+    return [o.default, *extra.get(name, [])]
+
+
+@pytest.mark.parametrize("name", [o.name for o in OPTION_SPECS])
+def test_every_option_value_plays(name: str) -> None:
+    for i, value in enumerate(_values(name)):
+        rec = SPEC.play(
+            req(seed=30 + i, players=3, agents=("hard",), options={name: value}, replay=True)
+        )
+        assert rec["end"] in ("nerts", "stalemate", "cap")
+        assert rec["replay"]["options"][name] == value
+        SPEC.verify_replay(rec)
+
+
+def test_scoring_options_change_scores() -> None:
+    base = SPEC.play(req(seed=12))
+    doubled = SPEC.play(req(seed=12, options={"foundation_points": 2, "nerts_penalty": 4}))
+    assert doubled["scores"] == [2 * s for s in base["scores"]]
+    bonus = SPEC.play(req(seed=12, options={"nerts_bonus": 10}))
+    if base["caller"] is not None:
+        c = base["caller"]
+        assert bonus["scores"][c] == base["scores"][c] + 10
+
+
+def test_small_nerts_pile_rounds_are_shorter() -> None:
+    short = sum(
+        SPEC.play(req(seed=s, options={"nerts_pile_size": 3}))["duration_ms"] for s in range(5)
+    )
+    full = sum(SPEC.play(req(seed=s))["duration_ms"] for s in range(5))
+    assert short < full
+
+
+def test_records_are_deterministic_and_seeded() -> None:
+    a = SPEC.play(req(seed=77, players=3, agents=("hard", "greedy", "random"), replay=True))
+    b = SPEC.play(req(seed=77, players=3, agents=("hard", "greedy", "random"), replay=True))
+    assert json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
+    c = SPEC.play(req(seed=78, players=3, agents=("hard", "greedy", "random"), replay=True))
+    assert a["replay"]["decks"] != c["replay"]["decks"]
+
+
+def test_spec_metadata() -> None:
+    assert SPEC.default_agent == "hard"
+    assert set(SPEC.agents) == {"random", "greedy", "hard"}
+    assert (SPEC.min_players, SPEC.max_players, SPEC.default_players) == (2, 4, 2)
+    assert SPEC.play_match is not None
+    assert SPEC.parse_options(["speed=frantic"]) == {"speed": "frantic"}
