@@ -33,6 +33,7 @@ from cardcore.nerts.rules import (
     ToFoundation,
     ToWork,
     Undo,
+    parse_action,
 )
 from cardcore.nerts.rules import (
     card_text as nerts_card_text,
@@ -48,7 +49,7 @@ from cardcore.play.common import (
 from cardcore.play.widgets import TableApp, TextPanel
 from cardcore.rng import RNG_VERSION, derive_seed
 
-__all__ = ["NertsApp", "NertsSession"]
+__all__ = ["NertsApp", "NertsSession", "describe_action"]
 
 GAME = "nerts"
 YOU = 0
@@ -57,6 +58,21 @@ TICK_S = 0.1
 
 def _src_name(src: int) -> str:
     return "Nerts pile" if src == NERTS else "waste" if src == WASTE else f"work pile {src + 1}"
+
+
+def describe_action(action: Action) -> str:
+    """Words for an action, work piles numbered from 1 as on screen."""
+    if isinstance(action, ToFoundation):
+        return f"{_src_name(action.src)} to a foundation"
+    if isinstance(action, ToWork):
+        n = f"{action.depth} cards" if action.depth > 1 else "a card"
+        return f"{n} from the {_src_name(action.src)} to work pile {action.pile + 1}"
+    return {
+        "flip": "flipped the stock",
+        "recycle": "turned the waste over",
+        "nerts": "called Nerts!",
+        "undo": "undid the last move",
+    }[str(action)]
 
 
 class NertsSession:
@@ -116,7 +132,8 @@ class NertsSession:
         log = self.round.log
         for t, seat, action, status in log[self._seen :]:
             if seat > 0 and status == "ok":
-                self.last[seat] = f"{action} at {t / 1000:.1f}s"
+                words = describe_action(parse_action(action))
+                self.last[seat] = f"{words} ({t / 1000:.1f}s)"
         self._seen = len(log)
 
     def act(self, action: Action, t_ms: int) -> None:
@@ -462,7 +479,7 @@ class NertsApp(TableApp):
             self.say(f"Not allowed: {e}")
             return True
         self.selected = None
-        self.say(f"You: {action}")
+        self.say(f"You: {describe_action(action)}.")
         self._check_round_end()
         return True
 

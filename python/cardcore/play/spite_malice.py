@@ -12,6 +12,7 @@ from typing import Any, ClassVar
 from rich.text import Text
 from textual.app import ComposeResult
 
+from cardcore import __version__
 from cardcore.errors import IllegalMoveError
 from cardcore.games.base import Agent, get_game
 from cardcore.play.common import (
@@ -35,6 +36,7 @@ from cardcore.spite_malice.rules import (
     State,
     move_text,
 )
+from cardcore.spite_malice.spec import REPLAY_FORMAT
 
 __all__ = ["SpiteMaliceApp", "SpiteSession"]
 
@@ -43,7 +45,6 @@ YOU = 0
 HAND_KEYS = "123456789"
 SIDE_KEYS = "asdfghjk"
 CENTRE_KEYS = "zxcvbnm,"
-REPLAY_FORMAT = 1
 
 
 class SpiteSession:
@@ -167,11 +168,14 @@ class SpiteSession:
                 "first_player": st.first_player,
                 "payoff_left": [len(p) for p in st.payoffs],
                 "replay": {
-                    "format": REPLAY_FORMAT,
+                    "format": "cardcore-replay",
+                    "version": REPLAY_FORMAT,
                     "game": GAME,
                     "rng": RNG_VERSION,
+                    "cardcore_version": __version__,
                     "seed": self.game_seed,
                     "players": o.num_players,
+                    "agents": list(self.agent_names),
                     "options": o.as_dict(),
                     "deck": list(st.deck_order),
                     "first_player": st.first_player,
