@@ -150,3 +150,42 @@ def test_spec_metadata() -> None:
     assert (SPEC.min_players, SPEC.max_players, SPEC.default_players) == (2, 4, 2)
     assert SPEC.play_match is not None
     assert SPEC.parse_options(["speed=frantic"]) == {"speed": "frantic"}
+
+
+def test_replay_with_a_human_seat_feeds_recorded_inputs() -> None:
+    from cardcore.nerts import GreedyAgent, NertsOptions, Round, ToFoundation, Undo
+    from cardcore.nerts.rules import card_text
+    from cardcore.rng import RNG_VERSION
+
+    opts = NertsOptions()
+    rnd = Round(opts, 99, [None, GreedyAgent()])
+    t = 0
+    while rnd.running and t < 400_000:
+        t += 900
+        if not rnd.pending(0):
+            legal = [a for a in rnd.legal(0) if not isinstance(a, Undo)]
+            pick = next((a for a in legal if isinstance(a, ToFoundation)), legal[0])
+            rnd.submit(0, pick, t + 250)
+        rnd.advance_to(t)
+    assert rnd.inputs
+    replay: dict[str, Any] = {
+        "game": "nerts",
+        "kind": "round",
+        "players": 2,
+        "agents": ["human", "greedy"],
+        "options": opts.as_dict(),
+        "seed": 99,
+        "rng": RNG_VERSION,
+        "decks": [" ".join(card_text(c) for c in d) for d in rnd.decks],
+        "events": [list(e) for e in rnd.log],
+        "inputs": [list(i) for i in rnd.inputs],
+        "scores": rnd.scores(),
+        "end": rnd.end,
+        "caller": rnd.caller,
+        "duration_ms": rnd.now,
+    }
+    SPEC.verify_replay({"replay": replay})
+    bad = copy.deepcopy(replay)
+    bad["inputs"][3][2] += 1  # one human action 1 ms later
+    with pytest.raises(ReplayMismatchError):
+        SPEC.verify_replay({"replay": bad})

@@ -7,14 +7,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from cardcore.cards import parse_card
-from cardcore.errors import ReplayMismatchError
+from cardcore.errors import IllegalMoveError, ReplayMismatchError
 from cardcore.games.base import GameRequest, GameSpec, OptionSpec, register_game
 from cardcore.nerts.agents import GreedyAgent, HardAgent, RandomAgent
 from cardcore.nerts.engine import NertsAgent, Round
-from cardcore.nerts.rules import OPTION_SPECS, NertsOptions, card_text
+from cardcore.nerts.rules import OPTION_SPECS, NertsOptions, card_text, parse_action
 from cardcore.rng import RNG_VERSION, derive_seed
 
-__all__ = ["SPEC", "play", "play_match", "play_round", "verify_replay"]
+__all__ = ["HUMAN", "SPEC", "play", "play_match", "play_round", "rerun_round", "verify_replay"]
 
 GAME = "nerts"
 _OPTIONS: tuple[OptionSpec, ...] = OPTION_SPECS
@@ -56,6 +56,7 @@ def play_round(
             "rng": RNG_VERSION,
             "decks": [" ".join(card_text(c) for c in d) for d in rnd.decks],
             "events": rnd.log,
+            "inputs": rnd.inputs,
             "scores": fields["scores"],
             "end": rnd.end,
             "caller": rnd.caller,
@@ -145,26 +146,75 @@ def _compare(what: str, got: Any, want: Any) -> None:
         )
 
 
+HUMAN = "human"
+"""Agent name of a seat driven by recorded inputs (``Round.submit``) in a replay."""
+
+
+def _replay_agents(names: Sequence[str], players: int) -> list[NertsAgent | None]:
+    full = list(names) * players if len(names) == 1 else list(names)
+    if len(full) != players:
+        raise ReplayMismatchError(f"nerts replay: {len(full)} agents for {players} players")
+    return [None if n == HUMAN else SPEC.make_agent(n) for n in full]
+
+
+def rerun_round(
+    options: NertsOptions,
+    seed: int,
+    agents: Sequence[NertsAgent | None],
+    inputs: Sequence[Sequence[Any]] = (),
+    duration_ms: int | None = None,
+) -> Round:
+    """Re-plays one round: human seats (agent ``None``) get their recorded ``inputs``
+    (``[now, seat, t_ms, action]`` rows of ``Round.inputs``) at the same clock readings. A
+    round with human seats is advanced to ``duration_ms``; an agents-only round runs to its end.
+    """
+    rnd = Round(options, seed, agents)
+    for row in inputs:
+        now, seat, t_ms, text = int(row[0]), int(row[1]), int(row[2]), str(row[3])
+        rnd.advance_to(now)
+        if not rnd.running:
+            raise ReplayMismatchError(f"nerts replay: input {list(row)} after the round ended")
+        try:
+            rnd.submit(seat, parse_action(text), t_ms)
+        except (ValueError, IllegalMoveError) as e:
+            raise ReplayMismatchError(f"nerts replay: input {list(row)} rejected: {e}") from None
+    if any(a is None for a in agents):
+        if duration_ms is not None:
+            rnd.advance_to(duration_ms)
+    else:
+        rnd.run()
+    return rnd
+
+
 def _verify_round(
     replay: Mapping[str, Any], opts: NertsOptions, agent_names: Sequence[str]
 ) -> None:
     if replay.get("rng") != RNG_VERSION:
         raise ReplayMismatchError(f"replay uses RNG {replay.get('rng')!r}, this is {RNG_VERSION}")
     seed = int(replay["seed"])
-    agents = _agents(agent_names, opts.num_players)
-    rnd, fields = play_round(opts, seed, agents, replay=True)
-    rep = fields["replay"]
+    agents = _replay_agents(agent_names, opts.num_players)
+    duration = replay.get("duration_ms")
+    rnd = rerun_round(
+        opts, seed, agents, replay.get("inputs", []), None if duration is None else int(duration)
+    )
     decks = replay.get("decks")
     if decks is not None:
         for s, text in enumerate(decks):
             ids = [c.id(opts.num_players) for c in map(parse_card, text.split())]
             _compare(f"deck of seat {s}", rnd.decks[s], ids)
     events = [list(e) for e in replay.get("events", [])]
-    for i, (got, want) in enumerate(zip(rep["events"], events, strict=False)):
+    for i, (got, want) in enumerate(zip(rnd.log, events, strict=False)):
         _compare(f"event {i}", got, want)
-    _compare("event count", len(rep["events"]), len(events))
-    for key in ("scores", "end", "caller", "duration_ms"):
-        _compare(key, rep[key], replay.get(key))
+    _compare("event count", len(rnd.log), len(events))
+    got_end = {
+        "scores": rnd.scores(),
+        "end": rnd.end,
+        "caller": rnd.caller,
+        "duration_ms": rnd.now,
+    }
+    for key, value in got_end.items():
+        if key in replay or key in ("scores", "end"):
+            _compare(key, value, replay.get(key))
 
 
 def verify_replay(record: Mapping[str, Any]) -> None:
