@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import importlib
 import json
 from pathlib import Path
 
@@ -10,6 +11,8 @@ import pytest
 
 pytest.importorskip("textual")
 
+from cardcore.errors import ReplayMismatchError
+from cardcore.games.base import get_game
 from cardcore.nerts.rules import NERTS, ToWork
 from cardcore.play.common import PlayConfig
 from cardcore.play.nerts import NertsApp, NertsSession
@@ -143,5 +146,13 @@ def test_call_nerts_ends_round_and_match_saves_replay(tmp_path: Path) -> None:
         ]
         assert [i[3] for i in rnd["inputs"]] == ["N>F", "nerts"]
         assert rnd["scores"][0] == 1
+        spec_module = importlib.import_module("cardcore.nerts.spec")
+        if not hasattr(spec_module, "rerun_round"):
+            pytest.skip("this Nerts spec cannot replay a human seat's inputs yet")
+        get_game("nerts").verify_replay(rec)
+        # a changed input no longer reproduces the recorded round
+        rnd["inputs"][0][3] = "flip"
+        with pytest.raises(ReplayMismatchError):
+            get_game("nerts").verify_replay(rec)
 
     asyncio.run(run())
