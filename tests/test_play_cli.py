@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from cardcore.cli import cli
 from cardcore.games.base import get_game
-from cardcore.play.common import agent_for_level, daily_seed, default_replay_path
+from cardcore.play.common import PlayConfig, agent_for_level, daily_seed, default_replay_path
 from cardcore.rng import derive_seed
 
 
@@ -63,5 +63,7 @@ def test_ai_levels_and_daily_seed(tmp_path: Path) -> None:
     day = dt.date(2026, 11, 29)
     assert daily_seed(day) == derive_seed(20261129, 0, "daily")
     assert daily_seed(day) != daily_seed(day + dt.timedelta(days=1))
+    assert PlayConfig("nerts", 2, daily=True).resolved_seed() == daily_seed()
+    assert PlayConfig("nerts", 2, seed=12).resolved_seed() == 12
     p = default_replay_path("nerts", dt.datetime(2026, 1, 2, 3, 4, 5))
     assert p.parts[-3:] == (".cardcore", "replays", "nerts-20260102T030405.jsonl")
