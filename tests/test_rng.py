@@ -13,13 +13,14 @@ import math
 import pickle
 from collections import Counter
 from collections.abc import Callable
-from typing import cast
+from pathlib import Path
+from typing import Any, cast
 
 import pytest
 
 import cardcore
 from cardcore import _core
-from cardcore.cards import Card, make_deck
+from cardcore.cards import Card, format_cards, make_deck
 from cardcore.rng import (
     RNG_VERSION,
     Rng,
@@ -31,100 +32,29 @@ from cardcore.rng import (
     shuffled_deck,
 )
 
-# --- the reference implementation (copied verbatim into docs/rng.md) -------------------------
+# --- the reference implementation: the python block of docs/rng.md §8, executed as written ---
 
-M64 = (1 << 64) - 1
-
-
-def mix64(z: int) -> int:
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & M64
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & M64
-    return z ^ (z >> 31)
+DOC = Path(__file__).resolve().parents[1] / "docs" / "rng.md"
+MARKER = "<!-- reference-implementation"
 
 
-def fnv1a64(data: bytes) -> int:
-    h = 0xCBF29CE484222325
-    for b in data:
-        h = ((h ^ b) * 0x100000001B3) & M64
-    return h
+def _load_reference() -> dict[str, Any]:
+    text = DOC.read_text(encoding="utf-8")
+    after = text[text.index(MARKER) :]
+    start = after.index("```python\n") + len("```python\n")
+    code = after[start : after.index("\n```", start)]
+    namespace: dict[str, Any] = {"__name__": "rng_reference"}
+    exec(compile(code, f"{DOC}:reference", "exec"), namespace)
+    return namespace
 
 
-def ref_derive_seed(master: int, index: int, stream: str) -> int:
-    rotl17 = ((index << 17) | (index >> 47)) & M64
-    a = mix64(master ^ 0x63617264636F7265)  # "cardcore"
-    b = mix64(a ^ rotl17)
-    return mix64(b ^ fnv1a64(stream.encode("utf-8")))
-
-
-class RefRng:
-    """xoshiro256++ seeded with four SplitMix64 outputs."""
-
-    def __init__(self, seed: int) -> None:
-        self.s = []
-        for _ in range(4):
-            seed = (seed + 0x9E3779B97F4A7C15) & M64
-            self.s.append(mix64(seed))
-
-    def next_u64(self) -> int:
-        s = self.s
-        result = (_rotl((s[0] + s[3]) & M64, 23) + s[0]) & M64
-        t = (s[1] << 17) & M64
-        s[2] ^= s[0]
-        s[3] ^= s[1]
-        s[1] ^= s[2]
-        s[0] ^= s[3]
-        s[2] ^= t
-        s[3] = _rotl(s[3], 45)
-        return result
-
-    def below(self, bound: int) -> int:
-        """Lemire: uniform in 0..bound."""
-        m = self.next_u64() * bound
-        if m & M64 < bound:
-            threshold = (1 << 64) % bound
-            while m & M64 < threshold:
-                m = self.next_u64() * bound
-        return m >> 64
-
-
-def _rotl(x: int, k: int) -> int:
-    return ((x << k) | (x >> (64 - k))) & M64
-
-
-def ref_shuffle(rng: RefRng, items: list[int]) -> None:
-    """Fisher–Yates from the top, the swap indices drawn in batches (docs/rng.md §4)."""
-    i = len(items)
-    while i > 1:
-        # Batch bounds i, i-1, ... (each >= 2, at most 6) while the product stays <= 2**48.
-        bounds = [i]
-        while len(bounds) < 6 and i - len(bounds) > 1:
-            nxt = bounds[-1] - 1
-            if math.prod(bounds) * nxt > 1 << 48:
-                break
-            bounds.append(nxt)
-        if len(bounds) == 1:
-            js = [rng.below(i)]
-        else:
-            product = math.prod(bounds)
-            while True:
-                leftover = rng.next_u64()
-                js = []
-                for bound in bounds:
-                    m = leftover * bound
-                    js.append(m >> 64)
-                    leftover = m & M64
-                if leftover >= product or leftover >= (1 << 64) % product:
-                    break
-        for step, j in enumerate(js):
-            items[i - 1 - step], items[j] = items[j], items[i - 1 - step]
-        i -= len(bounds)
+REF = _load_reference()
+RefRng: Any = REF["Rng"]
+ref_derive_seed: Callable[[int, int, str], int] = REF["derive_seed"]
 
 
 def ref_deck_order(n: int, master: int, index: int, stream: str = "deck") -> list[int]:
-    rng = RefRng(ref_derive_seed(master, index, stream))
-    order = list(range(n))
-    ref_shuffle(rng, order)
-    return order
+    return cast("list[int]", RefRng.for_stream(master, index, stream).permutation(n))
 
 
 def rows_of(view: memoryview) -> list[list[int]]:
@@ -191,10 +121,21 @@ def test_reference_matches_golden_vectors() -> None:
     for master, index, stream, seed in GOLDEN_DERIVED:
         assert ref_derive_seed(master, index, stream) == seed
     assert ref_deck_order(104, 42, 0) == GOLDEN_PERM_104
-    r = RefRng(7)
-    items = list(range(10))
-    ref_shuffle(r, items)
-    assert items == GOLDEN_PERM_10
+    assert RefRng(7).permutation(10) == GOLDEN_PERM_10
+
+
+def test_reference_doc_examples() -> None:
+    deck = REF["deck_order"](2, 0, seed=42)
+    assert deck == GOLDEN_PERM_104
+    text = " ".join(REF["card_text"](i, 2) for i in deck)
+    assert text == format_cards(shuffled_deck(2, seed=42))
+    assert text.startswith("Jh 2h As 8d 3c 7c")
+    with_jokers = [REF["card_text"](i, 2) for i in REF["deck_order"](2, 2, seed=42)]
+    assert with_jokers == [str(c) for c in shuffled_deck(2, 2, seed=42)]
+    # The golden numbers quoted in the document are the ones pinned here.
+    doc = DOC.read_text(encoding="utf-8")
+    for value in [*GOLDEN_RAW, *(seed for *_, seed in GOLDEN_DERIVED)]:
+        assert str(value) in doc
 
 
 REF_SIZES = [1, 2, 3, 4, 5, 6, 7, 8, 13, 52, 53, 54, 56, 104, 108, 157, 256, 257, 300, 1000]
@@ -223,6 +164,11 @@ def test_reference_reproduces_core_streams_and_raw_draws() -> None:
             assert [ref.below(b) for b in range(1, 60)] == [core.below(b) for b in range(1, 60)]
             big = [2**63 + 1, 2**64 - 1, 3 * 2**62, 10**19]
             assert [ref.below(b) for b in big] == [core.below(b) for b in big]
+            assert [ref.random() for _ in range(20)] == [core.random() for _ in range(20)]
+            # normal() goes through ln/cos: equal up to the C library's last bits.
+            for _ in range(20):
+                assert ref.normal() == pytest.approx(core.normal(), rel=1e-12, abs=1e-12)
+            assert ref.permutation(60) == core.permutation(60)
 
 
 def test_reference_reproduces_many_seeds() -> None:
@@ -239,12 +185,7 @@ def test_reference_reproduces_many_seeds() -> None:
 def test_reference_reproduces_large_batches_with_single_draws() -> None:
     """A length where the top batches hold only two bounds (70000**3 > 2**48), so the greedy
     batch rule matters; the last step (bound 2) is a single Lemire draw at every length."""
-    n = 70_000
-    r = Rng(5)
-    expected = RefRng(5)
-    items = list(range(n))
-    ref_shuffle(expected, items)
-    assert r.permutation(n) == items
+    assert Rng(5).permutation(70_000) == RefRng(5).permutation(70_000)
 
 
 # --- determinism and independence --------------------------------------------------------------
