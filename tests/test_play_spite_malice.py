@@ -52,7 +52,8 @@ def test_refused_play_then_discard(tmp_path: Path) -> None:
             assert f"Selected: hand {app.session.label(card)}" in app.you_panel.plain
             await pilot.press("z")
             assert _snap(st) == before
-            assert "Not allowed" in app.message_panel.plain
+            msg = f"Not allowed: {app.session.label(card)} does not go on C1: it needs an ace"
+            assert msg in app.message_panel.plain
             # centre key without a selection: a hint, nothing changes
             await pilot.press("escape", "x")
             assert "Select a card first" in app.message_panel.plain

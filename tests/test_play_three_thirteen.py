@@ -184,3 +184,31 @@ def test_session_refuses_out_of_turn_and_maps_ai_levels() -> None:
     with pytest.raises(IllegalMoveError, match="turn"):
         s.draw_stock()
     assert _snapshot(s.state) == before
+
+
+def test_opponent_turns_are_paced(tmp_path: Path) -> None:
+    """With a delay, the AI seats play one move per timer tick (not all at once)."""
+
+    async def run() -> None:
+        cfg = PlayConfig(
+            "three-thirteen", 4, "normal", seed=8, delay=30.0, replay_file=str(tmp_path / "x")
+        )
+        app = ThreeThirteenApp(cfg)
+        async with app.run_test(size=(110, 32)) as pilot:
+            await pilot.pause()
+            st = app.session.state
+            while st.current != 0:  # the seats before you: one move per tick
+                n = sum(map(len, st.move_log))
+                app._ai_tick()
+                assert sum(map(len, st.move_log)) == n + 1
+            await pilot.press("s", "d")
+            assert app.session.rounds_done == 0
+            n = sum(map(len, st.move_log))
+            assert st.current == 1  # Left waits for the timer
+            assert "Left is playing" in app.hand_panel.plain
+            app._ai_tick()
+            assert sum(map(len, st.move_log)) == n + 1
+            assert st.phase == "discard"
+            assert "▶ Left" in app.opponents_panel.plain
+
+    asyncio.run(run())

@@ -132,7 +132,34 @@ class SpiteSession:
             raise IllegalMoveError("the game is over")
         if self.state.current != YOU:
             raise IllegalMoveError(f"it is {self.names[self.state.current]}'s turn")
+        why = self._misfit(move)
+        if why is not None:
+            raise IllegalMoveError(why)
         return self._apply(YOU, move)
+
+    def _misfit(self, move: Move) -> str | None:
+        """A plain-words reason when a card does not fit the centre stack it is played on."""
+        st = self.state
+        if not isinstance(move, PlayPayOff | PlaySide | PlayHand) or st.is_legal(move):
+            return None
+        if not 0 <= move.center < len(st.center):
+            return None
+        if isinstance(move, PlayPayOff):
+            card = st.payoffs[YOU][-1] if st.payoffs[YOU] else None
+        elif isinstance(move, PlaySide):
+            side = st.sides[YOU][move.side] if 0 <= move.side < len(st.sides[YOU]) else []
+            card = side[-1] if side else None
+        else:
+            card = move.card_id if move.card_id in st.hands[YOU] else None
+        if card is None:
+            return None
+        eff = len(st.center[move.center])
+        wild = "a king" if self.options.wild_mode == "kings" else "a joker"
+        if eff == 0:
+            need = f"an ace or {wild}" if self.options.king_can_start_stack else "an ace"
+        else:
+            need = f"a {rank_label(eff + 1)} or {wild}"
+        return f"{self.label(card)} does not go on C{move.center + 1}: it needs {need}"
 
     def ai_step(self) -> bool:
         st = self.state

@@ -332,7 +332,7 @@ class ThreeThirteenApp(TableApp):
         if sel is not None:
             out.append(f"  Selected: {s.text_of(sel)}", style="bold")
         if st.over:
-            out.append("\nThe game is over.", style="bold")
+            out.append("\nThe game is over (Ctrl+Q quits).", style="bold")
         elif s.your_turn and st.phase == "draw":
             out.append("\nYour turn: draw (s = stock, p = discard pile).", style="bold green")
         elif s.your_turn:

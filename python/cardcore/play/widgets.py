@@ -39,7 +39,8 @@ class _TextModal(ModalScreen[None]):
     DEFAULT_CSS = """
     _TextModal { align: center middle; }
     _TextModal > VerticalScroll {
-        width: 90%; height: 90%; border: round $accent; background: $surface; padding: 0 1;
+        width: 90%; height: auto; max-height: 90%; border: round $accent;
+        background: $surface; padding: 0 1;
     }
     """
     CLOSE_KEYS: ClassVar[frozenset[str]] = frozenset({"enter", "space", "escape", "q"})
