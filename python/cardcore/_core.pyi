@@ -9,6 +9,9 @@ def parse_cards(text: str) -> list[tuple[int, int | None]]: ...
 def format_face(face: int) -> str: ...
 
 # --- random --------------------------------------------------------------------------------
+from typing import final as _final  # noqa: E402
+
+@_final
 class Rng:
     def __new__(cls, seed: int) -> Rng: ...
     @staticmethod
