@@ -52,15 +52,27 @@ class PlannerAgent:
     legal (never expected; the agent then plays greedily).
     """
 
-    def __init__(self, weights: Weights = "hard", node_limit: int = 2_000_000) -> None:
+    def __init__(
+        self,
+        weights: Weights = "hard",
+        node_limit: int = 2_000_000,
+        *,
+        low_stock: int = 0,
+        low_stock_weights: Weights | None = None,
+    ) -> None:
         self.weights = weights
         self.node_limit = node_limit
+        self.low_stock = low_stock
+        self.low_stock_weights = low_stock_weights
         self.fallbacks = 0
         self.calls = 0
 
     def act(self, observation: Observation, legal: Sequence[Move], rng: Any) -> Move:
         self.calls += 1
-        plan = plan_turn(observation, self.weights, node_limit=self.node_limit)
+        weights = self.weights
+        if observation.stock_count < self.low_stock and self.low_stock_weights is not None:
+            weights = self.low_stock_weights
+        plan = plan_turn(observation, weights, node_limit=self.node_limit)
         if plan.moves:
             first = plan.moves[0]
             if first in legal:

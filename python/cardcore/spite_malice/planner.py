@@ -234,8 +234,9 @@ def _position_score(
         s += w[f["payoff_played"]]
         if inp.payoff_left == 1:
             s += 1.0e9
-    s += w[f["hand_played"]] * len(used)
-    s += w[f["side_played"]] * side_played
+    if not payoff_played:
+        s += w[f["hand_played"]] * len(used)
+        s += w[f["side_played"]] * side_played
     s += w[f["wild_played"]] * wild
     opps = list(inp.opp_payoffs) + [NO_CARD] * 3
 
@@ -255,6 +256,33 @@ def _position_score(
         s += w[f["own_gap"]] * _gap(inp, center, inp.payoff)
     s += w[f["centre_sum"]] * sum(center) / inp.top
     return s
+
+
+def _own_reach(
+    inp: PlannerInput,
+    used: frozenset[int],
+    depth: Sequence[int],
+    center: Sequence[int],
+    card: int,
+    side: int,
+) -> float:
+    q = inp.payoff
+    if q == 0:
+        return 1.0
+    kept = [x for i, x in enumerate(inp.hand) if i != card and i not in used]
+    for sd in range(len(inp.sides)):
+        if sd == side:
+            kept.append(inp.hand[card])
+        elif depth[sd] < min(len(inp.sides[sd]), MAX_SIDE_DEPTH):
+            kept.append(inp.sides[sd][depth[sd]])
+    wilds = kept.count(0)
+    best = 0.0
+    for e in center:
+        if e >= q:
+            continue
+        missing = sum(1 for r in range(e + 1, q) if r not in kept)
+        best = max(best, DANGER_BASE ** max(0, missing - wilds))
+    return best
 
 
 def _discard_score(
@@ -315,6 +343,8 @@ def _discard_score(
             flex += playable(t)
             if under is not None and t != 0 and under != 0 and under in (t, t + 1):
                 ordered += 1
+    if inp.payoff != NO_CARD:
+        s += w[f["own_reach"]] * _own_reach(inp, used, depth, center, card, side)
     s += w[f["flex"]] * flex + w[f["empty_sides"]] * empties + w[f["side_ordered"]] * ordered
     return s
 

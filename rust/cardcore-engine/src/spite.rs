@@ -115,9 +115,10 @@ pub const FEATURES: [&str; NUM_FEATURES] = [
     "centre_sum",
     "side_ordered",
     "next_danger",
+    "own_reach",
 ];
 /// Number of score features.
-pub const NUM_FEATURES: usize = 21;
+pub const NUM_FEATURES: usize = 22;
 /// Chance, in the `next_danger` feature, that the next player's unseen hand supplies one
 /// missing rank.
 pub const DANGER_BASE: f64 = 0.45;
@@ -168,6 +169,9 @@ pub mod feat {
     /// `DANGER_BASE^k`, `k` = ranks between the stack and `q` that its side tops (wild tops
     /// filling gaps) do not supply: a rough chance that it reaches its pay-off card.
     pub const NEXT_DANGER: usize = 20;
+    /// The same measure for the own pay-off card with the cards kept after the discard (hand
+    /// and side tops, wild ones filling gaps): how well the turn prepares the next one.
+    pub const OWN_REACH: usize = 21;
 }
 
 /// Built-in weight presets by name.
@@ -195,7 +199,8 @@ pub fn preset(name: &str) -> Result<[f64; NUM_FEATURES], PlanError> {
             w[feat::EMPTY_SIDES] = 1.0;
             w[feat::CENTRE_SUM] = 0.0;
             w[feat::SIDE_ORDERED] = 1.0;
-            w[feat::NEXT_DANGER] = 0.0;
+            w[feat::NEXT_DANGER] = -25.0;
+            w[feat::OWN_REACH] = 0.0;
         }
         "plays" => {
             w[feat::PAYOFF_PLAYED] = 1000.0;
@@ -538,6 +543,46 @@ impl Search<'_> {
         best
     }
 
+    /// See [`feat::OWN_REACH`].
+    fn own_reach(&self, p: &Pos, card: usize, side: usize) -> f64 {
+        let inp = self.inp;
+        let q = inp.payoff;
+        if q == WILD {
+            return 1.0;
+        }
+        let mut have: u32 = 0;
+        let mut wilds = 0usize;
+        let mut add = |v: u8| {
+            if v == WILD {
+                wilds += 1;
+            } else {
+                have |= 1 << v;
+            }
+        };
+        for i in 0..inp.hand_len {
+            if i != card && p.used & (1 << i) == 0 {
+                add(inp.hand[i]);
+            }
+        }
+        for sd in 0..inp.num_sides {
+            if sd == side {
+                add(inp.hand[card]);
+            } else if let Some(t) = self.side_top(p, sd) {
+                add(t);
+            }
+        }
+        let mut best: f64 = 0.0;
+        for &e in &p.center[..inp.num_center] {
+            if e >= q {
+                continue;
+            }
+            let missing = ((e + 1)..q).filter(|&r| have & (1 << r) == 0).count();
+            let k = i32::try_from(missing.saturating_sub(wilds)).unwrap_or(i32::MAX);
+            best = best.max(DANGER_BASE.powi(k));
+        }
+        best
+    }
+
     /// Score of a position without its discard part.
     fn position_score(&self, p: &Pos) -> f64 {
         let inp = self.inp;
@@ -565,8 +610,12 @@ impl Search<'_> {
                 s += WIN_SCORE;
             }
         }
-        s += w[feat::HAND_PLAYED] * f64::from(hand_played);
-        s += w[feat::SIDE_PLAYED] * f64::from(side_played);
+        if !p.payoff_played {
+            // A pay-off play ends the plan (the caller plans again with the new pay-off top),
+            // so the plays before it are only a path: they are not rewarded for themselves.
+            s += w[feat::HAND_PLAYED] * f64::from(hand_played);
+            s += w[feat::SIDE_PLAYED] * f64::from(side_played);
+        }
         s += w[feat::WILD_PLAYED] * f64::from(wild_played);
         let next = inp.opp_payoffs[0];
         if next != NO_CARD {
@@ -655,6 +704,9 @@ impl Search<'_> {
                     ordered += 1;
                 }
             }
+        }
+        if w[feat::OWN_REACH] != 0.0 && !p.payoff_played && inp.payoff != NO_CARD {
+            s += w[feat::OWN_REACH] * self.own_reach(p, card, side);
         }
         s += w[feat::FLEX] * f64::from(flex);
         s += w[feat::EMPTY_SIDES] * f64::from(empties);
