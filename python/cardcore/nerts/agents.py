@@ -116,15 +116,22 @@ class GreedyAgent:
 
 
 class HardAgent:
-    """Plans around the Nerts pile.
+    """Plans around the Nerts pile (the default agent).
 
-    * Calls Nerts at once; plays the Nerts top wherever it fits (foundation first).
-    * Looks one move ahead for a play that lets the Nerts top move next: a foundation play or
-      a segment move that exposes a work top the Nerts card fits, or empties a pile.
-    * Races: foundation plays of cards an opponent could also play now go first.
-    * Keeps empty piles and Nerts-ready work tops for the Nerts card: the waste never fills an
-      empty pile and never covers the one top the Nerts card is waiting for.
-    * Consolidates piles (whole-pile moves) to make empty piles while the Nerts pile lasts.
+    * Calls Nerts at once; plays the Nerts top wherever it fits (foundation first, then a real
+      build, then an empty pile).
+    * Looks one move ahead for a play after which the Nerts card can move: the card one below
+      it in its suit to a foundation, the waste card it needs built on a work pile, a work top
+      played off or a whole pile moved so that a fitting top (or an empty pile) appears.
+    * Races: of several foundation plays, cards an opponent also shows go first, then work-pile
+      tops (which free a pile), then the waste.
+    * Otherwise as greedy: waste builds (never into an empty pile while a Nerts card waits),
+      consolidating or foundation-exposing pile moves, then flip/recycle.
+
+    Measured strength (``benches/test_bench_nerts.py``): far above ``random`` (+22 per round),
+    level with ``greedy`` (+0.3 +/- 0.4 per round over 2,000 paired rounds at classic speed).
+    The issue's target of +5 per round over greedy is not reached; ``docs/replays.md`` (Nerts,
+    agents) lists what was tried.
     """
 
     def act(

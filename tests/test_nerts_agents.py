@@ -1,0 +1,129 @@
+"""Nerts agents: legal choices, priorities, the hard agent's Nerts-pile plans, strength."""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Callable
+
+import pytest
+
+from cardcore.nerts import (
+    NERTS,
+    WASTE,
+    CallNerts,
+    Flip,
+    GreedyAgent,
+    HardAgent,
+    NertsOptions,
+    NertsTable,
+    PlayerLayout,
+    RandomAgent,
+    Round,
+    ToFoundation,
+    ToWork,
+    Undo,
+)
+from cardcore.nerts.engine import NertsAgent, NertsObservation
+from cardcore.rng import Rng
+from test_nerts_rules import ids, layout, other
+
+Factory = Callable[[], NertsAgent]
+
+
+def choose(agent: NertsAgent, lay: PlayerLayout, foundations: tuple[str, ...] = ()) -> object:
+    opts = NertsOptions()
+    t = NertsTable.from_layouts(opts, [lay, other()], [ids(f) for f in foundations])
+    obs = NertsObservation(t, 0, 0)
+    legal = t.legal_actions(0)
+    action = agent.act(obs, legal, Rng(1))
+    assert action is None or action in legal
+    return action
+
+
+@pytest.mark.parametrize("agent", [GreedyAgent(), HardAgent()])
+def test_call_comes_first(agent: NertsAgent) -> None:
+    lay = layout(nerts="", work=("8s", "7h", "Kh", "Qs"), waste="As", stock_top_first="2c")
+    assert choose(agent, lay) == CallNerts()
+
+
+@pytest.mark.parametrize("agent", [GreedyAgent(), HardAgent()])
+def test_nerts_to_foundation_before_anything(agent: NertsAgent) -> None:
+    lay = layout(nerts="Kc 2h", work=("3s", "Kh", "Kd", "Qs"), waste="Ac", stock_top_first="2c")
+    assert choose(agent, lay, ("Ah", "Ad 2d")) == ToFoundation(NERTS)
+
+
+@pytest.mark.parametrize("agent", [GreedyAgent(), HardAgent()])
+def test_nerts_onto_a_build_before_an_empty_pile(agent: NertsAgent) -> None:
+    lay = layout(nerts="Kc 7d", work=("", "Kh", "8s", "Qs"), stock_top_first="2c")
+    assert choose(agent, lay) == ToWork(NERTS, 1, 2)
+
+
+@pytest.mark.parametrize("agent", [GreedyAgent(), HardAgent()])
+def test_flip_when_nothing_else(agent: NertsAgent) -> None:
+    lay = layout(nerts="Kc 7d", work=("Kh", "Kd", "Qh", "Qd"), stock_top_first="2c")
+    assert choose(agent, lay) == Flip()
+
+
+def test_agents_wait_only_without_stock_actions() -> None:
+    lay = layout(nerts="Kc 7d", work=("Kh", "Kd", "Qh", "Qd"))
+    for agent in (GreedyAgent(), HardAgent()):
+        assert choose(agent, lay) is None
+
+
+def test_hard_empties_a_pile_for_the_nerts_card() -> None:
+    # 7s fits nowhere; moving the lone 7h onto the 8c empties pile 0 for it
+    lay = layout(nerts="Kc 7s", work=("7h", "8c", "Kh", "Kd"), stock_top_first="2c")
+    assert choose(HardAgent(), lay) == ToWork(0, 1, 1)
+
+
+def test_hard_builds_the_waste_card_the_nerts_card_needs() -> None:
+    # 6h fits nowhere; the 7c from the waste onto the 8d makes a place for it
+    lay = layout(nerts="Kc 6h", work=("8d", "Kh", "Qh", "Jd"), waste="7c", stock_top_first="2c")
+    assert choose(HardAgent(), lay) == ToWork(WASTE, 1, 0)
+
+
+def test_hard_plays_the_card_below_the_nerts_card() -> None:
+    lay = layout(nerts="Kc 6h", work=("5h", "Kh", "Qh", "3c"), stock_top_first="2c")
+    assert choose(HardAgent(), lay, ("Ah 2h 3h 4h", "Ac 2c")) == ToFoundation(0)
+
+
+def test_random_agent_is_uniform_over_legal_without_undo() -> None:
+    lay = layout(nerts="Kc 7d", work=("8s", "8c", "", "Qs"), waste="6c", stock_top_first="2c")
+    opts = NertsOptions()
+    t = NertsTable.from_layouts(opts, [lay, other()])
+    t.apply(0, Flip())
+    legal = t.legal_actions(0)
+    assert Undo() in legal
+    agent, rng = RandomAgent(), Rng(5)
+    obs = NertsObservation(t, 0, 0)
+    picks = {agent.act(obs, legal, rng) for _ in range(300)}
+    assert Undo() not in picks
+    assert picks == {a for a in legal if not isinstance(a, Undo)}
+
+
+def paired(a: Factory, b: Factory, deals: int, start: int = 0) -> list[int]:
+    diffs = []
+    for seed in range(start, start + deals):
+        for seat in (0, 1):
+            agents: list[NertsAgent | None] = [b(), b()]
+            agents[seat] = a()
+            rnd = Round(NertsOptions(), seed, agents)
+            rnd.run()
+            sc = rnd.scores()
+            diffs.append(sc[seat] - sc[1 - seat])
+    return diffs
+
+
+def test_hard_and_greedy_crush_random() -> None:
+    # measured on these seeds: hard +22.0, greedy +27.2 per round (sd ~ 13)
+    for agent in (HardAgent, GreedyAgent):
+        diffs = paired(agent, RandomAgent, 10)
+        assert statistics.mean(diffs) > 10
+
+
+def test_hard_is_not_worse_than_greedy() -> None:
+    # Deterministic sample of 120 paired rounds (measured +0.04, standard error 1.1). The
+    # issue's target (+5 per round) is NOT met: over 2,000 rounds hard - greedy is +0.31 +/- 0.38
+    # (benches/test_bench_nerts.py). This guards against a regression below greedy.
+    diffs = paired(HardAgent, GreedyAgent, 60)
+    assert statistics.mean(diffs) > -4
