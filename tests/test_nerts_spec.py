@@ -189,3 +189,26 @@ def test_replay_with_a_human_seat_feeds_recorded_inputs() -> None:
     bad["inputs"][3][2] += 1  # one human action 1 ms later
     with pytest.raises(ReplayMismatchError):
         SPEC.verify_replay({"replay": bad})
+
+
+def test_cli_sim_and_replay(tmp_path: Any) -> None:
+    from click.testing import CliRunner
+
+    from cardcore.cli import cli
+
+    out, reps = tmp_path / "o.jsonl", tmp_path / "r.jsonl"
+    runner = CliRunner()
+    args = ["sim", "nerts", "-n", "3", "--players", "4", "--option", "speed=frantic"]
+    res = runner.invoke(cli, [*args, "--seed", "5", "-q", "-o", str(out), "--replays", str(reps)])
+    assert res.exit_code == 0, res.output
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert len(rows) == 3
+    assert all(len(r["scores"]) == 4 for r in rows)
+    assert all(r["winner"] == r["caller"] for r in rows)
+    res = runner.invoke(cli, ["replay", "-q", str(reps)])
+    assert res.exit_code == 0, res.output
+    res = runner.invoke(cli, ["sim", "nerts", "-n", "1", "--match", "--seed", "2", "-q", "-o", "-"])
+    assert res.exit_code == 0, res.output
+    match = json.loads(res.output.splitlines()[0])
+    assert max(match["scores"]) >= 100
+    assert len(match["rounds"]) >= 2
