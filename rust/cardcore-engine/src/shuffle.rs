@@ -17,7 +17,7 @@ const BATCH_PRODUCT_LIMIT: u64 = 1 << 48;
 const MAX_BATCH: usize = 6;
 /// Rows shuffled together by the multi-row functions (interleaved for instruction-level
 /// parallelism; the output of each row does not depend on it).
-const LANES: usize = 2;
+const LANES: usize = 3;
 
 /// One batch of the draw schedule: indices for positions `top-1, top-2, …, top-k`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
