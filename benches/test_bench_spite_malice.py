@@ -135,7 +135,11 @@ def test_bench_planner_calls(benchmark: Any) -> None:
     elapsed = time.perf_counter() - t0
     cps = len(positions) / elapsed
     benchmark.extra_info.update(
-        {"calls_per_s": cps, "nodes_per_call": nodes / len(positions), "nodes_per_s": nodes / elapsed}
+        {
+            "calls_per_s": cps,
+            "nodes_per_call": nodes / len(positions),
+            "nodes_per_s": nodes / elapsed,
+        }
     )
     print(
         f"\nspite-malice planner: {cps:,.0f} calls/s, {nodes / len(positions):.1f} nodes/call, "
@@ -168,12 +172,16 @@ def test_bench_win_rate_table(benchmark: Any) -> None:
             rows[p] = _win_rate(p, n, 1_000_000 + start)
 
     benchmark.pedantic(run, rounds=1, iterations=1)
-    lines = ["", "spite-malice planner vs greedy (seat-rotated):",
-             "players  games  planner wins  95% interval      ties   fair share"]
+    lines = [
+        "",
+        "spite-malice planner vs greedy (seat-rotated):",
+        "players  games  planner wins  95% interval      ties   fair share",
+    ]
     for p, (w, t, n) in rows.items():
         lo, hi = wilson(w, n)
-        lines.append(f"{p:>7}  {n:>5}  {w / n:>11.1%}  [{lo:.1%}, {hi:.1%}]  {t / n:>6.1%}"
-                     f"   {1 / p:.1%}")
+        lines.append(
+            f"{p:>7}  {n:>5}  {w / n:>11.1%}  [{lo:.1%}, {hi:.1%}]  {t / n:>6.1%}   {1 / p:.1%}"
+        )
         benchmark.extra_info[f"win_rate_{p}p"] = w / n
         benchmark.extra_info[f"win_rate_{p}p_ci"] = [lo, hi]
         benchmark.extra_info[f"games_{p}p"] = n

@@ -54,10 +54,22 @@ def test_spec_options_and_validation() -> None:
     spec = get_game("spite-malice")
     names = {o.name for o in spec.options}
     assert names == {
-        "num_decks", "payoff_size", "hand_size", "num_side_stacks", "num_center_stacks",
-        "wild_mode", "king_can_start_stack", "refill_empty_hand", "completed_stack",
-        "stock_exhausted", "side_stack_rule", "must_play_aces", "win_bonus", "target_score",
-        "first_player", "max_turns",
+        "num_decks",
+        "payoff_size",
+        "hand_size",
+        "num_side_stacks",
+        "num_center_stacks",
+        "wild_mode",
+        "king_can_start_stack",
+        "refill_empty_hand",
+        "completed_stack",
+        "stock_exhausted",
+        "side_stack_rule",
+        "must_play_aces",
+        "win_bonus",
+        "target_score",
+        "first_player",
+        "max_turns",
     }
     assert spec.parse_options(["num_decks=auto"]) == {"num_decks": None}
     assert spec.parse_options(["wild_mode=jokers"]) == {"wild_mode": "jokers"}
@@ -103,10 +115,12 @@ def test_spec_options_and_validation() -> None:
 def test_every_option_plays_whole_games(opts: dict[str, object], players: int) -> None:
     o = SpiteOptions.from_mapping(opts, players)  # type: ignore[arg-type]
     for seed in range(4):
-        agents = [PlannerAgent() if s == 0 else GreedyAgent() for s in range(players)]
+        planner = PlannerAgent()
+        agents: list[PlannerAgent | GreedyAgent] = [planner]
+        agents += [GreedyAgent() for _ in range(players - 1)]
         st, _ = play_game(o, seed, agents, check_conservation=True)
         assert st.over
-        assert agents[0].fallbacks == 0  # type: ignore[attr-defined]
+        assert planner.fallbacks == 0
         if st.winner is not None:
             opp = sum(len(p) for i, p in enumerate(st.payoffs) if i != st.winner)
             assert st.scores[st.winner] == opp + o.win_bonus
@@ -125,12 +139,16 @@ def test_every_option_plays_whole_games(opts: dict[str, object], players: int) -
 
 def test_jokers_mode() -> None:
     o = SpiteOptions(wild_mode="jokers")
-    assert o.total_cards == 108 and o.top_rank == 13
-    assert card_rank(104, 2, "jokers") == 0 and card_rank(12, 2, "jokers") == 13
+    assert o.total_cards == 108
+    assert o.top_rank == 13
+    assert card_rank(104, 2, "jokers") == 0
+    assert card_rank(12, 2, "jokers") == 13
     assert card_rank(12, 2, "kings") == 0
-    assert card_text(105, 2) == "X2" and parse_card_id("X2", 2) == 105
-    st = State.from_piles(o, hands=["Kc X1 2c 3c 4c", "2d 3d 4d 5d 6d"], payoffs=["9h", "9d"],
-                          center=[11, 12])
+    assert card_text(105, 2) == "X2"
+    assert parse_card_id("X2", 2) == 105
+    st = State.from_piles(
+        o, hands=["Kc X1 2c 3c 4c", "2d 3d 4d 5d 6d"], payoffs=["9h", "9d"], center=[11, 12]
+    )
     king = hand_card(st, 0, "Kc")
     joker = next(c for c in st.hands[0] if c >= 104)
     assert not st.is_legal(PlayHand(king, 0))  # K is a natural 13 now
@@ -149,60 +167,80 @@ def test_refill_empty_hand_false_ends_turn() -> None:
     st = State.from_piles(o, hands=["Ac 2c", "2d 3d 4d 5d 6d"], payoffs=["9h", "9d"])
     st.apply(PlayHand(hand_card(st, 0, "Ac"), 0))
     st.apply(PlayHand(hand_card(st, 0, "2c"), 0))
-    assert st.current == 1 and st.hands[0] == []
+    assert st.current == 1
+    assert st.hands[0] == []
 
 
 def test_completed_stack_set_aside_and_recycle() -> None:
     o = SpiteOptions(completed_stack="set_aside", stock_exhausted="recycle_then_tie")
-    st = State.from_piles(o, hands=["Qc 9c 9d 9h 9s", "Ac"], payoffs=["Th", "Td"],
-                          center=[11], stock=0)
+    st = State.from_piles(
+        o, hands=["Qc 9c 9d 9h 9s", "Ac"], payoffs=["Th", "Td"], center=[11], stock=0
+    )
     used_before = len(st.used)
     st.apply(PlayHand(hand_card(st, 0, "Qc"), 0))
-    assert len(st.used) == used_before + 12 and st.stock == []
+    assert len(st.used) == used_before + 12
+    assert st.stock == []
     st.apply(Discard(hand_card(st, 0, "9c"), 0))
     # seat 1 must draw 4 from an empty stock: the used pile becomes the stock
-    assert not st.over and len(st.hands[1]) == 5 and st.used == []
+    assert not st.over
+    assert len(st.hands[1]) == 5
+    assert st.used == []
     st.check_conservation()
     o2 = SpiteOptions(completed_stack="set_aside")
-    st = State.from_piles(o2, hands=["Qc 9c 9d 9h 9s", "Ac"], payoffs=["Th", "Td"],
-                          center=[11], stock=0)
+    st = State.from_piles(
+        o2, hands=["Qc 9c 9d 9h 9s", "Ac"], payoffs=["Th", "Td"], center=[11], stock=0
+    )
     st.apply(PlayHand(hand_card(st, 0, "Qc"), 0))
     st.apply(Discard(hand_card(st, 0, "9c"), 0))
-    assert st.over and st.winner is None
+    assert st.over
+    assert st.winner is None
 
 
 def test_tie_immediately() -> None:
     o = SpiteOptions(stock_exhausted="tie_immediately")
-    st = State.from_piles(o, hands=["9c 9d 9h 9s 8c", "Ac 2c 3c 4c"], payoffs=["Qh", "Qd"],
-                          stock=1)
+    st = State.from_piles(o, hands=["9c 9d 9h 9s 8c", "Ac 2c 3c 4c"], payoffs=["Qh", "Qd"], stock=1)
     st.apply(Discard(st.hands[0][0], 0))
-    assert st.over and st.winner is None  # the draw emptied the stock
+    assert st.over
+    assert st.winner is None
     o2 = SpiteOptions()
-    st = State.from_piles(o2, hands=["9c 9d 9h 9s 8c", "Ac 2c 3c 4c"], payoffs=["Qh", "Qd"],
-                          stock=1)
+    st = State.from_piles(
+        o2, hands=["9c 9d 9h 9s 8c", "Ac 2c 3c 4c"], payoffs=["Qh", "Qd"], stock=1
+    )
     st.apply(Discard(st.hands[0][0], 0))
     assert not st.over
 
 
 def test_side_stack_rules() -> None:
     o = SpiteOptions(side_stack_rule="same_or_one_lower")
-    st = State.from_piles(o, hands=["7c 6c 9c 2c 2d", "2h"], payoffs=["Qh", "Qd"],
-                          sides=[["7d", "", "Ks", "Jc"], ["", "", "", ""]])
+    st = State.from_piles(
+        o,
+        hands=["7c 6c 9c 2c 2d", "2h"],
+        payoffs=["Qh", "Qd"],
+        sides=[["7d", "", "Ks", "Jc"], ["", "", "", ""]],
+    )
     d = {(m.card_id, m.side) for m in st.legal_moves() if isinstance(m, Discard)}
     seven, six, nine = (hand_card(st, 0, f) for f in ("7c", "6c", "9c"))
-    assert (seven, 0) in d and (six, 0) in d and (nine, 1) in d
-    assert (nine, 0) not in d and (nine, 3) not in d
+    assert (seven, 0) in d
+    assert (six, 0) in d
+    assert (nine, 1) in d
+    assert (nine, 0) not in d
+    assert (nine, 3) not in d
     assert (nine, 2) in d  # a wild top takes anything
     with pytest.raises(IllegalMoveError):
         st.apply(Discard(nine, 0))
     # nothing fits anywhere: the restriction is lifted
-    st = State.from_piles(o, hands=["9c", "2h"], payoffs=["Qh", "Qd"],
-                          sides=[["2d", "2h", "2s", "2c"], ["", "", "", ""]])
+    st = State.from_piles(
+        o,
+        hands=["9c", "2h"],
+        payoffs=["Qh", "Qd"],
+        sides=[["2d", "2h", "2s", "2c"], ["", "", "", ""]],
+    )
     assert len([m for m in st.legal_moves() if isinstance(m, Discard)]) == 4
     o2 = SpiteOptions(side_stack_rule="no_aces")
     st = State.from_piles(o2, hands=["Ac 9c", "2h"], payoffs=["Qh", "Qd"], center=[1, 1, 1])
-    assert all(m.card_id != hand_card(st, 0, "Ac") for m in st.legal_moves()
-               if isinstance(m, Discard))
+    assert all(
+        m.card_id != hand_card(st, 0, "Ac") for m in st.legal_moves() if isinstance(m, Discard)
+    )
     st = State.from_piles(o2, hands=["Ac Ad", "2h"], payoffs=["Qh", "Qd"], center=[1, 1, 1])
     assert len([m for m in st.legal_moves() if isinstance(m, Discard)]) == 8
 
@@ -244,7 +282,9 @@ def test_payoff_hand_side_sizes_and_decks() -> None:
 def test_max_turns_is_tie() -> None:
     o = SpiteOptions(max_turns=3)
     st, _ = play_game(o, 1, [RandomAgent(), RandomAgent()])
-    assert st.over and st.winner is None and st.turn <= 3
+    assert st.over
+    assert st.winner is None
+    assert st.turn <= 3
 
 
 # --- moves, observations, conservation ----------------------------------------------------
@@ -281,7 +321,8 @@ def test_observation_hides_hidden_cards() -> None:
     text = repr(obs)
     for field in ("stock=", "payoffs=", "hands="):
         assert field not in text
-    assert not hasattr(obs, "stock") and not hasattr(obs, "hands")
+    assert not hasattr(obs, "stock")
+    assert not hasattr(obs, "hands")
 
 
 def test_conservation_random_games() -> None:
@@ -289,14 +330,14 @@ def test_conservation_random_games() -> None:
     for seed in range(1000):
         players = 2 + seed % 3
         o = SpiteOptions(num_players=players)
-        st, _ = play_game(o, seed, [RandomAgent() for _ in range(players)],
-                          check_conservation=True)
+        st, _ = play_game(o, seed, [RandomAgent() for _ in range(players)], check_conservation=True)
         assert st.over
 
 
 def test_determinism_and_clone() -> None:
-    req = GameRequest(index=3, seed=123, players=3, agents=("planner", "greedy", "random"),
-                      replay=True)
+    req = GameRequest(
+        index=3, seed=123, players=3, agents=("planner", "greedy", "random"), replay=True
+    )
     spec = get_game("spite-malice")
     a, b = spec.play(req), spec.play(req)
     assert a == b
@@ -305,6 +346,9 @@ def test_determinism_and_clone() -> None:
     c = st.clone()
     while not c.over:  # play the clone to the end; the original must not move
         c.apply(c.legal_moves()[-1])
-    assert st.hands == fresh.hands and st.sides == fresh.sides and st.stock == fresh.stock
-    assert st.rng.state == fresh.rng.state and st.center == fresh.center
+    assert st.hands == fresh.hands
+    assert st.sides == fresh.sides
+    assert st.stock == fresh.stock
+    assert st.rng.state == fresh.rng.state
+    assert st.center == fresh.center
     assert fresh.deck_order == st.deck_order

@@ -31,21 +31,27 @@ def test_presets_and_weight_validation() -> None:
         assert preset_weights(name)[FEATURES.index("payoff_played")] > 0
     with pytest.raises(ValueError, match="unknown planner preset"):
         preset_weights("easy")
-    inp = PlannerInput(hand=(1,), sides=((),) * 4, side_lens=(0,) * 4, payoff=5, payoff_left=3,
-                       center=(0, 0, 0))
+    inp = PlannerInput(
+        hand=(1,), sides=((),) * 4, side_lens=(0,) * 4, payoff=5, payoff_left=3, center=(0, 0, 0)
+    )
     with pytest.raises(ValueError, match="weights"):
         plan_raw(inp, [1.0, 2.0])
     with pytest.raises(ValueError, match="weights"):
         plan_raw(inp, [math.nan] * len(FEATURES))
     with pytest.raises(ValueError, match="card value"):
-        plan_raw(PlannerInput(hand=(14,), sides=(), side_lens=(), payoff=5, payoff_left=3,
-                              center=(0,)))
+        plan_raw(
+            PlannerInput(hand=(14,), sides=(), side_lens=(), payoff=5, payoff_left=3, center=(0,))
+        )
     with pytest.raises(ValueError, match="limit"):
-        plan_raw(PlannerInput(hand=(1,) * 17, sides=(), side_lens=(), payoff=5, payoff_left=3,
-                              center=(0,)))
+        plan_raw(
+            PlannerInput(
+                hand=(1,) * 17, sides=(), side_lens=(), payoff=5, payoff_left=3, center=(0,)
+            )
+        )
     with pytest.raises(ValueError, match="rules"):
-        plan_raw(PlannerInput(hand=(1,), sides=(), side_lens=(), payoff=5, payoff_left=3,
-                              center=(12,)))
+        plan_raw(
+            PlannerInput(hand=(1,), sides=(), side_lens=(), payoff=5, payoff_left=3, center=(12,))
+        )
 
 
 def test_plays_payoff_through_a_chain_with_a_wild() -> None:
@@ -114,14 +120,16 @@ def test_matches_brute_force_on_small_positions(weights: str) -> None:
     for _ in range(150):
         inp = _random_input(rng, small=True)
         w: list[float] = (
-            [rng.random() * 20 - 10 for _ in FEATURES] if weights == "random"
+            [rng.random() * 20 - 10 for _ in FEATURES]
+            if weights == "random"
             else preset_weights(weights)
         )
         score, steps, _nodes, complete = plan_raw(inp, w)
         assert complete
         expected = reference_plan_score(inp, w)
         if expected == float("-inf"):
-            assert score == expected and steps == []
+            assert score == expected
+            assert steps == []
             continue
         assert score == pytest.approx(expected, rel=1e-9, abs=1e-6), inp
         checked += 1
@@ -141,7 +149,8 @@ def test_plans_are_legal_in_real_games() -> None:
             seat = st.current
             obs = st.observation(seat)
             plan = plan_turn(obs)
-            assert plan.moves and plan.complete
+            assert plan.moves
+            assert plan.complete
             trial = st.clone()
             for m in plan.moves:  # the whole sequence is legal (discard last, or an event)
                 assert not trial.over or isinstance(m, PlayPayOff)

@@ -16,30 +16,56 @@ from cardcore.spite_malice import SpiteOptions, State, parse_move
 def _record(players: int = 2, seed: int = 42, **options: Any) -> dict[str, Any]:
     spec = get_game("spite-malice")
     agents = ("planner", "greedy", "random", "greedy")[:players]
-    req = GameRequest(index=5, seed=seed, players=players, agents=agents,
-                      options=spec.resolve_options(options), replay=True)
+    req = GameRequest(
+        index=5,
+        seed=seed,
+        players=players,
+        agents=agents,
+        options=spec.resolve_options(options),
+        replay=True,
+    )
     rec = spec.play(req)
-    return json.loads(json.dumps(rec))  # JSON-ready, and what the CLI reads back
+    out: dict[str, Any] = json.loads(json.dumps(rec))  # JSON-ready, as the CLI reads it back
+    return out
 
 
 def test_record_keys() -> None:
     rec = _record()
-    for key in ("game", "index", "seed", "players", "agents", "scores", "winner", "outcome",
-                "turns", "replay"):
+    for key in (
+        "game",
+        "index",
+        "seed",
+        "players",
+        "agents",
+        "scores",
+        "winner",
+        "outcome",
+        "turns",
+        "replay",
+    ):
         assert key in rec
-    assert rec["game"] == "spite-malice" and rec["index"] == 5 and rec["seed"] == 42
+    assert rec["game"] == "spite-malice"
+    assert rec["index"] == 5
+    assert rec["seed"] == 42
     assert rec["outcome"] in ("win", "tie")
     assert (rec["winner"] is None) == (rec["outcome"] == "tie")
     rep = rec["replay"]
-    assert rep["format"] == "cardcore-replay" and rep["rng"] == "cardcore-rng-v1"
-    assert len(rep["deck"]) == 104 and sorted(rep["deck"]) == list(range(104))
+    assert rep["format"] == "cardcore-replay"
+    assert rep["rng"] == "cardcore-rng-v1"
+    assert len(rep["deck"]) == 104
+    assert sorted(rep["deck"]) == list(range(104))
     assert rep["options"]["num_center_stacks"] == 3
 
 
 @pytest.mark.parametrize(
     ("players", "options"),
-    [(2, {}), (3, {}), (4, {}), (2, {"wild_mode": "jokers", "num_center_stacks": 0}),
-     (2, {"completed_stack": "set_aside", "stock_exhausted": "recycle_then_tie"})],
+    [
+        (2, {}),
+        (3, {}),
+        (4, {}),
+        (2, {"wild_mode": "jokers", "num_center_stacks": 0}),
+        (2, {"completed_stack": "set_aside", "stock_exhausted": "recycle_then_tie"}),
+    ],
 )
 def test_replay_round_trip(players: int, options: dict[str, Any]) -> None:
     for seed in (1, 2, 3):
@@ -116,8 +142,14 @@ def test_reshuffles_reproduce() -> None:
 def test_match_record_and_replay() -> None:
     spec = get_game("spite-malice")
     assert spec.play_match is not None
-    req = GameRequest(index=0, seed=9, players=2, agents=("planner", "greedy"),
-                      options=spec.resolve_options({"target_score": 30}), replay=True)
+    req = GameRequest(
+        index=0,
+        seed=9,
+        players=2,
+        agents=("planner", "greedy"),
+        options=spec.resolve_options({"target_score": 30}),
+        replay=True,
+    )
     rec = json.loads(json.dumps(spec.play_match(req)))
     assert max(rec["scores"]) >= 30
     assert rec["winner"] == rec["scores"].index(max(rec["scores"]))

@@ -4,22 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-from cardcore.errors import IllegalMoveError, OptionError
-from cardcore.games.base import GameRequest, get_game
-from cardcore.rng import Rng
+from cardcore.errors import IllegalMoveError
+from cardcore.games.base import GameRequest
 from cardcore.spite_malice import (
     Discard,
-    GreedyAgent,
     PlayHand,
     PlayPayOff,
     PlaySide,
-    RandomAgent,
     SpiteOptions,
     State,
     card_text,
-    move_text,
-    parse_move,
-    play_game,
     play_match,
 )
 
@@ -34,7 +28,24 @@ def hand_card(st: State, seat: int, face: str) -> int:
     raise AssertionError(f"{face} not in hand")
 
 
-_FILL = "8c 8d 8h 8s 9c 9d 9h 9s Tc Td Th Ts Jc Jd Jh Js".split()
+_FILL = [
+    "8c",
+    "8d",
+    "8h",
+    "8s",
+    "9c",
+    "9d",
+    "9h",
+    "9s",
+    "Tc",
+    "Td",
+    "Th",
+    "Ts",
+    "Jc",
+    "Jd",
+    "Jh",
+    "Js",
+]
 
 
 def pile(n: int, top: str = "", offset: int = 0) -> str:
@@ -167,27 +178,31 @@ def test_s6_win_mid_turn_scores_opponent_payoff() -> None:
 
 
 def test_s7_stock_tie_on_required_draw() -> None:
-    st = State.from_piles(
-        TWO, hands=["9c 9d 9h 9s 8c", "2c 3c 4c"], payoffs=["Qh", "Qd"], stock=0
-    )
+    st = State.from_piles(TWO, hands=["9c 9d 9h 9s 8c", "2c 3c 4c"], payoffs=["Qh", "Qd"], stock=0)
     st.apply(Discard(st.hands[0][0], 0))  # seat 1 starts its turn with 3 cards and no stock
-    assert st.over and st.winner is None and st.scores == [0, 0]
+    assert st.over
+    assert st.winner is None
+    assert st.scores == [0, 0]
     assert st.end_reason == "stock exhausted"
 
     st = State.from_piles(TWO, hands=["9c 9d 9h 9s 8c", "Ac"], payoffs=["Qh", "Qd"], stock="2c 3c")
     st.apply(Discard(st.hands[0][0], 0))
     assert not st.over  # a partial draw is no tie
-    assert len(st.hands[1]) == 3 and st.stock == []
+    assert len(st.hands[1]) == 3
+    assert st.stock == []
     for face in ["Ac", "2c", "3c"]:
         st.apply(PlayHand(hand_card(st, 1, face), 0))
-    assert st.over and st.winner is None and st.scores == [0, 0]
+    assert st.over
+    assert st.winner is None
+    assert st.scores == [0, 0]
 
 
 def test_s7_empty_hand_with_empty_stock_is_tie() -> None:
     st = State.from_piles(TWO, hands=["Ac 2c 3c", "2d 3d 4d 5d 6d"], payoffs=["Qh", "Qd"], stock=0)
     for face in ["Ac", "2c", "3c"]:
         st.apply(PlayHand(hand_card(st, 0, face), 0))
-    assert st.over and st.winner is None
+    assert st.over
+    assert st.winner is None
 
 
 def test_s8_completion_saves_the_game() -> None:
@@ -199,23 +214,30 @@ def test_s8_completion_saves_the_game() -> None:
         stock="7c",
     )
     st.apply(Discard(st.hands[0][0], 0))
-    assert not st.over and st.stock == [] and len(st.hands[1]) == 5
+    assert not st.over
+    assert st.stock == []
+    assert len(st.hands[1]) == 5
     st.apply(PlayHand(hand_card(st, 1, "Qc"), 0))
     assert len(st.stock) == 12
     for face in ["4c", "5c", "6c", "7c"]:
         st.apply(PlayHand(hand_card(st, 1, face), 1))
     assert not st.over
-    assert len(st.hands[1]) == 5 and len(st.stock) == 7
+    assert len(st.hands[1]) == 5
+    assert len(st.stock) == 7
 
     # without the completion, the same refill finds no card
     st = State.from_piles(
-        TWO, hands=["9c 9d 9h 9s 8c", "4c 5c 6c"], payoffs=["Ts", "Td"], center=[10, 3],
+        TWO,
+        hands=["9c 9d 9h 9s 8c", "4c 5c 6c"],
+        payoffs=["Ts", "Td"],
+        center=[10, 3],
         stock="7c",
     )
     st.apply(Discard(st.hands[0][0], 0))
     for face in ["4c", "5c", "6c", "7c"]:
         st.apply(PlayHand(hand_card(st, 1, face), 1))
-    assert st.over and st.winner is None
+    assert st.over
+    assert st.winner is None
 
 
 def test_s9_king_as_ace() -> None:
@@ -244,7 +266,8 @@ def test_s10_start_order() -> None:
         who, st = first(["4c 9c", "Qd 9d"], seed)
         tops = [st.payoffs[0][-1] % 13 + 1, st.payoffs[1][-1] % 13 + 1]
         assert st.reshuffles >= 2
-        assert tops[who] == max(tops) and tops[0] != tops[1]
+        assert tops[who] == max(tops)
+        assert tops[0] != tops[1]
         if tops == [4, 12]:
             assert who == 1
             found = True
@@ -266,19 +289,22 @@ def test_s11_three_player_score() -> None:
         center=[4],
     )
     st.apply(PlayPayOff(0))
-    assert st.winner == 0 and st.scores == [19, 0, 0]
+    assert st.winner == 0
+    assert st.scores == [19, 0, 0]
 
 
 def test_s12_match_end() -> None:
-    request = GameRequest(index=0, seed=11, players=2, agents=("greedy", "greedy"),
-                          options={"target_score": 50})
+    request = GameRequest(
+        index=0, seed=11, players=2, agents=("greedy", "greedy"), options={"target_score": 50}
+    )
     rec = play_match(request)
     totals = rec["scores"]
     assert max(totals) >= 50
     assert rec["winner"] == totals.index(max(totals))
     running = [0, 0]
     for i, g in enumerate(rec["games"]):
-        assert running[0] < 50 and running[1] < 50  # the match went on only below 50
+        assert running[0] < 50
+        assert running[1] < 50
         running = [a + b for a, b in zip(running, g["scores"], strict=True)]
         assert sum(1 for s in g["scores"] if s) <= 1  # only the winner scores
         assert g["index"] == i
@@ -289,4 +315,5 @@ def test_s12_match_end_arithmetic() -> None:
     totals = [44, 30]
     game_scores = [9, 0]
     totals = [a + b for a, b in zip(totals, game_scores, strict=True)]
-    assert totals == [53, 30] and max(totals) >= TWO.target_score
+    assert totals == [53, 30]
+    assert max(totals) >= TWO.target_score

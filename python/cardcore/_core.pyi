@@ -58,6 +58,28 @@ def meld_best(
 ) -> tuple[list[tuple[int, list[tuple[int, int]]]], list[int], int]: ...
 
 # --- spite (spite & malice) ----------------------------------------------------------------
+SPITE_FEATURES: list[str]
+SPITE_NUM_FEATURES: int
+
+def spite_plan(
+    hand: bytes,
+    sides: list[bytes],
+    side_lens: list[int],
+    payoff: int,
+    payoff_left: int,
+    center: bytes,
+    opp_payoffs: bytes,
+    next_side_tops: bytes,
+    weights: list[float],
+    *,
+    top: int = 12,
+    wild_start: bool = True,
+    refill_empty_hand: bool = True,
+    side_rule: int = 0,
+    must_play_aces: bool = False,
+    node_limit: int = ...,
+) -> tuple[float, list[tuple[int, int, int]], int, bool]: ...
+def spite_weights(name: str) -> list[float]: ...
 
 # --- nerts ---------------------------------------------------------------------------------
 NERTS_STATE_BYTES: int

@@ -26,7 +26,7 @@ class RandomAgent:
     """Uniformly random legal move."""
 
     def act(self, observation: Observation, legal: Sequence[Move], rng: Any) -> Move:
-        return legal[rng.below(len(legal))]
+        return legal[int(rng.below(len(legal)))]
 
 
 class GreedyAgent:
@@ -39,8 +39,8 @@ class GreedyAgent:
                 return m
         plays = [m for m in legal if isinstance(m, PlayHand | PlaySide)]
         if plays:
-            return plays[rng.below(len(plays))]
-        return legal[rng.below(len(legal))]
+            return plays[int(rng.below(len(plays)))]
+        return legal[int(rng.below(len(legal)))]
 
 
 class PlannerAgent:

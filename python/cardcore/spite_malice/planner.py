@@ -232,6 +232,7 @@ def _position_score(
     wild += sum(1 for sd, d in enumerate(depth) for j in range(d) if inp.sides[sd][j] == 0)
     if payoff_played:
         s += w[f["payoff_played"]]
+        s += w[f["payoff_delay"]] * (len(used) + side_played)
         if inp.payoff_left == 1:
             s += 1.0e9
     if not payoff_played:
@@ -322,11 +323,7 @@ def _discard_score(
     def playable(x: int) -> bool:
         return any(_fits(x, e, inp.top, inp.wild_start) for e in center)
 
-    flex = sum(
-        1
-        for i, x in enumerate(inp.hand)
-        if i != card and i not in used and playable(x)
-    )
+    flex = sum(1 for i, x in enumerate(inp.hand) if i != card and i not in used and playable(x))
     empties = ordered = 0
     for sd in range(len(inp.sides)):
         t: int | None
@@ -383,8 +380,9 @@ def reference_plan_score(inp: PlannerInput, weights: Weights = "hard") -> float:
             return
         if inp.must_play_aces and 0 in center:
             cands = [inp.hand[i] for i in left]
-            cands += [inp.sides[sd][depth[sd]] for sd in range(len(inp.sides))
-                      if depth[sd] < known[sd]]
+            cands += [
+                inp.sides[sd][depth[sd]] for sd in range(len(inp.sides)) if depth[sd] < known[sd]
+            ]
             if inp.payoff == 1:
                 cands.append(1)
             if 1 in cands:
@@ -414,8 +412,9 @@ def reference_plan_score(inp: PlannerInput, weights: Weights = "hard") -> float:
             if inp.payoff != NO_CARD and _fits(inp.payoff, e, top, inp.wild_start):
                 rec(used, depth, after(c), True)
             for sd in range(len(inp.sides)):
-                if depth[sd] < known[sd] and _fits(inp.sides[sd][depth[sd]], e, top,
-                                                   inp.wild_start):
+                if depth[sd] < known[sd] and _fits(
+                    inp.sides[sd][depth[sd]], e, top, inp.wild_start
+                ):
                     d2 = list(depth)
                     d2[sd] += 1
                     rec(used, d2, after(c), pp)

@@ -90,10 +90,10 @@ OPTION_SPECS: Final[tuple[OptionSpec, ...]] = (
         choices=("any", "same_or_one_lower", "no_aces"),
         kind=str,
     ),
-    OptionSpec("must_play_aces", False, "a playable ace must be played before discarding",
-               kind=bool),
-    OptionSpec("win_bonus", 0, "points added to the game winner's score", minimum=0,
-               maximum=1000),
+    OptionSpec(
+        "must_play_aces", False, "a playable ace must be played before discarding", kind=bool
+    ),
+    OptionSpec("win_bonus", 0, "points added to the game winner's score", minimum=0, maximum=1000),
     OptionSpec("target_score", 50, "match target (total points)", minimum=1, maximum=100000),
     OptionSpec(
         "first_player",
@@ -103,8 +103,9 @@ OPTION_SPECS: Final[tuple[OptionSpec, ...]] = (
         maximum=3,
         nullable=True,
     ),
-    OptionSpec("max_turns", 1000, "safety cap on turns; reaching it is a tie", minimum=1,
-               maximum=1_000_000),
+    OptionSpec(
+        "max_turns", 1000, "safety cap on turns; reaching it is a tie", minimum=1, maximum=1_000_000
+    ),
 )
 _SPECS_BY_NAME: Final = {o.name: o for o in OPTION_SPECS}
 
@@ -458,10 +459,7 @@ class State:
         def take(text: str) -> list[int]:
             out = []
             for tok in text.split():
-                if tok[0] in "Xx":
-                    key = -1
-                else:
-                    key = parse_card(tok).face
+                key = -1 if tok[0] in "Xx" else parse_card(tok).face
                 ids = free.get(key)
                 if not ids:
                     raise OptionError(f"no unused card {tok} left")
@@ -480,7 +478,7 @@ class State:
             raise OptionError("need one hand and one pay-off pile per player")
         hand_ids = [take(h) for h in hands]
         pay_ids = [take(x) for x in payoffs]
-        side_ids = [[[] for _ in range(o.num_side_stacks)] for _ in range(p)]
+        side_ids: list[list[list[int]]] = [[[] for _ in range(o.num_side_stacks)] for _ in range(p)]
         if sides is not None:
             for s, ss in enumerate(sides):
                 for i, text in enumerate(ss):
@@ -491,7 +489,9 @@ class State:
             for i, c in enumerate(center):
                 if i >= len(centre):
                     centre.append([])
-                centre[i] = take(c) if isinstance(c, str) else [take_rank(r) for r in range(1, c + 1)]
+                centre[i] = (
+                    take(c) if isinstance(c, str) else [take_rank(r) for r in range(1, c + 1)]
+                )
         rest = sorted(cid for ids in free.values() for cid in ids)
         if stock is None:
             stock_ids, used = rest, []
@@ -643,9 +643,7 @@ class State:
         sides = self.sides[seat]
         if self.options.must_play_aces and self._ace_playable(seat):
             return []
-        moves = [
-            Discard(c, i) for c in hand for i, s in enumerate(sides) if self._side_ok(c, s)
-        ]
+        moves = [Discard(c, i) for c in hand for i, s in enumerate(sides) if self._side_ok(c, s)]
         if not moves:  # the restriction is lifted when nothing can be placed
             moves = [Discard(c, i) for c in hand for i in range(len(sides))]
         return moves

@@ -182,9 +182,10 @@ def verify_replay(record: Mapping[str, Any]) -> None:
     rep = record.get("replay", record)
     if not isinstance(rep, Mapping) or "moves" not in rep:
         raise _fail("record has no replay (run with replays on)")
-    if rep.get("format", "cardcore-replay") != "cardcore-replay" or rep.get(
-        "version", REPLAY_FORMAT
-    ) != REPLAY_FORMAT:
+    if (
+        rep.get("format", "cardcore-replay") != "cardcore-replay"
+        or rep.get("version", REPLAY_FORMAT) != REPLAY_FORMAT
+    ):
         raise _fail(f"unknown replay format {rep.get('format')!r} v{rep.get('version')!r}")
     if rep.get("game") != GAME:
         raise _fail(f"not a {GAME} replay: {rep.get('game')!r}")
@@ -239,9 +240,7 @@ def verify_replay(record: Mapping[str, Any]) -> None:
             raise _fail(f"record seed {record['seed']} != replay seed {seed}")
 
 
-def _check_agents(
-    options: SpiteOptions, seed: int, names: list[str], moves: Sequence[Any]
-) -> None:
+def _check_agents(options: SpiteOptions, seed: int, names: list[str], moves: Sequence[Any]) -> None:
     """Same version: the agents, re-run from their seeded streams, must make the same moves."""
     try:
         agents = [resolve_agent(SPEC, n)() for n in names]
@@ -252,7 +251,10 @@ def _check_agents(
     _, log = play_game(options, seed, agents, replay=True)
     recorded = [[int(m[0]), str(m[1])] for m in moves]
     if log != recorded:
-        n = next((i for i, (a, b) in enumerate(zip(log, recorded)) if a != b), min(len(log), len(recorded)))
+        n = next(
+            (i for i, (a, b) in enumerate(zip(log, recorded, strict=False)) if a != b),
+            min(len(log), len(recorded)),
+        )
         raise _fail(f"the agents, re-run, play differently from move {n}")
 
 

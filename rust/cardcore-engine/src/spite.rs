@@ -116,9 +116,10 @@ pub const FEATURES: [&str; NUM_FEATURES] = [
     "side_ordered",
     "next_danger",
     "own_reach",
+    "payoff_delay",
 ];
 /// Number of score features.
-pub const NUM_FEATURES: usize = 22;
+pub const NUM_FEATURES: usize = 23;
 /// Chance, in the `next_danger` feature, that the next player's unseen hand supplies one
 /// missing rank.
 pub const DANGER_BASE: f64 = 0.45;
@@ -172,6 +173,9 @@ pub mod feat {
     /// The same measure for the own pay-off card with the cards kept after the discard (hand
     /// and side tops, wild ones filling gaps): how well the turn prepares the next one.
     pub const OWN_REACH: usize = 21;
+    /// Plays made before the pay-off play (only in plans that play it): playing it first
+    /// turns up the next pay-off card before the other plays are chosen.
+    pub const PAYOFF_DELAY: usize = 22;
 }
 
 /// Built-in weight presets by name.
@@ -201,6 +205,7 @@ pub fn preset(name: &str) -> Result<[f64; NUM_FEATURES], PlanError> {
             w[feat::SIDE_ORDERED] = 1.0;
             w[feat::NEXT_DANGER] = -25.0;
             w[feat::OWN_REACH] = 0.0;
+            w[feat::PAYOFF_DELAY] = -2.0;
         }
         "plays" => {
             w[feat::PAYOFF_PLAYED] = 1000.0;
@@ -606,6 +611,7 @@ impl Search<'_> {
         }
         if p.payoff_played {
             s += w[feat::PAYOFF_PLAYED];
+            s += w[feat::PAYOFF_DELAY] * f64::from(hand_played + side_played);
             if inp.payoff_left == 1 {
                 s += WIN_SCORE;
             }
