@@ -36,7 +36,7 @@ def human_round(*layouts: PlayerLayout, foundations: Sequence[str] = (), **optio
 
 
 def filler(seat: int) -> PlayerLayout:
-    return layout(seat, nerts="Qh Qs", work=("Ks", "Kh", "Kc", "Kd"))
+    return layout(seat, nerts="Qh Qs", work=("Ks", "Kh", "Kc", "Kd"), stock_top_first="2c")
 
 
 def test_n10_race_first_card_stays() -> None:
@@ -73,8 +73,8 @@ def test_n10_two_foundations_both_succeed() -> None:
 
 def test_same_time_orders_by_tiebreak_then_seat() -> None:
     rnd = human_round(
-        layout(0, nerts="Kc 5s", work=("Ks", "Kh", "Kc", "Kd")),
-        layout(1, nerts="Kh 5s", work=("Ks", "Kh", "Kc", "Kd")),
+        layout(0, nerts="Kc 5s", work=("Ks", "Kh", "Kc", "Kd"), stock_top_first="2c"),
+        layout(1, nerts="Kh 5s", work=("Ks", "Kh", "Kc", "Kd"), stock_top_first="2c"),
         foundations=("As 2s 3s 4s",),
     )
     rnd.submit(0, ToFoundation(NERTS), 500)
@@ -84,8 +84,8 @@ def test_same_time_orders_by_tiebreak_then_seat() -> None:
     winner = next(e[1] for e in rnd.log if e[3] == "ok")
     # the same seed gives the same winner of the tie
     again = human_round(
-        layout(0, nerts="Kc 5s", work=("Ks", "Kh", "Kc", "Kd")),
-        layout(1, nerts="Kh 5s", work=("Ks", "Kh", "Kc", "Kd")),
+        layout(0, nerts="Kc 5s", work=("Ks", "Kh", "Kc", "Kd"), stock_top_first="2c"),
+        layout(1, nerts="Kh 5s", work=("Ks", "Kh", "Kc", "Kd"), stock_top_first="2c"),
         foundations=("As 2s 3s 4s",),
     )
     again.submit(0, ToFoundation(NERTS), 500)
@@ -183,6 +183,31 @@ def test_max_consecutive_stalemates_one_is_the_classic_rule() -> None:
     assert rnd.running
     _stall(rnd, (0, 1), t)
     assert rnd.end == "stalemate"
+
+
+def test_stalemate_without_any_stock_ends_at_once() -> None:
+    # nobody has a stock, a waste or a progress move: three rotations change nothing
+    rnd = human_round(
+        layout(0, nerts="Kc 5s", work=("Ks", "Kh", "Kc", "Kd")),
+        layout(1, nerts="Kh 5h", work=("Ks", "Kh", "Kc", "Kd")),
+        foundations=("As 2s 3s 4s",),
+    )
+    rnd.submit(0, ToFoundation(NERTS), 100)
+    rnd.advance_to(200)
+    assert [e[2] for e in rnd.log] == ["N>F", *["stalemate:rotate_one"] * 3, "end:stalemate"]
+    assert rnd.end == "stalemate"
+    assert rnd.now == 100
+
+
+def test_exhausted_stock_passes_count_as_stalled() -> None:
+    lay0 = layout(0, nerts="Kc 9c", work=("Kd", "Kh", "Ks", "Kc"), stock_top_first="Jh")
+    lay1 = layout(1, nerts="Kd 9d", work=("Ks", "Kc", "Kd", "Kh"), stock_top_first="Jc")
+    rnd = human_round(lay0, lay1, stock_passes=1)
+    rnd.submit(0, Flip(), 100)
+    rnd.submit(1, Flip(), 100)
+    rnd.advance_to(100)  # no recycling allowed: both stalled, the waste goes back and rotates
+    assert [e[2] for e in rnd.log if e[1] == -1] == ["stalemate:rotate_one"]
+    assert rnd.table.players[0].stock == ids("Jh")
 
 
 def test_progress_resets_stalemate_counters() -> None:

@@ -332,30 +332,36 @@ class Round:
             self._wake_all()
 
     def _stalled(self, seat: int) -> bool:
+        """Two recycles since the last progress event, or no stock action left (stock and waste
+        empty, or no recycling allowed) and no progress move."""
         if self._recycles_since[seat] >= 2:
             return True
         p = self.table.players[seat]
-        if p.stock or p.waste:
+        if p.stock or (p.waste and self.table.may_recycle(seat)):
             return False
         for a in self.table.legal_actions(seat):
-            if isinstance(a, ToFoundation) or (isinstance(a, ToWork) and a.src == NERTS):
+            if isinstance(a, ToFoundation) or (isinstance(a, ToWork) and a.src in (NERTS, WASTE)):
                 return False
         return True
 
     def _check_stalemate(self) -> bool:
-        """Resolves a global stalemate; True when the round ended."""
-        if not all(self._stalled(s) for s in range(len(self.agents))):
-            return False
-        rule = self.options.stalemate_rule
-        if rule == "end_round" or self._stalemates >= self.options.max_consecutive_stalemates:
-            self._finish(self.now, "stalemate", None)
-            return True
-        for s in range(len(self.agents)):
-            self.table.rotate_stalemate(s, rule)
-        self._stalemates += 1
-        self._recycles_since = [0] * len(self.agents)
-        self.log.append([self.now, -1, f"stalemate:{rule}", "ok"])
-        self._wake_all()
+        """Resolves global stalemates (again at once while they persist); True when the round
+        ended."""
+        n = len(self.agents)
+        resolved = False
+        while all(self._stalled(s) for s in range(n)):
+            rule = self.options.stalemate_rule
+            if rule == "end_round" or self._stalemates >= self.options.max_consecutive_stalemates:
+                self._finish(self.now, "stalemate", None)
+                return True
+            for s in range(n):
+                self.table.rotate_stalemate(s, rule)
+            self._stalemates += 1
+            self._recycles_since = [0] * n
+            self.log.append([self.now, -1, f"stalemate:{rule}", "ok"])
+            resolved = True
+        if resolved:
+            self._wake_all()
         return False
 
     def _finish(self, t: int, reason: str, caller: int | None) -> None:
