@@ -208,13 +208,13 @@ def _danger(inp: PlannerInput, center: Sequence[int], q: int) -> float:
         return 0.0
     tops = inp.next_side_tops
     wilds = sum(1 for t in tops if t == 0)
-    best = 0.0
-    for e in center:
+    safe = 1.0
+    for e in sorted(set(center)):
         if e >= q:
             continue
         missing = sum(1 for r in range(e + 1, q) if r not in tops)
-        best = max(best, DANGER_BASE ** max(0, missing - wilds))
-    return best
+        safe *= 1.0 - DANGER_BASE ** max(0, missing - wilds)
+    return 1.0 - safe
 
 
 def _position_score(

@@ -536,16 +536,18 @@ impl Search<'_> {
         }
         let tops = &self.inp.next_sides[..self.inp.num_next_sides];
         let wilds = tops.iter().filter(|&&t| t == WILD).count();
-        let mut best: f64 = 0.0;
+        let mut safe: f64 = 1.0;
+        let mut seen: u32 = 0;
         for &e in center {
-            if e >= q {
+            if e >= q || seen & (1 << e) != 0 {
                 continue;
             }
+            seen |= 1 << e;
             let missing = ((e + 1)..q).filter(|r| !tops.contains(r)).count();
             let k = i32::try_from(missing.saturating_sub(wilds)).unwrap_or(i32::MAX);
-            best = best.max(DANGER_BASE.powi(k));
+            safe *= 1.0 - DANGER_BASE.powi(k);
         }
-        best
+        1.0 - safe
     }
 
     /// See [`feat::OWN_REACH`].
