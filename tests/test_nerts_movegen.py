@@ -141,3 +141,41 @@ def test_invalid_states_raise(patch: tuple[int, int]) -> None:
         _core.nerts_moves(b"\x00" * 31)
     with pytest.raises(ValueError, match="multiple of 32"):
         _core.nerts_count_batch(b"\x00" * 33)
+
+
+def test_apply_on_random_states_keeps_cards_and_rejects_illegal_unchanged() -> None:
+    from collections import Counter
+
+    from cardcore.errors import IllegalMoveError
+    from cardcore.nerts import CallNerts, Flip, Recycle, ToFoundation, ToWork
+    from cardcore.nerts.rules import Action
+
+    rng = Rng(99)
+    cands: list[Action] = [ToFoundation(s, t) for s in range(8) for t in (None, 0, 1, 2, 3)]
+    cands += [ToWork(s, d, p) for s in range(8) for d in range(15) for p in range(6)]
+    cands += [Flip(), Recycle(), CallNerts(), Undo()]
+    applied = 0
+    for _ in range(150):
+        t = _random_table(rng)
+        before = Counter(t.all_cards())
+        for a in cands:
+            work = t.clone()
+            snap = (
+                [p.clone() for p in work.players],
+                [list(f) for f in work.foundations],
+                work.running,
+            )
+            if work.is_legal(0, a):
+                work.apply(0, a)
+                applied += 1
+                assert Counter(work.all_cards()) == before, a
+                if not isinstance(a, CallNerts):
+                    assert work.is_legal(0, Undo())
+                    work.apply(0, Undo())
+                    assert [p.clone() for p in work.players] == snap[0], a
+                    assert work.foundations == snap[1], a
+            else:
+                with pytest.raises(IllegalMoveError):
+                    work.apply(0, a)
+                assert ([p.clone() for p in work.players], work.foundations, work.running) == snap
+    assert applied > 500
