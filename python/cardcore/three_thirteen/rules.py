@@ -325,6 +325,8 @@ class Observation(NamedTuple):
     min_own_turns_before_out: int
 
 
+_new_observation: Final = tuple.__new__  # skips NamedTuple's Python-level __new__ (hot path)
+
 # --- state -------------------------------------------------------------------------------------
 
 
@@ -339,6 +341,7 @@ class State:
     __slots__ = (
         "_rng",
         "_stacked",
+        "_taken_t",
         "current",
         "dealer",
         "deck_orders",
@@ -459,6 +462,7 @@ class State:
         self.stock = rest
         self.discards: list[tuple[int, int]] = []
         self.taken: list[list[int]] = [[] for _ in range(p)]
+        self._taken_t: tuple[tuple[int, ...], ...] | None = None
         self.own_turns = [0] * p
         self.turn_in_round = 0
         self.out_seat: int | None = None
@@ -574,6 +578,7 @@ class State:
             elif t is DrawDiscard:
                 card = self.discard_pile.pop()
                 self.taken[seat].append(card)
+                self._taken_t = None
                 self.drawn_from_discard = True
                 code = -2
             else:
@@ -599,6 +604,7 @@ class State:
         tk = self.taken[seat]
         if cid in tk:
             tk.remove(cid)
+            self._taken_t = None
         self.discard_pile.append(cid)
         self.discards.append((seat, cid))
         self.move_log[-1].append((seat, cid))
@@ -609,32 +615,38 @@ class State:
     def observation(self, seat: int) -> Observation:
         """What ``seat`` may see (its own hand, public piles and counts; no hidden cards)."""
         opts = self.options
-        return Observation(
-            seat,
-            self.num_players,
-            self.round,
-            self.round + 2,
-            self.wild_rank,
-            self.dealer,
-            self.phase,
-            tuple(self.hands[seat]),
-            self.drawn if seat == self.current else None,
-            self.drawn_from_discard if seat == self.current else False,
-            tuple(self.discard_pile),
-            len(self.stock),
-            tuple(map(len, self.hands)),
-            tuple(map(tuple, self.taken)),
-            tuple(self.discards),
-            self.out_seat,
-            self.own_turns[seat],
-            self.turn_in_round,
-            tuple(self.totals),
-            self.num_decks,
-            opts.jokers,
-            self.rules,
-            self.face_of,
-            opts.forbid_return_of_discard_draw,
-            opts.min_own_turns_before_out,
+        taken = self._taken_t
+        if taken is None:
+            taken = self._taken_t = tuple(map(tuple, self.taken))
+        return _new_observation(
+            Observation,
+            (
+                seat,
+                self.num_players,
+                self.round,
+                self.round + 2,
+                self.wild_rank,
+                self.dealer,
+                self.phase,
+                tuple(self.hands[seat]),
+                self.drawn if seat == self.current else None,
+                self.drawn_from_discard if seat == self.current else False,
+                tuple(self.discard_pile),
+                len(self.stock),
+                tuple(map(len, self.hands)),
+                taken,
+                tuple(self.discards),
+                self.out_seat,
+                self.own_turns[seat],
+                self.turn_in_round,
+                tuple(self.totals),
+                self.num_decks,
+                opts.jokers,
+                self.rules,
+                self.face_of,
+                opts.forbid_return_of_discard_draw,
+                opts.min_own_turns_before_out,
+            ),
         )
 
     def result(self) -> dict[str, Any]:
