@@ -154,12 +154,20 @@ def test_match_record_and_replay() -> None:
     assert max(rec["scores"]) >= 30
     assert rec["winner"] == rec["scores"].index(max(rec["scores"]))
     assert [g["index"] for g in rec["games"]] == list(range(len(rec["games"])))
+    assert rec["replay"]["kind"] == "match"
+    assert all("replay" not in g for g in rec["games"])
     spec.verify_replay(rec)
-    bad = copy.deepcopy(rec)
-    bad["scores"][0] += 1
-    with pytest.raises(ReplayMismatchError):
-        spec.verify_replay(bad)
-    bad = copy.deepcopy(rec)
-    bad["games"][0]["replay"]["moves"].pop()
-    with pytest.raises(ReplayMismatchError):
-        spec.verify_replay(bad)
+    spec.verify_replay(rec["replay"])
+    tampers = [
+        lambda r: r["scores"].__setitem__(0, r["scores"][0] + 1),
+        lambda r: r["replay"]["games"][0]["moves"].pop(),
+        lambda r: r["replay"]["games"].pop(),
+        lambda r: r["replay"]["games"].append(r["replay"]["games"][-1]),
+        lambda r: r["replay"]["result"].__setitem__("winner", 1 - r["winner"]),
+        lambda r: r["replay"]["games"][0].__setitem__("seed", 5),
+    ]
+    for tamper in tampers:
+        bad = copy.deepcopy(rec)
+        tamper(bad)
+        with pytest.raises(ReplayMismatchError):
+            spec.verify_replay(bad)

@@ -5,7 +5,8 @@ each seat earned), ``winner`` (seat or ``None`` for a tie), ``outcome`` (``"win"
 ``turns``, ``end_reason``, ``first_player``, ``payoff_left`` and, when requested, ``replay``
 (see ``docs/replays.md``). A match record has the totals as ``scores``, the match ``winner``
 and a ``games`` list of game records (game ``g`` of a match seeded ``S`` is played with seed
-``derive_seed(S, g, "match-game")``).
+``derive_seed(S, g, "match-game")``); with replays on, its ``replay`` (``"kind": "match"``)
+holds every game's replay and the totals.
 """
 
 from __future__ import annotations
@@ -146,7 +147,7 @@ def play_match(request: GameRequest) -> dict[str, Any]:
     best = max(totals)
     leaders = [s for s, t in enumerate(totals) if t == best]
     winner = leaders[0] if best >= options.target_score and len(leaders) == 1 else None
-    return {
+    rec: dict[str, Any] = {
         "game": GAME,
         "index": request.index,
         "seed": request.seed,
@@ -158,6 +159,55 @@ def play_match(request: GameRequest) -> dict[str, Any]:
         "turns": sum(int(g["turns"]) for g in games),
         "games": games,
     }
+    if request.replay:
+        rec["replay"] = {
+            "format": "cardcore-replay",
+            "version": REPLAY_FORMAT,
+            "game": GAME,
+            "kind": "match",
+            "rng": RNG_VERSION,
+            "cardcore_version": __version__,
+            "seed": request.seed,
+            "players": options.num_players,
+            "agents": list(request.agents),
+            "options": options.as_dict(),
+            "games": [g.pop("replay") for g in games],
+            "result": {"scores": totals, "winner": winner},
+        }
+    return rec
+
+
+def _verify_match(rep: Mapping[str, Any], record: Mapping[str, Any]) -> None:
+    games = rep.get("games")
+    if not isinstance(games, list) or not games:
+        raise _fail("match replay without games")
+    try:
+        seed = int(rep["seed"])
+        opts_in = dict(rep["options"])
+        players = int(opts_in.pop("num_players", rep["players"]))
+        options = SpiteOptions.from_mapping(opts_in, players)
+    except (OptionError, KeyError, TypeError, ValueError) as e:
+        raise _fail(f"cannot rebuild the match: {e}") from None
+    totals = [0] * options.num_players
+    for g, game in enumerate(games):
+        if max(totals) >= options.target_score:
+            raise _fail(f"game {g} played after the match was over")
+        if not isinstance(game, Mapping) or game.get("seed") != derive_seed(seed, g, "match-game"):
+            raise _fail(f"game {g}: seed is not the match's game seed")
+        if dict(game.get("options", {})) != options.as_dict():
+            raise _fail(f"game {g}: options differ from the match's")
+        verify_replay(game)
+        totals = [a + b for a, b in zip(totals, game["result"]["scores"], strict=True)]
+    if max(totals) < options.target_score and len(games) < MAX_MATCH_GAMES:
+        raise _fail("the games end before a seat reaches the target score")
+    best = max(totals)
+    leaders = [s for s, t in enumerate(totals) if t == best]
+    winner = leaders[0] if best >= options.target_score and len(leaders) == 1 else None
+    for where in (rep.get("result", {}), record if record is not rep else {}):
+        if "scores" in where and list(where["scores"]) != totals:
+            raise _fail(f"match totals {where['scores']} != re-run {totals}")
+        if "winner" in where and where["winner"] != winner:
+            raise _fail(f"match winner {where['winner']} != re-run {winner}")
 
 
 def _fail(msg: str) -> ReplayMismatchError:
@@ -167,19 +217,12 @@ def _fail(msg: str) -> ReplayMismatchError:
 def verify_replay(record: Mapping[str, Any]) -> None:
     """Re-runs a replay (a game record with ``replay``, a match record, or the replay dict) and
     raises :class:`~cardcore.errors.ReplayMismatchError` on any disagreement."""
-    if "games" in record and "replay" not in record:
-        games = record["games"]
-        if not isinstance(games, list) or not games:
-            raise _fail("match record without games")
-        totals: list[int] = []
-        for g in games:
-            verify_replay(g)
-            sc = g["scores"]
-            totals = [a + b for a, b in zip(totals, sc, strict=True)] if totals else list(sc)
-        if list(record.get("scores", [])) != totals:
-            raise _fail(f"match totals {record.get('scores')} != {totals}")
-        return
     rep = record.get("replay", record)
+    if isinstance(rep, Mapping) and rep.get("kind") == "match":
+        if rep.get("game") != GAME:
+            raise _fail(f"not a {GAME} replay: {rep.get('game')!r}")
+        _verify_match(rep, record)
+        return
     if not isinstance(rep, Mapping) or "moves" not in rep:
         raise _fail("record has no replay (run with replays on)")
     if (
