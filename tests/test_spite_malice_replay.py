@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -158,7 +159,7 @@ def test_match_record_and_replay() -> None:
     assert all("replay" not in g for g in rec["games"])
     spec.verify_replay(rec)
     spec.verify_replay(rec["replay"])
-    tampers = [
+    tampers: list[Callable[[dict[str, Any]], Any]] = [
         lambda r: r["scores"].__setitem__(0, r["scores"][0] + 1),
         lambda r: r["replay"]["games"][0]["moves"].pop(),
         lambda r: r["replay"]["games"].pop(),
