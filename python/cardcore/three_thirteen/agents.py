@@ -170,9 +170,10 @@ class HardAgent:
                 return DRAW_DISCARD
             if take >= dws[-1]:
                 return DRAW_STOCK  # the expected stock draw is never worse than keeping
+            if obs.out_seat is not None:  # final turn: scored on the hand after it
+                stock = self._value_after_draw(hand_faces, dws[-1], counts, wild, rules, 0.0)
+                return DRAW_DISCARD if take < stock else DRAW_STOCK
             stock = self._value_after_draw(hand_faces, dws[-1], counts, wild, rules)
-            if obs.out_seat is not None:
-                return DRAW_DISCARD if take < stock else DRAW_STOCK  # scored after this turn
             # Same horizon on both sides: the pile card plus one more draw (for the two best
             # discards after taking it), against two stock draws, the second assumed to gain
             # a share ``gamma`` of what the first gains.
@@ -221,7 +222,13 @@ class HardAgent:
         return Discard(hand[best_i])
 
     def _value_after_draw(
-        self, faces: bytes, dw_now: int, counts: Sequence[int], wild: int, rules: MeldRules
+        self,
+        faces: bytes,
+        dw_now: int,
+        counts: Sequence[int],
+        wild: int,
+        rules: MeldRules,
+        out_bonus: float | None = None,
     ) -> float:
         """Expected optimal deadwood of ``faces`` (n cards) after one stock draw and discard,
         minus ``out_bonus`` times the chance that this draw lets the hand go out."""
@@ -249,7 +256,8 @@ class HardAgent:
                 acc += cnt * min(dw_now, one_less + card_points(u, wild, rules))
         if not total:
             return float(dw_now)
-        return (acc - self.out_bonus * outs) / total
+        bonus = self.out_bonus if out_bonus is None else out_bonus
+        return (acc - bonus * outs) / total
 
 
 AGENTS: Final[dict[str, AgentFactory]] = {
