@@ -223,6 +223,19 @@ def verify_replay(record: Mapping[str, Any]) -> None:
             raise _fail(f"not a {GAME} replay: {rep.get('game')!r}")
         _verify_match(rep, record)
         return
+    if "replay" not in record and isinstance(record.get("games"), list):
+        # a match record whose games carry their own replays (as `cardcore play` writes)
+        games = record["games"]
+        if not games:
+            raise _fail("match record without games")
+        totals: list[int] = []
+        for g in games:
+            verify_replay(g)
+            sc = list(g["scores"])
+            totals = [a + b for a, b in zip(totals, sc, strict=True)] if totals else sc
+        if list(record.get("scores", totals)) != totals:
+            raise _fail(f"match totals {record.get('scores')} != {totals}")
+        return
     if not isinstance(rep, Mapping) or "moves" not in rep:
         raise _fail("record has no replay (run with replays on)")
     if (
