@@ -640,28 +640,50 @@ class State:
 
     def _discards(self, seat: int) -> list[Discard]:
         hand = self.hands[seat]
-        sides = self.sides[seat]
-        if self.options.must_play_aces and self._ace_playable(seat):
+        n = len(self.sides[seat])
+        o = self.options
+        if o.must_play_aces and self._ace_playable(seat):
             return []
-        moves = [Discard(c, i) for c in hand for i, s in enumerate(sides) if self._side_ok(c, s)]
-        if not moves:  # the restriction is lifted when nothing can be placed
-            moves = [Discard(c, i) for c in hand for i in range(len(sides))]
-        return moves
+        if o.side_stack_rule != "any":
+            sides = self.sides[seat]
+            moves = [
+                Discard(c, i) for c in hand for i, s in enumerate(sides) if self._side_ok(c, s)
+            ]
+            if moves:
+                return moves
+        # rule "any", or the restriction is lifted because nothing can be placed
+        return [Discard(c, i) for c in hand for i in range(n)]
+
+    def _target_map(self) -> list[list[int]]:
+        """Centre slots each rank value (index; 0 = wild) may go to now."""
+        top = self.options.top_rank
+        start = self.options.king_can_start_stack
+        tm: list[list[int]] = [[] for _ in range(14)]
+        for i, c in enumerate(self.center):
+            e = len(c)
+            tm[e + 1].append(i)
+            if e > 0 or start:
+                tm[0].append(i)
+        if top == 12:
+            tm[13] = []
+        return tm
 
     def legal_moves(self) -> list[Move]:
         """Every legal move of the current player, plays first, then discards."""
         if self.over:
             return []
         seat = self.current
+        tm = self._target_map()
+        rank = self.rank
         moves: list[Move] = []
         pay = self.payoffs[seat]
         if pay:
-            moves += [PlayPayOff(c) for c in self._targets(pay[-1])]
+            moves += [PlayPayOff(c) for c in tm[rank(pay[-1])]]
         for i, s in enumerate(self.sides[seat]):
             if s:
-                moves += [PlaySide(i, c) for c in self._targets(s[-1])]
+                moves += [PlaySide(i, c) for c in tm[rank(s[-1])]]
         for card in self.hands[seat]:
-            moves += [PlayHand(card, c) for c in self._targets(card)]
+            moves += [PlayHand(card, c) for c in tm[rank(card)]]
         moves += self._discards(seat)
         return moves
 
@@ -705,9 +727,9 @@ class State:
                 return f"no side stack S{s}"
             if move.card_id not in self.hands[seat]:
                 return f"card #{move.card_id} is not in the hand"
-            if move not in self._discards(seat):
-                if o.must_play_aces and self._ace_playable(seat):
-                    return "a playable ace must be played first"
+            if o.must_play_aces and self._ace_playable(seat):
+                return "a playable ace must be played first"
+            if o.side_stack_rule != "any" and move not in self._discards(seat):
                 return f"side stack rule {o.side_stack_rule!r} forbids this discard"
             return None
         return f"not a Spite & Malice move: {move!r}"
