@@ -61,6 +61,9 @@ const fn pos_rank(q: u8) -> u8 {
     if q == 14 { 1 } else { q }
 }
 
+/// Bits 1..=3 of every count nibble of a packed key: zero iff no count exceeds 1.
+const NIBBLE_HIGH_BITS: u64 = 0x000E_EEEE_EEEE_EEEE;
+
 const fn pack(cnt: &[u8; 14]) -> u64 {
     let mut key = 0u64;
     let mut r = 1;
@@ -72,11 +75,26 @@ const fn pack(cnt: &[u8; 14]) -> u64 {
 }
 
 /// Exact run-only solve of one suit (counts by rank 1..=13), memoised in `memo`.
-fn suit_solve(cnt: &mut [u8; 14], mode: AceMode, memo: &mut FastMap<Costs>) -> Costs {
+fn suit_solve(
+    cnt: &mut [u8; 14],
+    mode: AceMode,
+    memo: &mut FastMap<Costs>,
+    tab: Option<&Table>,
+) -> Costs {
     let Some(r) = (1..=13u8).find(|&r| cnt[usize::from(r)] > 0) else {
         return [0; KN];
     };
     let key = pack(cnt);
+    if let Some(tab) = tab
+        && key & NIBBLE_HIGH_BITS == 0
+    {
+        // No duplicate left: the table row.
+        let mut mask = 0usize;
+        for r in 1..=13 {
+            mask |= usize::from(cnt[r]) << (r - 1);
+        }
+        return tab[mask].map(u16::from);
+    }
     if let Some(v) = memo.get(&key) {
         return *v;
     }
@@ -86,44 +104,63 @@ fn suit_solve(cnt: &mut [u8; 14], mode: AceMode, memo: &mut FastMap<Costs>) -> C
     cnt[usize::from(r)] -= 1;
     let (lo_all, hi_all) = mode.range();
     // Deadwood.
-    let sub = suit_solve(cnt, mode, memo);
+    let sub = suit_solve(cnt, mode, memo, tab);
     for k in 0..KN {
         res[k] = res[k].min(sub[k] + val);
     }
+    // Runs holding the lowest card at position `p`. Nothing lies below `p` (the high ace is
+    // never below), so a window starts at `p` unless it would pass the top, and a window longer
+    // than 3 with a wild at either end is beaten by the shorter one.
     for &p in positions(r, mode) {
         for len in 3u8..=5 {
-            let a_min = lo_all.max((p + 1).saturating_sub(len));
-            let a_max = p.min(hi_all + 1 - len);
-            for lo in a_min..=a_max {
-                let hi = lo + len - 1;
-                let mut optional = 0u16;
+            if hi_all + 1 < lo_all + len {
+                continue;
+            }
+            let lo = p.min(hi_all + 1 - len).max(lo_all);
+            let hi = lo + len - 1;
+            let mut optional = 0u16;
+            let mut ends_ok = true;
+            for q in lo..=hi {
+                let present = q == p || cnt[usize::from(pos_rank(q))] > 0;
+                if q != p && present {
+                    optional |= 1 << (q - lo);
+                }
+                if len > 3 && (q == lo || q == hi) && !present {
+                    ends_ok = false;
+                }
+            }
+            if !ends_ok {
+                continue;
+            }
+            // Required positions: the ends of windows longer than 3.
+            let required: u16 = if len > 3 {
+                (1 | (1 << (hi - lo))) & optional
+            } else {
+                0
+            };
+            let free = optional & !required;
+            let mut subset = free;
+            loop {
+                let taken = subset | required;
+                let need = usize::from(len) - 1 - taken.count_ones() as usize;
                 for q in lo..=hi {
-                    if q != p && cnt[usize::from(pos_rank(q))] > 0 {
-                        optional |= 1 << (q - lo);
+                    if taken & (1 << (q - lo)) != 0 {
+                        cnt[usize::from(pos_rank(q))] -= 1;
                     }
                 }
-                let mut subset = optional;
-                loop {
-                    let need = usize::from(len) - 1 - subset.count_ones() as usize;
-                    for q in lo..=hi {
-                        if subset & (1 << (q - lo)) != 0 {
-                            cnt[usize::from(pos_rank(q))] -= 1;
-                        }
+                let sub = suit_solve(cnt, mode, memo, tab);
+                for q in lo..=hi {
+                    if taken & (1 << (q - lo)) != 0 {
+                        cnt[usize::from(pos_rank(q))] += 1;
                     }
-                    let sub = suit_solve(cnt, mode, memo);
-                    for q in lo..=hi {
-                        if subset & (1 << (q - lo)) != 0 {
-                            cnt[usize::from(pos_rank(q))] += 1;
-                        }
-                    }
-                    for k in need..KN {
-                        res[k] = res[k].min(sub[k - need]);
-                    }
-                    if subset == 0 {
-                        break;
-                    }
-                    subset = (subset - 1) & optional;
                 }
+                for k in need..KN {
+                    res[k] = res[k].min(sub[k - need]);
+                }
+                if subset == 0 {
+                    break;
+                }
+                subset = (subset - 1) & free;
             }
         }
     }
@@ -145,7 +182,7 @@ fn build_table(mode: AceMode) -> Table {
                     cnt[r] = 1;
                 }
             }
-            let g = suit_solve(&mut cnt, mode, &mut memo);
+            let g = suit_solve(&mut cnt, mode, &mut memo, None);
             #[allow(clippy::cast_possible_truncation)]
             g.map(|v| v as u8)
         })
@@ -160,6 +197,44 @@ fn table(mode: AceMode) -> &'static Table {
         AceMode::Low => LOW.get_or_init(|| build_table(AceMode::Low)),
         AceMode::High => HIGH.get_or_init(|| build_table(AceMode::High)),
         AceMode::Both => BOTH.get_or_init(|| build_table(AceMode::Both)),
+    }
+}
+
+/// Table of `g` for suits with exactly one rank held twice: index `(r - 1) * 8192 + mask`.
+fn build_table1(mode: AceMode) -> Table {
+    let single = table(mode);
+    let mut memo = FastMap::default();
+    let mut out = vec![[0u8; KN]; 13 << 13];
+    for r in 1..=13usize {
+        for mask in 0..1u32 << 13 {
+            if mask & (1 << (r - 1)) == 0 {
+                continue;
+            }
+            let mut cnt = [0u8; 14];
+            for q in 1..=13 {
+                if mask & (1 << (q - 1)) != 0 {
+                    cnt[q] = 1;
+                }
+            }
+            cnt[r] = 2;
+            let g = suit_solve(&mut cnt, mode, &mut memo, Some(single));
+            #[allow(clippy::cast_possible_truncation)]
+            {
+                out[((r - 1) << 13) | mask as usize] = g.map(|v| v as u8);
+            }
+        }
+    }
+    out
+}
+
+fn table1(mode: AceMode) -> &'static Table {
+    static LOW: OnceLock<Table> = OnceLock::new();
+    static HIGH: OnceLock<Table> = OnceLock::new();
+    static BOTH: OnceLock<Table> = OnceLock::new();
+    match mode {
+        AceMode::Low => LOW.get_or_init(|| build_table1(AceMode::Low)),
+        AceMode::High => HIGH.get_or_init(|| build_table1(AceMode::High)),
+        AceMode::Both => BOTH.get_or_init(|| build_table1(AceMode::Both)),
     }
 }
 
@@ -185,72 +260,128 @@ fn dup_costs(cnt: &[u8; 14], mode: AceMode) -> Costs {
             memo.clear();
         }
         let mut work = *cnt;
-        suit_solve(&mut work, mode, memo)
+        suit_solve(&mut work, mode, memo, Some(table(mode)))
     })
 }
 
 /// One rank's set options: copies taken per suit and the wilds needed.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Default)]
 struct SetOpt {
     take: [u8; 4],
     need: u8,
 }
 
+/// Length of budget arrays: the most wilds a hand can hold, plus one.
+const CB: usize = super::MAX_HAND + 1;
+
 /// Working state of one hand.
 struct Hand {
     /// Natural counts by suit and rank (1..=13).
     cnt: [[u8; 14]; 4],
-    /// 13-bit rank mask per suit (valid when the suit has no duplicate).
+    /// 13-bit rank mask per suit.
     mask: [u16; 4],
     /// Whether a suit holds a duplicate card (count >= 2 somewhere).
     dup: [bool; 4],
     wilds: u32,
     mode: AceMode,
+    /// Least value of the naturals taken out of the suits (ranks whose naturals all lie far
+    /// from any natural of their suit), by wilds allowed.
+    iso: [u16; CB],
+    /// Per-hand memo of duplicate-suit costs.
+    memo: [(u64, Costs); 8],
+    memo_len: usize,
 }
 
 impl Hand {
-    /// Costs of suit `s` in its current state (table row or cached).
-    #[inline]
-    fn costs(&self, s: usize, tab: &Table) -> Costs {
-        if self.dup[s] {
-            dup_costs(&self.cnt[s], self.mode)
-        } else {
-            tab[usize::from(self.mask[s])].map(u16::from)
+    fn new(cnt: [[u8; 14]; 4], wilds: u32, mode: AceMode) -> Self {
+        let mut mask = [0u16; 4];
+        let mut dup = [false; 4];
+        for s in 0..4 {
+            for r in 1..=13 {
+                if cnt[s][r] > 0 {
+                    mask[s] |= 1 << (r - 1);
+                    dup[s] |= cnt[s][r] > 1;
+                }
+            }
+        }
+        Self {
+            cnt,
+            mask,
+            dup,
+            wilds,
+            mode,
+            iso: [0; CB],
+            memo: [(u64::MAX, [0; KN]); 8],
+            memo_len: 0,
         }
     }
 
-    /// Least `sum_s g_s(k_s)` with `sum k_s <= budget`.
-    fn combine(&self, budget: u32, tab: &Table) -> u32 {
-        if budget == 0 {
-            let mut total = 0u32;
+    /// Costs of suit `s` in its current state (table row or cached).
+    #[inline]
+    fn costs(&mut self, s: usize, tab: &Table) -> Costs {
+        if !self.dup[s] {
+            return tab[usize::from(self.mask[s])].map(u16::from);
+        }
+        let key = pack(&self.cnt[s]);
+        let high = key & NIBBLE_HIGH_BITS;
+        if high == 0 {
+            return tab[usize::from(self.mask[s])].map(u16::from);
+        }
+        if high.count_ones() == 1 {
+            let r = (high.trailing_zeros() / 4) as usize + 1;
+            if self.cnt[s][r] == 2 {
+                let t1 = table1(self.mode);
+                return t1[((r - 1) << 13) | usize::from(self.mask[s])].map(u16::from);
+            }
+        }
+        for &(k, c) in &self.memo[..self.memo_len] {
+            if k == key {
+                return c;
+            }
+        }
+        let c = dup_costs(&self.cnt[s], self.mode);
+        let slot = if self.memo_len < self.memo.len() {
+            self.memo_len += 1;
+            self.memo_len - 1
+        } else {
+            (key as usize) & (self.memo.len() - 1)
+        };
+        self.memo[slot] = (key, c);
+        c
+    }
+
+    /// Least `iso(k_iso) + sum_s g_s(k_s)` with `k_iso + sum k_s <= budget`.
+    fn combine(&mut self, budget: u32, tab: &Table) -> u32 {
+        let b = (budget as usize).min(CB - 1);
+        if b == 0 {
+            let mut total = u32::from(self.iso[0]);
             for s in 0..4 {
-                total += if self.dup[s] {
-                    u32::from(dup_costs(&self.cnt[s], self.mode)[0])
-                } else {
-                    u32::from(tab[usize::from(self.mask[s])][0])
-                };
+                if self.mask[s] != 0 {
+                    total += if self.dup[s] {
+                        u32::from(self.costs(s, tab)[0])
+                    } else {
+                        u32::from(tab[usize::from(self.mask[s])][0])
+                    };
+                }
             }
             return total;
         }
-        let b = (budget as usize).min(KN - 1);
-        let mut cur = self.costs(0, tab);
-        for s in 1..4 {
+        let mut cur = self.iso;
+        for s in 0..4 {
             if self.mask[s] == 0 {
                 continue;
             }
             let g = self.costs(s, tab);
-            let mut next = [INF; KN];
-            for (i, &ci) in cur.iter().enumerate().take(b + 1) {
-                for (j, &gj) in g.iter().enumerate().take(b + 1 - i) {
-                    let v = ci + gj;
-                    if v < next[i + j] {
-                        next[i + j] = v;
+            let mut next = [INF; CB];
+            for k in 0..=b {
+                let mut best = INF;
+                for j in 0..=k.min(KN - 1) {
+                    let v = cur[k - j] + g[j];
+                    if v < best {
+                        best = v;
                     }
                 }
-            }
-            // "At most k": keep the running minimum.
-            for k in 1..=b {
-                next[k] = next[k].min(next[k - 1]);
+                next[k] = best;
             }
             cur = next;
         }
@@ -278,10 +409,42 @@ impl Hand {
             }
         }
     }
+
+    /// Ranks with a natural of the same suit within 4 run positions, as a 13-bit mask per suit.
+    fn near_masks(&self) -> [u16; 4] {
+        let mut out = [0u16; 4];
+        for s in 0..4 {
+            let m = u32::from(self.mask[s]);
+            // Positions: bit p-1 for position p (ace at bit 0 and/or bit 13).
+            let pos = match self.mode {
+                AceMode::Low => m,
+                AceMode::High => (m & !1) | ((m & 1) << 13),
+                AceMode::Both => m | ((m & 1) << 13),
+            };
+            let mut spread = 0u32;
+            for d in 1..=4 {
+                spread |= (pos << d) | (pos >> d);
+            }
+            let ace_near = match self.mode {
+                AceMode::Low => spread & 1,
+                AceMode::High => (spread >> 13) & 1,
+                AceMode::Both => (spread | (spread >> 13)) & 1,
+            };
+            #[allow(clippy::cast_possible_truncation)]
+            {
+                out[s] = ((spread & 0x1FFE) | ace_near) as u16;
+            }
+        }
+        out
+    }
 }
 
-/// Largest number of set options kept per rank (a rank of 20 copies has fewer than this).
-const MAX_SET_OPTS: usize = 4096;
+thread_local! {
+    static SCRATCH: RefCell<Vec<SetOpt>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Largest number of set options kept per hand before falling back to the search.
+const MAX_SET_OPTS: usize = 1 << 16;
 
 /// Depth-first search over the candidate ranks' set options.
 fn search_sets(
@@ -315,143 +478,247 @@ fn search_sets(
     }
 }
 
-/// Least unmelded natural value with at most the hand's wilds, or `None` when the hand is
-/// outside the fast path's domain (a card with 16+ copies).
-fn natural_deadwood(hand: &[u8], wild: u8, mode: AceMode, wilds: u32) -> Option<u32> {
-    let mut h = Hand {
-        cnt: [[0; 14]; 4],
-        mask: [0; 4],
-        dup: [false; 4],
-        wilds,
-        mode,
-    };
-    for &f in hand {
-        if f >= JOKER0 || rank(f) == wild {
-            continue;
-        }
-        let (s, r) = (usize::from(suit(f)), usize::from(rank(f)));
-        if h.cnt[s][r] >= 15 {
-            return None;
-        }
-        h.cnt[s][r] += 1;
-        if h.cnt[s][r] >= 2 {
-            h.dup[s] = true;
-        }
-        h.mask[s] |= 1 << (r - 1);
+/// Least unmelded natural value with at most `wilds` wilds for naturals counted by suit and
+/// rank, or `None` when outside the fast path's domain (a card with 16+ copies, huge options).
+fn solve_counts(cnt: [[u8; 14]; 4], wilds: u32, mode: AceMode) -> Option<u32> {
+    if cnt.iter().any(|c| c.iter().any(|&n| n > 15)) {
+        return None;
     }
+    let mut h = Hand::new(cnt, wilds, mode);
     let tab = table(mode);
-    // Ranks that can hold a set, with their options (see the module docs for the pruning).
-    let min_set = if wilds == 0 { 3 } else { 2 };
+    let min_set: u32 = if wilds == 0 { 3 } else { 2 };
+    let near = h.near_masks();
     let mut ranks: [(usize, usize, usize); 13] = [(0, 0, 0); 13];
     let mut n_ranks = 0;
-    let mut opts: Vec<SetOpt> = Vec::new();
-    for r in 1..=13usize {
-        let total: u32 = (0..4).map(|s| u32::from(h.cnt[s][r])).sum();
-        if total < min_set {
-            continue;
-        }
-        #[allow(clippy::cast_possible_truncation)]
-        let r8 = r as u8;
-        let mut forced = [0u8; 4]; // isolated copies: always in the set when there is one
-        let mut free = [0u8; 4];
-        for s in 0..4 {
-            let c = h.cnt[s][r];
-            if c == 0 {
+    SCRATCH.with(|scratch| {
+        let mut opts = scratch.borrow_mut();
+        opts.clear();
+        for r in 1..=13usize {
+            let total: u32 = (0..4).map(|s| u32::from(h.cnt[s][r])).sum();
+            if total < min_set {
                 continue;
             }
-            let near = positions(r8, mode).iter().any(|&p| {
-                (1..=4u8).any(|d| {
-                    [p.wrapping_sub(d), p + d].iter().any(|&q| {
-                        (1..=14).contains(&q) && {
-                            let rq = pos_rank(q);
-                            rq != r8 && h.cnt[s][usize::from(rq)] > 0
-                        }
-                    })
-                })
-            });
-            if near {
-                free[s] = c;
-            } else {
-                forced[s] = c;
+            let bit = 1u16 << (r - 1);
+            let mut forced = [0u8; 4]; // isolated copies: in the set whenever there is one
+            let mut free = [0u8; 4];
+            for s in 0..4 {
+                if near[s] & bit != 0 {
+                    free[s] = h.cnt[s][r];
+                } else {
+                    forced[s] = h.cnt[s][r];
+                }
             }
-        }
-        let start = opts.len();
-        let n_forced: u32 = forced.iter().map(|&c| u32::from(c)).sum();
-        if n_forced < 3 {
-            opts.push(SetOpt {
-                take: [0; 4],
-                need: 0,
-            });
-        }
-        for t0 in 0..=free[0] {
-            for t1 in 0..=free[1] {
-                for t2 in 0..=free[2] {
-                    for t3 in 0..=free[3] {
-                        let take = [
-                            t0 + forced[0],
-                            t1 + forced[1],
-                            t2 + forced[2],
-                            t3 + forced[3],
-                        ];
-                        let n: u32 = take.iter().map(|&c| u32::from(c)).sum();
-                        if n < 2 {
-                            continue;
+            if free == [0; 4] {
+                // Every natural of this rank is isolated: take them out of the suits. With 3+
+                // they meld for free; a pair melds with one wild or stays (singletons with two
+                // wilds each never beat the pair with one).
+                h.remove(r, &forced);
+                if total == 2 {
+                    let v: u32 = (0..4)
+                        .map(|s| u32::from(forced[s]) * natural_value(r_u8(r), mode))
+                        .sum();
+                    #[allow(clippy::cast_possible_truncation)]
+                    let v = v as u16;
+                    for k in (1..CB).rev() {
+                        h.iso[k] = (h.iso[k] + v).min(h.iso[k - 1]);
+                    }
+                    h.iso[0] += v;
+                }
+                continue;
+            }
+            let start = opts.len();
+            let n_forced: u32 = forced.iter().map(|&c| u32::from(c)).sum();
+            if n_forced < 3 {
+                opts.push(SetOpt::default());
+            }
+            for t0 in 0..=free[0] {
+                for t1 in 0..=free[1] {
+                    for t2 in 0..=free[2] {
+                        for t3 in 0..=free[3] {
+                            let take = [
+                                t0 + forced[0],
+                                t1 + forced[1],
+                                t2 + forced[2],
+                                t3 + forced[3],
+                            ];
+                            let n: u32 = take.iter().map(|&c| u32::from(c)).sum();
+                            if n < 2 {
+                                continue;
+                            }
+                            #[allow(clippy::cast_possible_truncation)]
+                            let need = 3u32.saturating_sub(n) as u8;
+                            if u32::from(need) > wilds {
+                                continue;
+                            }
+                            if opts.len() >= MAX_SET_OPTS {
+                                return None;
+                            }
+                            opts.push(SetOpt { take, need });
                         }
-                        #[allow(clippy::cast_possible_truncation)]
-                        let need = 3u32.saturating_sub(n) as u8;
-                        if u32::from(need) > wilds {
-                            continue;
-                        }
-                        if opts.len() - start >= MAX_SET_OPTS {
-                            return None;
-                        }
-                        opts.push(SetOpt { take, need });
                     }
                 }
             }
+            let only_none = opts.len() - start == 1 && opts[start].take == [0; 4];
+            if opts.len() > start && !only_none {
+                ranks[n_ranks] = (r, start, opts.len());
+                n_ranks += 1;
+            } else {
+                opts.truncate(start);
+            }
         }
-        let only_none = opts.len() - start == 1 && opts[start].take == [0; 4];
-        if opts.len() > start && !only_none {
-            ranks[n_ranks] = (r, start, opts.len());
-            n_ranks += 1;
+        let mut best = u32::MAX;
+        search_sets(&mut h, &ranks[..n_ranks], &opts, 0, 0, tab, &mut best);
+        Some(best)
+    })
+}
+
+#[inline]
+#[allow(clippy::cast_possible_truncation)]
+const fn r_u8(r: usize) -> u8 {
+    r as u8
+}
+
+/// A parsed hand: natural counts and the split of values.
+struct Parsed {
+    cnt: [[u8; 14]; 4],
+    split: Split,
+}
+
+fn parse(hand: &[u8], wild: u8, rules: &MeldRules) -> Parsed {
+    let mut p = Parsed {
+        cnt: [[0; 14]; 4],
+        split: Split {
+            wilds: 0,
+            wild_cost: 0,
+            nat_sum: 0,
+        },
+    };
+    for &f in hand {
+        if f >= JOKER0 {
+            p.split.wilds += 1;
+            p.split.wild_cost += rules.joker_points;
+        } else if rank(f) == wild {
+            p.split.wilds += 1;
+            p.split.wild_cost += rules.wild_points;
         } else {
-            opts.truncate(start);
+            let (s, r) = (usize::from(suit(f)), usize::from(rank(f)));
+            p.cnt[s][r] = p.cnt[s][r].saturating_add(1);
+            p.split.nat_sum += natural_value(rank(f), rules.ace_mode);
         }
     }
-    let mut best = u32::MAX;
-    search_sets(&mut h, &ranks[..n_ranks], &opts, 0, 0, tab, &mut best);
-    Some(best)
+    p
 }
 
 /// Minimum deadwood.
 #[must_use]
 pub fn deadwood(hand: &[u8], wild: u8, rules: &MeldRules) -> u32 {
-    let sp: Split = super::split(hand, wild, rules);
-    match natural_deadwood(hand, wild, rules.ace_mode, sp.wilds) {
-        Some(d) => finish(d, &sp),
+    // Common case first: no wild, no duplicate, no rank with 3 naturals. Then no set is
+    // possible and the suits are independent: four table lookups.
+    let mut masks = [0u16; 4];
+    let mut per_rank = [0u8; 14];
+    let mut plain = true;
+    for &f in hand {
+        if f >= JOKER0 || rank(f) == wild {
+            plain = false;
+            break;
+        }
+        let (s, r) = (usize::from(suit(f)), usize::from(rank(f)));
+        let bit = 1u16 << (r - 1);
+        per_rank[r] += 1;
+        if masks[s] & bit != 0 || per_rank[r] >= 3 {
+            plain = false;
+            break;
+        }
+        masks[s] |= bit;
+    }
+    if plain {
+        let tab = table(rules.ace_mode);
+        return masks
+            .iter()
+            .map(|&m| u32::from(tab[usize::from(m)][0]))
+            .sum();
+    }
+    let p = parse(hand, wild, rules);
+    match solve_counts(p.cnt, p.split.wilds, rules.ace_mode) {
+        Some(d) => finish(d, &p.split),
         None => search::deadwood(hand, wild, rules),
     }
 }
 
-/// Deadwood after discarding each card, index-aligned.
+/// Whether natural `(s, r)` can be in no meld at all of the hand (then it is deadwood in every
+/// arrangement, and discarding it lowers the deadwood by exactly its value).
+fn unmeldable(cnt: &[[u8; 14]; 4], s: usize, r: usize, wilds: u32, mode: AceMode) -> bool {
+    if wilds >= 2 {
+        return false;
+    }
+    let total: u32 = (0..4).map(|t| u32::from(cnt[t][r])).sum();
+    if total + wilds >= 3 {
+        return false;
+    }
+    // Runs: any 3-window holding position p with the other two positions natural or (one) wild.
+    let (lo_all, hi_all) = mode.range();
+    #[allow(clippy::cast_possible_truncation)]
+    let r8 = r as u8;
+    for &p in positions(r8, mode) {
+        for lo in lo_all.max(p.saturating_sub(2))..=p.min(hi_all - 2) {
+            let mut missing = 0;
+            for q in lo..lo + 3 {
+                if q != p && cnt[s][usize::from(pos_rank(q))] == 0 {
+                    missing += 1;
+                }
+            }
+            if missing <= wilds {
+                return false;
+            }
+        }
+    }
+    true
+}
+
+/// Deadwood after discarding each card, index-aligned. The hand is parsed once; equal faces
+/// (and all jokers) share one solve, and unmeldable naturals need no solve at all.
 #[must_use]
 pub fn discards(hand: &[u8], wild: u8, rules: &MeldRules) -> Vec<u32> {
+    let p = parse(hand, wild, rules);
+    let mode = rules.ace_mode;
     let mut out: Vec<u32> = Vec::with_capacity(hand.len());
-    let mut rest = Vec::with_capacity(hand.len());
+    let whole = std::cell::OnceCell::new();
     let class = |f: u8| -> u8 { if f >= JOKER0 { JOKER0 } else { f } };
     for i in 0..hand.len() {
-        if let Some(j) = (0..i).find(|&j| class(hand[j]) == class(hand[i])) {
+        let f = hand[i];
+        if let Some(j) = (0..i).find(|&j| class(hand[j]) == class(f)) {
             out.push(out[j]);
             continue;
         }
-        rest.clear();
-        rest.extend(
-            hand.iter()
-                .enumerate()
-                .filter(|&(k, _)| k != i)
-                .map(|(_, &f)| f),
-        );
-        out.push(deadwood(&rest, wild, rules));
+        let mut cnt = p.cnt;
+        let mut sp = p.split.clone();
+        let v = super::card_value(f, wild, rules);
+        if f >= JOKER0 || rank(f) == wild {
+            sp.wilds -= 1;
+            sp.wild_cost -= v;
+        } else {
+            let (s, r) = (usize::from(suit(f)), usize::from(rank(f)));
+            if unmeldable(&p.cnt, s, r, p.split.wilds, mode) {
+                let full = *whole.get_or_init(|| deadwood(hand, wild, rules));
+                out.push(full - v);
+                continue;
+            }
+            cnt[s][r] -= 1;
+            sp.nat_sum -= v;
+        }
+        let d = match solve_counts(cnt, sp.wilds, mode) {
+            Some(d) => finish(d, &sp),
+            None => {
+                let rest: Vec<u8> = hand
+                    .iter()
+                    .enumerate()
+                    .filter(|&(k, _)| k != i)
+                    .map(|(_, &x)| x)
+                    .collect();
+                search::deadwood(&rest, wild, rules)
+            }
+        };
+        out.push(d);
     }
     out
 }
