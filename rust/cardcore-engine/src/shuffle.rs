@@ -16,7 +16,8 @@ use crate::rng::{CardRng, StreamSeeds};
 const BATCH_PRODUCT_LIMIT: u64 = 1 << 48;
 const MAX_BATCH: usize = 6;
 /// Rows shuffled together by the multi-row functions (interleaved for instruction-level
-/// parallelism; the output of each row does not depend on it).
+/// parallelism; the output of each row does not depend on it). Measured through Python on the
+/// release wheel, 104 cards: 1 lane 156 ns/deck, 2 lanes 121, 3 lanes 120, 4 lanes 128.
 const LANES: usize = 3;
 
 /// One batch of the draw schedule: indices for positions `top-1, top-2, …, top-k`.
