@@ -84,7 +84,7 @@ class RayBackend:
             import ray
         except ImportError:
             raise OptionError("the ray backend needs Ray: pip install 'cardcore[ray]'") from None
-        self._ray = ray
+        self._ray: Any = ray
         self._started = False
         if not ray.is_initialized():
             kwargs: dict[str, Any] = {
@@ -108,7 +108,7 @@ class RayBackend:
                 )
                 self._started = True
         self._remote = ray.remote(run_chunk)
-        total = int(ray.cluster_resources().get("CPU", 1))
+        total = int(self._ray.cluster_resources().get("CPU", 1))
         self.jobs = max(1, total)
 
     def map_chunks(self, chunks: Iterable[Chunk]) -> Iterator[Records]:
