@@ -233,6 +233,12 @@ def _position_score(
     if payoff_played:
         s += w[f["payoff_played"]]
         s += w[f["payoff_delay"]] * (len(used) + side_played)
+        fit = sum(
+            1
+            for v in range(inp.top + 1)
+            if any(_fits(v, e, inp.top, inp.wild_start) for e in center)
+        )
+        s += w[f["payoff_next_fit"]] * fit / (inp.top + 1)
         if inp.payoff_left == 1:
             s += 1.0e9
     if not payoff_played:

@@ -117,9 +117,10 @@ pub const FEATURES: [&str; NUM_FEATURES] = [
     "next_danger",
     "own_reach",
     "payoff_delay",
+    "payoff_next_fit",
 ];
 /// Number of score features.
-pub const NUM_FEATURES: usize = 23;
+pub const NUM_FEATURES: usize = 24;
 /// Chance, in the `next_danger` feature, that the next player's unseen hand supplies one
 /// missing rank.
 pub const DANGER_BASE: f64 = 0.45;
@@ -176,6 +177,10 @@ pub mod feat {
     /// Plays made before the pay-off play (only in plans that play it): playing it first
     /// turns up the next pay-off card before the other plays are chosen.
     pub const PAYOFF_DELAY: usize = 22;
+    /// In plans that play the pay-off card: the share of the `top + 1` card values (wild
+    /// included) that would fit the final centre, i.e. the chance that the next pay-off card,
+    /// turned up at once, is playable too.
+    pub const PAYOFF_NEXT_FIT: usize = 23;
 }
 
 /// Built-in weight presets by name.
@@ -206,6 +211,7 @@ pub fn preset(name: &str) -> Result<[f64; NUM_FEATURES], PlanError> {
             w[feat::NEXT_DANGER] = -25.0;
             w[feat::OWN_REACH] = 0.0;
             w[feat::PAYOFF_DELAY] = -2.0;
+            w[feat::PAYOFF_NEXT_FIT] = 20.0;
         }
         "plays" => {
             w[feat::PAYOFF_PLAYED] = 1000.0;
@@ -614,6 +620,16 @@ impl Search<'_> {
         if p.payoff_played {
             s += w[feat::PAYOFF_PLAYED];
             s += w[feat::PAYOFF_DELAY] * f64::from(hand_played + side_played);
+            let fit = (0..=inp.top)
+                .filter(|&v| {
+                    center
+                        .iter()
+                        .any(|&e| can_play(v, e, inp.top, inp.wild_start))
+                })
+                .count();
+            #[allow(clippy::cast_precision_loss)]
+            let share = fit as f64 / f64::from(inp.top + 1);
+            s += w[feat::PAYOFF_NEXT_FIT] * share;
             if inp.payoff_left == 1 {
                 s += WIN_SCORE;
             }
