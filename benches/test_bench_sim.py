@@ -29,10 +29,7 @@ AGENTS = {"three-thirteen": "greedy", "spite-malice": "greedy", "nerts": "greedy
 def _rate(game: str, n: int, jobs: int, backend: str = "local") -> float:
     t0 = time.perf_counter()
     count = sum(
-        1
-        for _ in simulate(
-            game, games=n, seed=1, agents=AGENTS[game], jobs=jobs, backend=backend
-        )
+        1 for _ in simulate(game, games=n, seed=1, agents=AGENTS[game], jobs=jobs, backend=backend)
     )
     assert count == n
     return n / (time.perf_counter() - t0)
@@ -59,8 +56,10 @@ def test_ray_overhead_versus_local(benchmark: object) -> None:
     t0 = time.perf_counter()
     remote = _rate(game, n, 2, backend="ray")
     total = time.perf_counter() - t0
-    print(f"\n{game}: local -j 2 {local:,.1f} games/s, ray 2 CPUs {remote:,.1f} games/s "
-          f"(incl. cluster start), ratio {remote / local:.2f}, {total:.1f} s")
+    print(
+        f"\n{game}: local -j 2 {local:,.1f} games/s, ray 2 CPUs {remote:,.1f} games/s "
+        f"(incl. cluster start), ratio {remote / local:.2f}, {total:.1f} s"
+    )
     benchmark.pedantic(lambda: None, rounds=1)  # type: ignore[attr-defined]
 
 
@@ -91,6 +90,8 @@ def test_parquet_memory_stays_flat(tmp_path: object, benchmark: object) -> None:
     res = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
     early, late, done = map(int, res.stdout.split())
     rounds = done * 11
-    print(f"\nParquet: {done} games ({rounds} rounds): max RSS after 25% {early / 1024:.1f} MiB, "
-          f"at the end {late / 1024:.1f} MiB (+{(late - early) / 1024:.1f} MiB)")
+    print(
+        f"\nParquet: {done} games ({rounds} rounds): max RSS after 25% {early / 1024:.1f} MiB, "
+        f"at the end {late / 1024:.1f} MiB (+{(late - early) / 1024:.1f} MiB)"
+    )
     benchmark.pedantic(lambda: None, rounds=1)  # type: ignore[attr-defined]

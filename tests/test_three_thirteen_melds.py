@@ -220,3 +220,24 @@ def test_card_objects_keep_identity() -> None:
     arr = best_melds(cards, 7)
     assert set(arr.melds[0].cards) == set(cards[:3])
     assert arr.deadwood == (cards[3],)
+
+
+def test_cli_melds_command() -> None:
+    from click.testing import CliRunner
+
+    from cardcore.cli.melds import melds_cmd
+
+    runner = CliRunner()
+    res = runner.invoke(melds_cmd, ["3h 4h JK 7c 7d 7s Kd 2c", "--wild", "9"])
+    assert res.exit_code == 0, res.output
+    assert res.output.strip().endswith("| Kd 2c  (deadwood 12)")
+    assert "[7c 7d 7s]" in res.output
+    res = runner.invoke(melds_cmd, ["Qh Kh Ah 9c", "-w", "5", "--ace-mode", "high"])
+    assert res.output.strip() == "[Qh Kh Ah] | 9c  (deadwood 9)"
+    hand = "Kc Ah 2h 3h 4h 5h 5c 5s 9d Td Jd Qd 7s 8c"
+    res = runner.invoke(melds_cmd, [hand, "-w", "K", "--discards"])
+    assert res.exit_code == 0
+    assert "discard 8c  -> 5  <- best" in res.output
+    for bad in (["7h", "--wild", "2"], ["7x", "--wild", "5"], ["7h"]):
+        res = runner.invoke(melds_cmd, bad)
+        assert res.exit_code == 2, res.output
