@@ -11,7 +11,6 @@ from typing import Any
 
 from cardcore.spite_malice.planner import Weights, plan_turn
 from cardcore.spite_malice.rules import (
-    Discard,
     Move,
     Observation,
     PlayHand,
@@ -48,8 +47,11 @@ class PlannerAgent:
 
     The default ``"hard"`` weights play the pay-off card first, dig towards it, keep wild
     kings for pay-off plays, keep side stacks ordered when discarding and avoid opening the
-    next player's pay-off card. ``fallbacks`` counts decisions where the plan's move was not
-    legal (never expected; the agent then plays greedily).
+    next player's pay-off card. ``weights`` is a preset name or a weight vector over
+    :data:`~cardcore.spite_malice.planner.FEATURES`; with ``low_stock > 0`` the agent switches
+    to ``low_stock_weights`` once the stock holds fewer cards (off by default).
+    ``fallbacks`` counts decisions where the plan's move was not legal (never expected; the
+    agent then plays greedily); ``calls`` counts planner calls.
     """
 
     def __init__(
@@ -77,8 +79,5 @@ class PlannerAgent:
             first = plan.moves[0]
             if first in legal:
                 return first
-            if isinstance(first, Discard | PlayHand | PlaySide | PlayPayOff):
-                self.fallbacks += 1
-        else:
-            self.fallbacks += 1
+        self.fallbacks += 1
         return GreedyAgent().act(observation, legal, rng)
