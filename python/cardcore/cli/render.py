@@ -76,9 +76,11 @@ def print_summary(summary: Summary, title: str) -> None:
     """The end-of-run table: wins per seat and per agent with 95% intervals, scores, speed."""
     rate = summary.records / summary.seconds if summary.seconds > 0 else 0.0
     table = Table(
-        title=f"{title}: {summary.records} records, {summary.ties} without a winner, "
-        f"{summary.seconds:.2f} s ({rate:,.1f}/s)",
+        title=title,
         title_justify="left",
+        caption=f"{summary.records:,} records, {summary.ties:,} without a winner, "
+        f"{summary.seconds:,.2f} s, {rate:,.1f} records/s",
+        caption_justify="left",
     )
     for col in ("", "games", "wins", "win %", "95% interval", "mean score", "sd"):
         table.add_column(col, justify="left" if not col else "right")
