@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st_
 
 from cardcore.cards import Card
 from cardcore.errors import IllegalMoveError, OptionError
@@ -603,3 +605,26 @@ def test_max_turns_cap_scores_current_hands() -> None:
         st.apply(st.legal_moves()[-1])
     assert st.went_out[0] is None
     assert len(st.move_log[0]) == 6
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    seed=st_.integers(0, 2**64 - 1),
+    players=st_.integers(2, 6),
+    jokers=st_.sampled_from([0, 2, 4]),
+)
+def test_hypothesis_legal_moves_survive_text_and_code_round_trips(
+    seed: int, players: int, jokers: int
+) -> None:
+    """Every legal move re-parsed from its text (and its replay code) is still legal."""
+    state = State(Options(num_players=players, jokers=jokers, max_turns_per_round=6), seed)
+    rng = Rng.for_stream(seed, 0, "agent")
+    while not state.over:
+        legal = state.legal_moves()
+        for m in legal:
+            assert parse_move(str(m)) in legal
+            assert move_from_code(move_code(m)) in legal
+            if isinstance(m, Discard):
+                assert parse_move(m.text(state.num_decks)) == m
+        state.apply(legal[rng.below(len(legal))])
+        assert sorted(state.all_card_ids()) == list(range(state.options.total_cards))
