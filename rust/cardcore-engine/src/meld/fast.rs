@@ -80,6 +80,7 @@ fn suit_solve(
     mode: AceMode,
     memo: &mut FastMap<Costs>,
     tab: Option<&Table>,
+    tab1: Option<&Table>,
 ) -> Costs {
     let Some(r) = (1..=13u8).find(|&r| cnt[usize::from(r)] > 0) else {
         return [0; KN];
@@ -95,6 +96,20 @@ fn suit_solve(
         }
         return tab[mask].map(u16::from);
     }
+    if let Some(t1) = tab1
+        && (key & NIBBLE_HIGH_BITS).count_ones() == 1
+    {
+        // Exactly one rank held twice (or three times: then not this table).
+        let high = key & NIBBLE_HIGH_BITS;
+        let r2 = (high.trailing_zeros() / 4) as usize + 1;
+        if cnt[r2] == 2 {
+            let mut mask = 0usize;
+            for q in 1..=13 {
+                mask |= usize::from(cnt[q].min(1)) << (q - 1);
+            }
+            return t1[((r2 - 1) << 13) | mask].map(u16::from);
+        }
+    }
     if let Some(v) = memo.get(&key) {
         return *v;
     }
@@ -104,7 +119,7 @@ fn suit_solve(
     cnt[usize::from(r)] -= 1;
     let (lo_all, hi_all) = mode.range();
     // Deadwood.
-    let sub = suit_solve(cnt, mode, memo, tab);
+    let sub = suit_solve(cnt, mode, memo, tab, tab1);
     for k in 0..KN {
         res[k] = res[k].min(sub[k] + val);
     }
@@ -148,7 +163,7 @@ fn suit_solve(
                         cnt[usize::from(pos_rank(q))] -= 1;
                     }
                 }
-                let sub = suit_solve(cnt, mode, memo, tab);
+                let sub = suit_solve(cnt, mode, memo, tab, tab1);
                 for q in lo..=hi {
                     if taken & (1 << (q - lo)) != 0 {
                         cnt[usize::from(pos_rank(q))] += 1;
@@ -182,7 +197,7 @@ fn build_table(mode: AceMode) -> Table {
                     cnt[r] = 1;
                 }
             }
-            let g = suit_solve(&mut cnt, mode, &mut memo, None);
+            let g = suit_solve(&mut cnt, mode, &mut memo, None, None);
             #[allow(clippy::cast_possible_truncation)]
             g.map(|v| v as u8)
         })
@@ -197,6 +212,107 @@ fn table(mode: AceMode) -> &'static Table {
         AceMode::Low => LOW.get_or_init(|| build_table(AceMode::Low)),
         AceMode::High => HIGH.get_or_init(|| build_table(AceMode::High)),
         AceMode::Both => BOTH.get_or_init(|| build_table(AceMode::Both)),
+    }
+}
+
+/// For every duplicate-free suit mask and `k`, the costs (again) and the rank mask of the
+/// naturals left unmelded by one optimal run arrangement. Built by a direct DP over masks in
+/// increasing order (removing cards gives a smaller mask), with the same options as
+/// [`suit_solve`].
+struct DeadTable {
+    cost: Vec<[u16; KN]>,
+    dead: Vec<[u16; KN]>,
+}
+
+fn build_dead_table(mode: AceMode) -> DeadTable {
+    let n = 1usize << 13;
+    let mut t = DeadTable {
+        cost: vec![[0; KN]; n],
+        dead: vec![[0; KN]; n],
+    };
+    let (lo_all, hi_all) = mode.range();
+    let rank_bit = |q: u8| 1usize << (pos_rank(q) - 1);
+    for mask in 1..n {
+        #[allow(clippy::cast_possible_truncation)]
+        let r = mask.trailing_zeros() as u8 + 1;
+        let bit_r = 1usize << (r - 1);
+        #[allow(clippy::cast_possible_truncation)]
+        let val = natural_value(r, mode) as u16;
+        let rest = mask & !bit_r;
+        let mut cost = [INF; KN];
+        let mut dead = [0u16; KN];
+        for k in 0..KN {
+            cost[k] = t.cost[rest][k] + val;
+            #[allow(clippy::cast_possible_truncation)]
+            {
+                dead[k] = t.dead[rest][k] | bit_r as u16;
+            }
+        }
+        for &p in positions(r, mode) {
+            for len in 3u8..=5 {
+                if hi_all + 1 < lo_all + len {
+                    continue;
+                }
+                let lo = p.min(hi_all + 1 - len).max(lo_all);
+                let hi = lo + len - 1;
+                let mut optional = 0u16;
+                let mut ends_ok = true;
+                for q in lo..=hi {
+                    let present = q == p || mask & rank_bit(q) != 0;
+                    if q != p && present {
+                        optional |= 1 << (q - lo);
+                    }
+                    if len > 3 && (q == lo || q == hi) && !present {
+                        ends_ok = false;
+                    }
+                }
+                if !ends_ok {
+                    continue;
+                }
+                let required: u16 = if len > 3 {
+                    (1 | (1 << (hi - lo))) & optional
+                } else {
+                    0
+                };
+                let free = optional & !required;
+                let mut subset = free;
+                loop {
+                    let taken = subset | required;
+                    let need = usize::from(len) - 1 - taken.count_ones() as usize;
+                    let mut sub = rest;
+                    for q in lo..=hi {
+                        if taken & (1 << (q - lo)) != 0 {
+                            sub &= !rank_bit(q);
+                        }
+                    }
+                    for k in need..KN {
+                        let c = t.cost[sub][k - need];
+                        if c < cost[k] {
+                            cost[k] = c;
+                            dead[k] = t.dead[sub][k - need];
+                        }
+                    }
+                    if subset == 0 {
+                        break;
+                    }
+                    subset = (subset - 1) & free;
+                }
+            }
+        }
+        t.cost[mask] = cost;
+        t.dead[mask] = dead;
+    }
+    t
+}
+
+fn dead_table(mode: AceMode) -> &'static DeadTable {
+    static LOW: OnceLock<DeadTable> = OnceLock::new();
+    static HIGH: OnceLock<DeadTable> = OnceLock::new();
+    static BOTH: OnceLock<DeadTable> = OnceLock::new();
+    match mode {
+        AceMode::Low => LOW.get_or_init(|| build_dead_table(AceMode::Low)),
+        AceMode::High => HIGH.get_or_init(|| build_dead_table(AceMode::High)),
+        AceMode::Both => BOTH.get_or_init(|| build_dead_table(AceMode::Both)),
     }
 }
 
@@ -217,7 +333,7 @@ fn build_table1(mode: AceMode) -> Table {
                 }
             }
             cnt[r] = 2;
-            let g = suit_solve(&mut cnt, mode, &mut memo, Some(single));
+            let g = suit_solve(&mut cnt, mode, &mut memo, Some(single), None);
             #[allow(clippy::cast_possible_truncation)]
             {
                 out[((r - 1) << 13) | mask as usize] = g.map(|v| v as u8);
@@ -260,7 +376,7 @@ fn dup_costs(cnt: &[u8; 14], mode: AceMode) -> Costs {
             memo.clear();
         }
         let mut work = *cnt;
-        suit_solve(&mut work, mode, memo, Some(table(mode)))
+        suit_solve(&mut work, mode, memo, Some(table(mode)), Some(table1(mode)))
     })
 }
 
@@ -290,20 +406,22 @@ struct Hand {
     /// Per-hand memo of duplicate-suit costs.
     memo: [(u64, Costs); 8],
     memo_len: usize,
+    /// When set, the best leaf's suits and budget are kept (for [`dead_naturals`]).
+    track: bool,
+    snap: Option<Snapshot>,
+}
+
+/// The suits and the wild budget left at the best leaf of the set search.
+#[derive(Clone, Copy)]
+struct Snapshot {
+    cnt: [[u8; 14]; 4],
+    mask: [u16; 4],
+    budget: u32,
 }
 
 impl Hand {
-    fn new(cnt: [[u8; 14]; 4], wilds: u32, mode: AceMode) -> Self {
-        let mut mask = [0u16; 4];
-        let mut dup = [false; 4];
-        for s in 0..4 {
-            for r in 1..=13 {
-                if cnt[s][r] > 0 {
-                    mask[s] |= 1 << (r - 1);
-                    dup[s] |= cnt[s][r] > 1;
-                }
-            }
-        }
+    fn new(c: &Counts, wilds: u32, mode: AceMode) -> Self {
+        let (cnt, mask, dup) = (c.cnt, c.mask, c.dup);
         Self {
             cnt,
             mask,
@@ -313,6 +431,8 @@ impl Hand {
             iso: [0; CB],
             memo: [(u64::MAX, [0; KN]); 8],
             memo_len: 0,
+            track: false,
+            snap: None,
         }
     }
 
@@ -365,6 +485,30 @@ impl Hand {
                 }
             }
             return total;
+        }
+        if b <= 2 {
+            // Closed forms: the base (no wild anywhere) minus the best gains from one
+            // component taking 1 or 2 wilds, or two components taking one each.
+            let mut base = u32::from(self.iso[0]);
+            let (mut top1, mut top2) = (u32::from(self.iso[0] - self.iso[1]), 0u32);
+            let mut gain2 = u32::from(self.iso[0] - self.iso[2]);
+            for s in 0..4 {
+                if self.mask[s] == 0 {
+                    continue;
+                }
+                let g = self.costs(s, tab);
+                base += u32::from(g[0]);
+                let g1 = u32::from(g[0] - g[1]);
+                gain2 = gain2.max(u32::from(g[0] - g[2]));
+                if g1 > top1 {
+                    top2 = top1;
+                    top1 = g1;
+                } else if g1 > top2 {
+                    top2 = g1;
+                }
+            }
+            let gain = if b == 1 { top1 } else { gain2.max(top1 + top2) };
+            return base - gain;
         }
         let mut cur = self.iso;
         for s in 0..4 {
@@ -460,6 +604,13 @@ fn search_sets(
         let v = h.combine(h.wilds - used, tab);
         if v < *best {
             *best = v;
+            if h.track {
+                h.snap = Some(Snapshot {
+                    cnt: h.cnt,
+                    mask: h.mask,
+                    budget: h.wilds - used,
+                });
+            }
         }
         return;
     }
@@ -480,11 +631,85 @@ fn search_sets(
 
 /// Least unmelded natural value with at most `wilds` wilds for naturals counted by suit and
 /// rank, or `None` when outside the fast path's domain (a card with 16+ copies, huge options).
-fn solve_counts(cnt: [[u8; 14]; 4], wilds: u32, mode: AceMode) -> Option<u32> {
-    if cnt.iter().any(|c| c.iter().any(|&n| n > 15)) {
+fn solve_counts(c: &Counts, wilds: u32, mode: AceMode) -> Option<u32> {
+    solve_core(c, wilds, mode, false).map(|(d, _)| d)
+}
+
+/// As [`solve_counts`], also returning, per suit, a rank mask of naturals that are unmelded in
+/// one optimal arrangement (a subset: suits with duplicates and isolated ranks report none).
+fn solve_counts_dead(c: &Counts, wilds: u32, mode: AceMode) -> Option<(u32, [u16; 4])> {
+    let (d, h) = solve_core(c, wilds, mode, true)?;
+    Some((d, h.map_or([0; 4], |h| dead_naturals(&h, mode))))
+}
+
+/// `g` of one suit state without a hand memo.
+fn suit_costs(cnt: &[u8; 14], mask: u16, mode: AceMode, tab: &Table) -> Costs {
+    let key = pack(cnt);
+    let high = key & NIBBLE_HIGH_BITS;
+    if high == 0 {
+        return tab[usize::from(mask)].map(u16::from);
+    }
+    if high.count_ones() == 1 {
+        let r = (high.trailing_zeros() / 4) as usize + 1;
+        if cnt[r] == 2 {
+            return table1(mode)[((r - 1) << 13) | usize::from(mask)].map(u16::from);
+        }
+    }
+    dup_costs(cnt, mode)
+}
+
+/// Unmelded naturals of the best leaf: redo its convolution keeping the argmin, then read each
+/// duplicate-free suit's dead mask for the wilds it got.
+fn dead_naturals(h: &Hand, mode: AceMode) -> [u16; 4] {
+    let Some(snap) = h.snap else {
+        return [0; 4];
+    };
+    let tab = table(mode);
+    let dt = dead_table(mode);
+    let b = (snap.budget as usize).min(CB - 1);
+    let mut cur = h.iso;
+    let mut choice = [[0u8; CB]; 4];
+    for s in 0..4 {
+        if snap.mask[s] == 0 {
+            continue;
+        }
+        let g = suit_costs(&snap.cnt[s], snap.mask[s], mode, tab);
+        let mut next = [INF; CB];
+        for k in 0..=b {
+            for j in 0..=k.min(KN - 1) {
+                let v = cur[k - j] + g[j];
+                if v < next[k] {
+                    next[k] = v;
+                    #[allow(clippy::cast_possible_truncation)]
+                    {
+                        choice[s][k] = j as u8;
+                    }
+                }
+            }
+        }
+        cur = next;
+    }
+    let mut dead = [0u16; 4];
+    let mut k = b;
+    for s in (0..4).rev() {
+        if snap.mask[s] == 0 {
+            continue;
+        }
+        let j = usize::from(choice[s][k]);
+        if pack(&snap.cnt[s]) & NIBBLE_HIGH_BITS == 0 {
+            dead[s] = dt.dead[usize::from(snap.mask[s])][j];
+        }
+        k -= j;
+    }
+    dead
+}
+
+fn solve_core(c: &Counts, wilds: u32, mode: AceMode, track: bool) -> Option<(u32, Option<Hand>)> {
+    if c.over {
         return None;
     }
-    let mut h = Hand::new(cnt, wilds, mode);
+    let mut h = Hand::new(c, wilds, mode);
+    h.track = track;
     let tab = table(mode);
     let min_set: u32 = if wilds == 0 { 3 } else { 2 };
     let near = h.near_masks();
@@ -494,7 +719,7 @@ fn solve_counts(cnt: [[u8; 14]; 4], wilds: u32, mode: AceMode) -> Option<u32> {
         let mut opts = scratch.borrow_mut();
         opts.clear();
         for r in 1..=13usize {
-            let total: u32 = (0..4).map(|s| u32::from(h.cnt[s][r])).sum();
+            let total = u32::from(c.per_rank[r]);
             if total < min_set {
                 continue;
             }
@@ -568,7 +793,7 @@ fn solve_counts(cnt: [[u8; 14]; 4], wilds: u32, mode: AceMode) -> Option<u32> {
         }
         let mut best = u32::MAX;
         search_sets(&mut h, &ranks[..n_ranks], &opts, 0, 0, tab, &mut best);
-        Some(best)
+        Some((best, if track { Some(h) } else { None }))
     })
 }
 
@@ -578,15 +803,52 @@ const fn r_u8(r: usize) -> u8 {
     r as u8
 }
 
+/// Natural counts by suit and rank, with the derived masks kept in step.
+#[derive(Clone, Copy)]
+struct Counts {
+    cnt: [[u8; 14]; 4],
+    mask: [u16; 4],
+    dup: [bool; 4],
+    per_rank: [u8; 14],
+    /// Some card has 16+ copies (outside the fast path).
+    over: bool,
+}
+
+impl Counts {
+    fn add(&mut self, s: usize, r: usize) {
+        let c = &mut self.cnt[s][r];
+        *c = c.saturating_add(1);
+        self.over |= *c > 15;
+        self.dup[s] |= *c > 1;
+        self.mask[s] |= 1 << (r - 1);
+        self.per_rank[r] = self.per_rank[r].saturating_add(1);
+    }
+
+    fn remove_one(&mut self, s: usize, r: usize) {
+        self.cnt[s][r] -= 1;
+        if self.cnt[s][r] == 0 {
+            self.mask[s] &= !(1 << (r - 1));
+        }
+        self.per_rank[r] -= 1;
+        self.dup[s] = self.cnt[s].iter().any(|&n| n > 1);
+    }
+}
+
 /// A parsed hand: natural counts and the split of values.
 struct Parsed {
-    cnt: [[u8; 14]; 4],
+    counts: Counts,
     split: Split,
 }
 
 fn parse(hand: &[u8], wild: u8, rules: &MeldRules) -> Parsed {
     let mut p = Parsed {
-        cnt: [[0; 14]; 4],
+        counts: Counts {
+            cnt: [[0; 14]; 4],
+            mask: [0; 4],
+            dup: [false; 4],
+            per_rank: [0; 14],
+            over: false,
+        },
         split: Split {
             wilds: 0,
             wild_cost: 0,
@@ -601,8 +863,7 @@ fn parse(hand: &[u8], wild: u8, rules: &MeldRules) -> Parsed {
             p.split.wilds += 1;
             p.split.wild_cost += rules.wild_points;
         } else {
-            let (s, r) = (usize::from(suit(f)), usize::from(rank(f)));
-            p.cnt[s][r] = p.cnt[s][r].saturating_add(1);
+            p.counts.add(usize::from(suit(f)), usize::from(rank(f)));
             p.split.nat_sum += natural_value(rank(f), rules.ace_mode);
         }
     }
@@ -639,7 +900,7 @@ pub fn deadwood(hand: &[u8], wild: u8, rules: &MeldRules) -> u32 {
             .sum();
     }
     let p = parse(hand, wild, rules);
-    match solve_counts(p.cnt, p.split.wilds, rules.ace_mode) {
+    match solve_counts(&p.counts, p.split.wilds, rules.ace_mode) {
         Some(d) => finish(d, &p.split),
         None => search::deadwood(hand, wild, rules),
     }
@@ -682,7 +943,12 @@ pub fn discards(hand: &[u8], wild: u8, rules: &MeldRules) -> Vec<u32> {
     let p = parse(hand, wild, rules);
     let mode = rules.ace_mode;
     let mut out: Vec<u32> = Vec::with_capacity(hand.len());
-    let whole = std::cell::OnceCell::new();
+    // One solve of the whole hand, keeping which naturals one optimal arrangement leaves
+    // unmelded: discarding such a card lowers the deadwood by exactly its value.
+    let (full, dead) = match solve_counts_dead(&p.counts, p.split.wilds, mode) {
+        Some((d, dead)) => (finish(d, &p.split), dead),
+        None => (search::deadwood(hand, wild, rules), [0; 4]),
+    };
     let class = |f: u8| -> u8 { if f >= JOKER0 { JOKER0 } else { f } };
     for i in 0..hand.len() {
         let f = hand[i];
@@ -690,7 +956,7 @@ pub fn discards(hand: &[u8], wild: u8, rules: &MeldRules) -> Vec<u32> {
             out.push(out[j]);
             continue;
         }
-        let mut cnt = p.cnt;
+        let mut counts = p.counts;
         let mut sp = p.split.clone();
         let v = super::card_value(f, wild, rules);
         if f >= JOKER0 || rank(f) == wild {
@@ -698,15 +964,15 @@ pub fn discards(hand: &[u8], wild: u8, rules: &MeldRules) -> Vec<u32> {
             sp.wild_cost -= v;
         } else {
             let (s, r) = (usize::from(suit(f)), usize::from(rank(f)));
-            if unmeldable(&p.cnt, s, r, p.split.wilds, mode) {
-                let full = *whole.get_or_init(|| deadwood(hand, wild, rules));
+            let cnt = &p.counts.cnt;
+            if dead[s] & (1 << (r - 1)) != 0 || unmeldable(cnt, s, r, p.split.wilds, mode) {
                 out.push(full - v);
                 continue;
             }
-            cnt[s][r] -= 1;
+            counts.remove_one(s, r);
             sp.nat_sum -= v;
         }
-        let d = match solve_counts(cnt, sp.wilds, mode) {
+        let d = match solve_counts(&counts, sp.wilds, mode) {
             Some(d) => finish(d, &sp),
             None => {
                 let rest: Vec<u8> = hand
@@ -721,4 +987,36 @@ pub fn discards(hand: &[u8], wild: u8, rules: &MeldRules) -> Vec<u32> {
         out.push(d);
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The direct DP of the dead-mask table prices every suit exactly like the main table, and
+    /// each dead mask is a subset of its suit whose value is the cost.
+    #[test]
+    fn dead_table_agrees_with_costs() {
+        for mode in [AceMode::Low, AceMode::High, AceMode::Both] {
+            let tab = table(mode);
+            let dt = dead_table(mode);
+            for mask in 0..1usize << 13 {
+                for k in 0..KN {
+                    assert_eq!(
+                        u16::from(tab[mask][k]),
+                        dt.cost[mask][k],
+                        "{mode:?} {mask} {k}"
+                    );
+                    let d = usize::from(dt.dead[mask][k]);
+                    assert_eq!(d & !mask, 0);
+                    #[allow(clippy::cast_possible_truncation)]
+                    let v: u32 = (1..=13u8)
+                        .filter(|&r| d & (1 << (r - 1)) != 0)
+                        .map(|r| natural_value(r, mode))
+                        .sum();
+                    assert_eq!(v, u32::from(dt.cost[mask][k]));
+                }
+            }
+        }
+    }
 }
