@@ -190,7 +190,7 @@ pub fn preset(name: &str) -> Result<[f64; NUM_FEATURES], PlanError> {
         "hard" => {
             w[feat::PAYOFF_PLAYED] = 1000.0;
             w[feat::HAND_EMPTIED] = 25.0;
-            w[feat::HAND_PLAYED] = 1.5;
+            w[feat::HAND_PLAYED] = 3.0;
             w[feat::SIDE_PLAYED] = 3.0;
             w[feat::WILD_PLAYED] = -9.0;
             w[feat::NEXT_OPEN] = -60.0;
