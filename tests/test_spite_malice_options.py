@@ -6,6 +6,7 @@ import pytest
 
 from cardcore.errors import IllegalMoveError, OptionError
 from cardcore.games.base import GameRequest, get_game
+from cardcore.rng import Rng
 from cardcore.spite_malice import (
     Discard,
     GreedyAgent,
@@ -332,6 +333,22 @@ def test_conservation_random_games() -> None:
         o = SpiteOptions(num_players=players)
         st, _ = play_game(o, seed, [RandomAgent() for _ in range(players)], check_conservation=True)
         assert st.over
+
+
+def test_every_legal_move_round_trips_through_text() -> None:
+    for seed in range(30):
+        o = SpiteOptions(num_players=2 + seed % 3, wild_mode="jokers" if seed % 2 else "kings")
+        st = State.new(o, seed)
+        rng = Rng(seed)
+        while not st.over:
+            legal = st.legal_moves()
+            assert legal
+            assert len(set(legal)) == len(legal)
+            for m in legal:
+                assert parse_move(str(m), o.decks) == m
+                assert parse_move(move_text(m, o.decks), o.decks) == m
+                assert st.is_legal(m)
+            st.apply(legal[rng.below(len(legal))])
 
 
 def test_determinism_and_clone() -> None:

@@ -168,8 +168,9 @@ def test_plans_are_legal_in_real_games() -> None:
 def test_planner_beats_greedy_two_players() -> None:
     """CI-sized strength check: 200 seat-rotated games, planner vs greedy.
 
-    The benchmark plays 2,000 games (target >= 90%); with p = 0.9 the 200-game rate is below
-    0.80 with probability < 1e-4, so this bound is statistically safe with the fixed seeds.
+    The benchmark plays 2,000 games (target >= 90%, measured about 93%); with p = 0.93 the
+    200-game rate falls below 0.85 with probability < 1e-4, so the bound is statistically safe
+    (and the seeds are fixed, so the result is deterministic).
     """
     wins = 0
     n = 200
@@ -181,7 +182,7 @@ def test_planner_beats_greedy_two_players() -> None:
         st, _ = play_game(SpiteOptions(), 10_000 + g, agents)
         wins += st.winner == seat
         assert planner.fallbacks == 0
-    assert wins / n >= 0.80
+    assert wins / n >= 0.85
 
 
 @pytest.mark.parametrize("players", [3, 4])
