@@ -391,6 +391,7 @@ struct SetOpt {
 const CB: usize = super::MAX_HAND + 1;
 
 /// Working state of one hand.
+#[derive(Clone)]
 struct Hand {
     /// Natural counts by suit and rank (1..=13).
     cnt: [[u8; 14]; 4],
@@ -496,10 +497,16 @@ impl Hand {
                 if self.mask[s] == 0 {
                     continue;
                 }
-                let g = self.costs(s, tab);
-                base += u32::from(g[0]);
-                let g1 = u32::from(g[0] - g[1]);
-                gain2 = gain2.max(u32::from(g[0] - g[2]));
+                let (g0, g1, g2) = if self.dup[s] {
+                    let g = self.costs(s, tab);
+                    (g[0], g[1], g[2])
+                } else {
+                    let row = &tab[usize::from(self.mask[s])];
+                    (u16::from(row[0]), u16::from(row[1]), u16::from(row[2]))
+                };
+                base += u32::from(g0);
+                let g1 = u32::from(g0 - g1);
+                gain2 = gain2.max(u32::from(g0 - g2));
                 if g1 > top1 {
                     top2 = top1;
                     top1 = g1;
@@ -635,13 +642,6 @@ fn solve_counts(c: &Counts, wilds: u32, mode: AceMode) -> Option<u32> {
     solve_core(c, wilds, mode, false).map(|(d, _)| d)
 }
 
-/// As [`solve_counts`], also returning, per suit, a rank mask of naturals that are unmelded in
-/// one optimal arrangement (a subset: suits with duplicates and isolated ranks report none).
-fn solve_counts_dead(c: &Counts, wilds: u32, mode: AceMode) -> Option<(u32, [u16; 4])> {
-    let (d, h) = solve_core(c, wilds, mode, true)?;
-    Some((d, h.map_or([0; 4], |h| dead_naturals(&h, mode))))
-}
-
 /// `g` of one suit state without a hand memo.
 fn suit_costs(cnt: &[u8; 14], mask: u16, mode: AceMode, tab: &Table) -> Costs {
     let key = pack(cnt);
@@ -660,9 +660,9 @@ fn suit_costs(cnt: &[u8; 14], mask: u16, mode: AceMode, tab: &Table) -> Costs {
 
 /// Unmelded naturals of the best leaf: redo its convolution keeping the argmin, then read each
 /// duplicate-free suit's dead mask for the wilds it got.
-fn dead_naturals(h: &Hand, mode: AceMode) -> [u16; 4] {
+fn dead_naturals(h: &Hand, mode: AceMode) -> ([u16; 4], u32) {
     let Some(snap) = h.snap else {
-        return [0; 4];
+        return ([0; 4], h.wilds);
     };
     let tab = table(mode);
     let dt = dead_table(mode);
@@ -691,6 +691,7 @@ fn dead_naturals(h: &Hand, mode: AceMode) -> [u16; 4] {
     }
     let mut dead = [0u16; 4];
     let mut k = b;
+    let mut used = h.wilds - snap.budget;
     for s in (0..4).rev() {
         if snap.mask[s] == 0 {
             continue;
@@ -700,101 +701,208 @@ fn dead_naturals(h: &Hand, mode: AceMode) -> [u16; 4] {
             dead[s] = dt.dead[usize::from(snap.mask[s])][j];
         }
         k -= j;
+        #[allow(clippy::cast_possible_truncation)]
+        {
+            used += j as u32;
+        }
     }
-    dead
+    // The pulled-out ranks need only the fewest wilds reaching their value.
+    let iso_used = (0..=k).find(|&i| h.iso[i] == h.iso[k]).unwrap_or(k);
+    #[allow(clippy::cast_possible_truncation)]
+    {
+        used += iso_used as u32;
+    }
+    (dead, used)
 }
 
 fn solve_core(c: &Counts, wilds: u32, mode: AceMode, track: bool) -> Option<(u32, Option<Hand>)> {
     if c.over {
         return None;
     }
-    let mut h = Hand::new(c, wilds, mode);
-    h.track = track;
-    let tab = table(mode);
-    let min_set: u32 = if wilds == 0 { 3 } else { 2 };
-    let near = h.near_masks();
-    let mut ranks: [(usize, usize, usize); 13] = [(0, 0, 0); 13];
-    let mut n_ranks = 0;
     SCRATCH.with(|scratch| {
         let mut opts = scratch.borrow_mut();
-        opts.clear();
-        for r in 1..=13usize {
-            let total = u32::from(c.per_rank[r]);
-            if total < min_set {
-                continue;
+        let mut prep = prepare(c, wilds, mode, &mut opts)?;
+        prep.h.track = track;
+        let best = run(&mut prep.h, &prep.ranks[..prep.n_ranks], &opts, mode);
+        Some((best, if track { Some(prep.h) } else { None }))
+    })
+}
+
+/// A hand ready for the set search: pulled-out ranks applied, per-rank options listed.
+#[derive(Clone)]
+struct Prepared {
+    h: Hand,
+    ranks: [(usize, usize, usize); 13],
+    n_ranks: usize,
+    near: [u16; 4],
+    /// Ranks taken out of the suits (all naturals isolated).
+    pulled: u16,
+}
+
+/// What [`rank_options`] did with a rank.
+enum RankKind {
+    /// No set possible or useful.
+    Skip,
+    /// Taken out of the suits into the budget array.
+    Pulled,
+    /// Options `opts[start..end]`.
+    Options(usize, usize),
+}
+
+/// Set options of rank `r` (see the module docs for the pruning); may pull the rank out of `h`.
+fn rank_options(
+    h: &mut Hand,
+    r: usize,
+    near: &[u16; 4],
+    opts: &mut Vec<SetOpt>,
+) -> Option<RankKind> {
+    let (wilds, mode) = (h.wilds, h.mode);
+    let min_set: u32 = if wilds == 0 { 3 } else { 2 };
+    let total: u32 = (0..4).map(|s| u32::from(h.cnt[s][r])).sum();
+    if total < min_set {
+        return Some(RankKind::Skip);
+    }
+    let bit = 1u16 << (r - 1);
+    let mut forced = [0u8; 4]; // isolated copies: in the set whenever there is one
+    let mut free = [0u8; 4];
+    for s in 0..4 {
+        if near[s] & bit != 0 {
+            free[s] = h.cnt[s][r];
+        } else {
+            forced[s] = h.cnt[s][r];
+        }
+    }
+    if free == [0; 4] {
+        // Every natural of this rank is isolated: take them out of the suits. With 3+ they meld
+        // for free; a pair melds with one wild or stays (singletons with two wilds each never
+        // beat the pair with one).
+        h.remove(r, &forced);
+        if total == 2 {
+            let v: u32 = (0..4)
+                .map(|s| u32::from(forced[s]) * natural_value(r_u8(r), mode))
+                .sum();
+            #[allow(clippy::cast_possible_truncation)]
+            let v = v as u16;
+            for k in (1..CB).rev() {
+                h.iso[k] = (h.iso[k] + v).min(h.iso[k - 1]);
             }
-            let bit = 1u16 << (r - 1);
-            let mut forced = [0u8; 4]; // isolated copies: in the set whenever there is one
-            let mut free = [0u8; 4];
-            for s in 0..4 {
-                if near[s] & bit != 0 {
-                    free[s] = h.cnt[s][r];
-                } else {
-                    forced[s] = h.cnt[s][r];
-                }
-            }
-            if free == [0; 4] {
-                // Every natural of this rank is isolated: take them out of the suits. With 3+
-                // they meld for free; a pair melds with one wild or stays (singletons with two
-                // wilds each never beat the pair with one).
-                h.remove(r, &forced);
-                if total == 2 {
-                    let v: u32 = (0..4)
-                        .map(|s| u32::from(forced[s]) * natural_value(r_u8(r), mode))
-                        .sum();
+            h.iso[0] += v;
+        }
+        return Some(RankKind::Pulled);
+    }
+    let start = opts.len();
+    let n_forced: u32 = forced.iter().map(|&c| u32::from(c)).sum();
+    if n_forced < 3 {
+        opts.push(SetOpt::default());
+    }
+    for t0 in 0..=free[0] {
+        for t1 in 0..=free[1] {
+            for t2 in 0..=free[2] {
+                for t3 in 0..=free[3] {
+                    let take = [
+                        t0 + forced[0],
+                        t1 + forced[1],
+                        t2 + forced[2],
+                        t3 + forced[3],
+                    ];
+                    let n: u32 = take.iter().map(|&c| u32::from(c)).sum();
+                    if n < 2 {
+                        continue;
+                    }
                     #[allow(clippy::cast_possible_truncation)]
-                    let v = v as u16;
-                    for k in (1..CB).rev() {
-                        h.iso[k] = (h.iso[k] + v).min(h.iso[k - 1]);
+                    let need = 3u32.saturating_sub(n) as u8;
+                    if u32::from(need) > wilds {
+                        continue;
                     }
-                    h.iso[0] += v;
-                }
-                continue;
-            }
-            let start = opts.len();
-            let n_forced: u32 = forced.iter().map(|&c| u32::from(c)).sum();
-            if n_forced < 3 {
-                opts.push(SetOpt::default());
-            }
-            for t0 in 0..=free[0] {
-                for t1 in 0..=free[1] {
-                    for t2 in 0..=free[2] {
-                        for t3 in 0..=free[3] {
-                            let take = [
-                                t0 + forced[0],
-                                t1 + forced[1],
-                                t2 + forced[2],
-                                t3 + forced[3],
-                            ];
-                            let n: u32 = take.iter().map(|&c| u32::from(c)).sum();
-                            if n < 2 {
-                                continue;
-                            }
-                            #[allow(clippy::cast_possible_truncation)]
-                            let need = 3u32.saturating_sub(n) as u8;
-                            if u32::from(need) > wilds {
-                                continue;
-                            }
-                            if opts.len() >= MAX_SET_OPTS {
-                                return None;
-                            }
-                            opts.push(SetOpt { take, need });
-                        }
+                    if opts.len() >= MAX_SET_OPTS {
+                        return None;
                     }
+                    opts.push(SetOpt { take, need });
                 }
-            }
-            let only_none = opts.len() - start == 1 && opts[start].take == [0; 4];
-            if opts.len() > start && !only_none {
-                ranks[n_ranks] = (r, start, opts.len());
-                n_ranks += 1;
-            } else {
-                opts.truncate(start);
             }
         }
-        let mut best = u32::MAX;
-        search_sets(&mut h, &ranks[..n_ranks], &opts, 0, 0, tab, &mut best);
-        Some((best, if track { Some(h) } else { None }))
-    })
+    }
+    let only_none = opts.len() - start == 1 && opts[start].take == [0; 4];
+    if opts.len() > start && !only_none {
+        Some(RankKind::Options(start, opts.len()))
+    } else {
+        opts.truncate(start);
+        Some(RankKind::Skip)
+    }
+}
+
+fn prepare(c: &Counts, wilds: u32, mode: AceMode, opts: &mut Vec<SetOpt>) -> Option<Prepared> {
+    let h = Hand::new(c, wilds, mode);
+    let near = h.near_masks();
+    let mut prep = Prepared {
+        h,
+        ranks: [(0, 0, 0); 13],
+        n_ranks: 0,
+        near,
+        pulled: 0,
+    };
+    opts.clear();
+    let min_set: u8 = if wilds == 0 { 3 } else { 2 };
+    for r in 1..=13usize {
+        if c.per_rank[r] < min_set {
+            continue;
+        }
+        match rank_options(&mut prep.h, r, &near, opts)? {
+            RankKind::Skip => {}
+            RankKind::Pulled => prep.pulled |= 1 << (r - 1),
+            RankKind::Options(a, b) => {
+                prep.ranks[prep.n_ranks] = (r, a, b);
+                prep.n_ranks += 1;
+            }
+        }
+    }
+    Some(prep)
+}
+
+fn run(h: &mut Hand, ranks: &[(usize, usize, usize)], opts: &[SetOpt], mode: AceMode) -> u32 {
+    let mut best = u32::MAX;
+    search_sets(h, ranks, opts, 0, 0, table(mode), &mut best);
+    best
+}
+
+/// `D` of the prepared hand minus one natural `(s, r)`, reusing its preparation: a card
+/// isolated in the whole hand is isolated without `(s, r)` too, so the pruning stays exact;
+/// only rank `r`'s options are rebuilt. `None` when rank `r` was pulled out (solve afresh).
+fn run_without(
+    prep: &Prepared,
+    opts: &[SetOpt],
+    s: usize,
+    r: usize,
+    extra: &mut Vec<SetOpt>,
+) -> Option<u32> {
+    if prep.pulled & (1 << (r - 1)) != 0 {
+        return None;
+    }
+    let mut h = prep.h.clone();
+    h.track = false;
+    h.snap = None;
+    h.cnt[s][r] -= 1;
+    if h.cnt[s][r] == 0 {
+        h.mask[s] &= !(1 << (r - 1));
+    }
+    h.dup[s] = h.cnt[s].iter().any(|&n| n > 1);
+    let mut ranks = prep.ranks;
+    let mut n = prep.n_ranks;
+    if let Some(i) = ranks[..n].iter().position(|x| x.0 == r) {
+        extra.clear();
+        extra.extend_from_slice(opts);
+        match rank_options(&mut h, r, &prep.near, extra)? {
+            RankKind::Options(a, b) => ranks[i] = (r, a, b),
+            RankKind::Skip | RankKind::Pulled => {
+                ranks.copy_within(i + 1..n, i);
+                n -= 1;
+            }
+        }
+        let mode = h.mode;
+        return Some(run(&mut h, &ranks[..n], extra, mode));
+    }
+    let mode = h.mode;
+    Some(run(&mut h, &ranks[..n], opts, mode))
 }
 
 #[inline]
@@ -936,19 +1044,36 @@ fn unmeldable(cnt: &[[u8; 14]; 4], s: usize, r: usize, wilds: u32, mode: AceMode
     true
 }
 
-/// Deadwood after discarding each card, index-aligned. The hand is parsed once; equal faces
-/// (and all jokers) share one solve, and unmeldable naturals need no solve at all.
+/// Deadwood after discarding each card, index-aligned.
+///
+/// Work is shared: the hand is parsed and prepared once; one tracked solve of the whole hand
+/// gives its deadwood and one optimal arrangement; equal faces (and all jokers) share a result;
+/// a natural left unmelded by that arrangement (or unmeldable) costs `deadwood - value` without a
+/// solve, and so does a wild the arrangement does not need (`deadwood` unchanged); every other
+/// card reuses the preparation, rebuilding only its own rank's set options.
 #[must_use]
 pub fn discards(hand: &[u8], wild: u8, rules: &MeldRules) -> Vec<u32> {
     let p = parse(hand, wild, rules);
     let mode = rules.ace_mode;
-    let mut out: Vec<u32> = Vec::with_capacity(hand.len());
-    // One solve of the whole hand, keeping which naturals one optimal arrangement leaves
-    // unmelded: discarding such a card lowers the deadwood by exactly its value.
-    let (full, dead) = match solve_counts_dead(&p.counts, p.split.wilds, mode) {
-        Some((d, dead)) => (finish(d, &p.split), dead),
-        None => (search::deadwood(hand, wild, rules), [0; 4]),
+    let mut opts: Vec<SetOpt> = Vec::new();
+    let prep = if p.counts.over {
+        None
+    } else {
+        prepare(&p.counts, p.split.wilds, mode, &mut opts)
     };
+    let Some(prep) = prep else {
+        return slow_discards(hand, wild, rules);
+    };
+    let mut whole = prep.h.clone();
+    whole.track = true;
+    let d = run(&mut whole, &prep.ranks[..prep.n_ranks], &opts, mode);
+    let (dead, used) = dead_naturals(&whole, mode);
+    let full = finish(d, &p.split);
+    // A wild the optimal arrangement does not need: discarding it changes nothing (fewer wilds
+    // never help, and that arrangement still fits).
+    let spare_wild = d < p.split.nat_sum && used < p.split.wilds;
+    let mut extra: Vec<SetOpt> = Vec::new();
+    let mut out: Vec<u32> = Vec::with_capacity(hand.len());
     let class = |f: u8| -> u8 { if f >= JOKER0 { JOKER0 } else { f } };
     for i in 0..hand.len() {
         let f = hand[i];
@@ -959,9 +1084,14 @@ pub fn discards(hand: &[u8], wild: u8, rules: &MeldRules) -> Vec<u32> {
         let mut counts = p.counts;
         let mut sp = p.split.clone();
         let v = super::card_value(f, wild, rules);
-        if f >= JOKER0 || rank(f) == wild {
+        let reused = if f >= JOKER0 || rank(f) == wild {
+            if spare_wild {
+                out.push(full);
+                continue;
+            }
             sp.wilds -= 1;
             sp.wild_cost -= v;
+            None
         } else {
             let (s, r) = (usize::from(suit(f)), usize::from(rank(f)));
             let cnt = &p.counts.cnt;
@@ -971,22 +1101,30 @@ pub fn discards(hand: &[u8], wild: u8, rules: &MeldRules) -> Vec<u32> {
             }
             counts.remove_one(s, r);
             sp.nat_sum -= v;
-        }
-        let d = match solve_counts(&counts, sp.wilds, mode) {
-            Some(d) => finish(d, &sp),
-            None => {
-                let rest: Vec<u8> = hand
-                    .iter()
-                    .enumerate()
-                    .filter(|&(k, _)| k != i)
-                    .map(|(_, &x)| x)
-                    .collect();
-                search::deadwood(&rest, wild, rules)
-            }
+            run_without(&prep, &opts, s, r, &mut extra)
         };
-        out.push(d);
+        let d = reused.or_else(|| solve_counts(&counts, sp.wilds, mode));
+        out.push(match d {
+            Some(d) => finish(d, &sp),
+            None => search::deadwood(&without(hand, i), wild, rules),
+        });
     }
     out
+}
+
+fn without(hand: &[u8], i: usize) -> Vec<u8> {
+    hand.iter()
+        .enumerate()
+        .filter(|&(k, _)| k != i)
+        .map(|(_, &x)| x)
+        .collect()
+}
+
+/// Discards by one solve each (hands outside the fast path's domain).
+fn slow_discards(hand: &[u8], wild: u8, rules: &MeldRules) -> Vec<u32> {
+    (0..hand.len())
+        .map(|i| deadwood(&without(hand, i), wild, rules))
+        .collect()
 }
 
 #[cfg(test)]
