@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st_
 
 from cardcore.errors import IllegalMoveError, OptionError
 from cardcore.games.base import GameRequest, get_game
@@ -369,3 +371,60 @@ def test_determinism_and_clone() -> None:
     assert st.rng.state == fresh.rng.state
     assert st.center == fresh.center
     assert fresh.deck_order == st.deck_order
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(
+    players=st_.integers(2, 4),
+    seed=st_.integers(0, 2**63),
+    wild_mode=st_.sampled_from(["kings", "jokers"]),
+    centres=st_.sampled_from([None, 0, 1, 2, 5]),
+    hand_size=st_.integers(1, 8),
+    sides=st_.integers(1, 5),
+    payoff=st_.integers(1, 25),
+    start=st_.booleans(),
+    refill=st_.booleans(),
+    completed=st_.sampled_from(["shuffle_into_stock", "set_aside"]),
+    exhausted=st_.sampled_from(["tie_on_required_draw", "tie_immediately", "recycle_then_tie"]),
+    side_rule=st_.sampled_from(["any", "same_or_one_lower", "no_aces"]),
+    aces=st_.booleans(),
+)
+def test_random_option_combinations_conserve_cards(
+    players: int,
+    seed: int,
+    wild_mode: str,
+    centres: int | None,
+    hand_size: int,
+    sides: int,
+    payoff: int,
+    start: bool,
+    refill: bool,
+    completed: str,
+    exhausted: str,
+    side_rule: str,
+    aces: bool,
+) -> None:
+    o = SpiteOptions(
+        num_players=players,
+        wild_mode=wild_mode,
+        num_center_stacks=centres,
+        hand_size=hand_size,
+        num_side_stacks=sides,
+        payoff_size=payoff,
+        king_can_start_stack=start,
+        refill_empty_hand=refill,
+        completed_stack=completed,
+        stock_exhausted=exhausted,
+        side_stack_rule=side_rule,
+        must_play_aces=aces,
+        max_turns=300,
+    )
+    planner = PlannerAgent()
+    agents: list[PlannerAgent | GreedyAgent | RandomAgent] = [planner, GreedyAgent()]
+    agents += [RandomAgent() for _ in range(players - 2)]
+    st, log = play_game(o, seed, agents, replay=True, check_conservation=True)
+    assert st.over
+    assert planner.fallbacks == 0
+    for s in range(players):
+        obs = st.observation(s)
+        assert obs.hand == tuple(st.hands[s])
