@@ -425,6 +425,9 @@ def test_random_option_combinations_conserve_cards(
     st, log = play_game(o, seed, agents, replay=True, check_conservation=True)
     assert st.over
     assert planner.fallbacks == 0
-    for s in range(players):
-        obs = st.observation(s)
-        assert obs.hand == tuple(st.hands[s])
+    again = State.new(o, seed)  # the move log alone reproduces the game
+    for seat, text in log:
+        assert seat == again.current
+        again.apply(parse_move(text, o.decks))
+    assert again.over
+    assert again.layout_digest() == st.layout_digest()
