@@ -45,7 +45,7 @@ def run_plan(
     chunk_size: int | None = None,
 ) -> Iterator[list[dict[str, Any]]]:
     """Runs ``plan`` and yields the records chunk by chunk, in index order."""
-    engine = make_backend(backend, jobs, address)
+    engine = make_backend(backend, jobs, address, preload=(plan.module,))
     size = chunk_size or default_chunk_size(plan.games - plan.start, getattr(engine, "jobs", 1))
     try:
         yield from engine.map_chunks(chunks_of(plan, size))

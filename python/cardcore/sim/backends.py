@@ -10,7 +10,7 @@ import os
 import signal
 import sys
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any, Protocol
 
@@ -40,8 +40,9 @@ def _ignore_sigint() -> None:
 class LocalBackend:
     """``jobs == 1``: in this process. Otherwise a spawn/forkserver process pool."""
 
-    def __init__(self, jobs: int = 1) -> None:
+    def __init__(self, jobs: int = 1, preload: Sequence[str] = ()) -> None:
         self.jobs = jobs if jobs > 0 else (os.cpu_count() or 1)
+        self.preload = [m for m in preload if m]
         self._pool: ProcessPoolExecutor | None = None
 
     def map_chunks(self, chunks: Iterable[Chunk]) -> Iterator[Records]:
@@ -51,6 +52,9 @@ class LocalBackend:
             return
         methods = multiprocessing.get_all_start_methods()
         ctx = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+        if ctx.get_start_method() == "forkserver":
+            # Workers fork from a server that has imported the engine once (no threads yet).
+            ctx.set_forkserver_preload(["cardcore.sim.runner", *self.preload])
         self._pool = ProcessPoolExecutor(self.jobs, mp_context=ctx, initializer=_ignore_sigint)
         window: deque[Future[Records]] = deque()
         it = iter(chunks)
@@ -130,10 +134,13 @@ class RayBackend:
             self._started = False
 
 
-def make_backend(name: str, jobs: int = 1, address: str | None = None) -> Backend:
-    """The backend called ``name`` (``local`` or ``ray``)."""
+def make_backend(
+    name: str, jobs: int = 1, address: str | None = None, preload: Sequence[str] = ()
+) -> Backend:
+    """The backend called ``name`` (``local`` or ``ray``); ``preload`` names modules that
+    local workers import once, before they fork."""
     if name == "local":
-        return LocalBackend(jobs)
+        return LocalBackend(jobs, preload)
     if name == "ray":
         return RayBackend(jobs, address)
     raise OptionError(f"unknown backend {name!r} (known: {', '.join(BACKENDS)})")
