@@ -86,7 +86,10 @@ fn spite_plan(
     .map_err(|e| err(&e))?;
     let w = spite::check_weights(&weights).map_err(|e| err(&e))?;
     let work = || spite::plan(&inp, &w, node_limit);
-    let plan = if node_limit > 20_000 && hand.len() > 8 {
+    // Typical turns take microseconds; release the GIL only when the search can be long
+    // (a big hand or deep side stacks multiply the positions).
+    let side_cards: usize = sides.iter().map(Vec::len).sum();
+    let plan = if node_limit > 10_000 && (hand.len() > 8 || side_cards > 24) {
         py.detach(work)
     } else {
         work()
