@@ -57,7 +57,7 @@ class PlannerAgent:
     def __init__(
         self,
         weights: Weights = "hard",
-        node_limit: int = 2_000_000,
+        node_limit: int = 500_000,
         *,
         low_stock: int = 0,
         low_stock_weights: Weights | None = None,

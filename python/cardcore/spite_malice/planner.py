@@ -86,7 +86,7 @@ class Plan:
 
 
 def plan_raw(
-    inp: PlannerInput, weights: Weights = "hard", *, node_limit: int = 2_000_000
+    inp: PlannerInput, weights: Weights = "hard", *, node_limit: int = 500_000
 ) -> tuple[float, list[tuple[int, int, int]], int, bool]:
     """Runs the Rust search on an encoded position: ``(score, steps, nodes, complete)``.
 
@@ -147,7 +147,7 @@ def planner_input(obs: Observation) -> PlannerInput:
     )
 
 
-def plan_turn(obs: Observation, weights: Weights = "hard", *, node_limit: int = 2_000_000) -> Plan:
+def plan_turn(obs: Observation, weights: Weights = "hard", *, node_limit: int = 500_000) -> Plan:
     """Best sequence for ``obs.seat`` (whose turn it must be), as engine moves."""
     inp = planner_input(obs)
     score, steps, nodes, complete = plan_raw(inp, weights, node_limit=node_limit)

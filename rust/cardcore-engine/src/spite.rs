@@ -40,7 +40,7 @@ pub const MAX_OPPONENTS: usize = 3;
 /// Score added when the pay-off play empties the pay-off pile (the game is won).
 pub const WIN_SCORE: f64 = 1.0e9;
 /// Default node budget of one search.
-pub const DEFAULT_NODE_LIMIT: u32 = 2_000_000;
+pub const DEFAULT_NODE_LIMIT: u32 = 500_000;
 
 /// Side-stack discard rule (option `side_stack_rule`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
