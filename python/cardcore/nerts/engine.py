@@ -17,7 +17,6 @@ input give byte-identical logs.
 from __future__ import annotations
 
 import heapq
-import math
 from collections.abc import Sequence
 from typing import Any, Protocol
 
@@ -262,7 +261,7 @@ class Round:
     def _delay(self, seat: int, action: Action) -> int:
         p = self.profile
         m = _delay_class(action, p)
-        d = m * math.exp(p.sigma * self._timing[seat].normal())
+        d = self._timing[seat].lognormal(m, p.sigma)
         return max(p.min_ms, min(p.max_ms, round(d)))
 
     def _decide(self, seat: int) -> None:

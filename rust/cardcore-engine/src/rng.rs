@@ -160,16 +160,45 @@ impl CardRng {
     }
 
     /// Standard normal deviate (Box–Muller, one value per two uniforms; the cosine branch).
+    ///
+    /// `log` and `cos` come from the pure-Rust `libm` crate (a port of musl), not the
+    /// platform's C library, so the value is bit-identical on every platform.
     pub fn next_normal(&mut self) -> f64 {
         let u1 = 1.0 - self.next_f64(); // (0, 1]
         let u2 = self.next_f64();
-        (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos()
+        (-2.0 * libm::log(u1)).sqrt() * libm::cos(std::f64::consts::TAU * u2)
+    }
+
+    /// `median * exp(sigma * next_normal())`: a log-normal deviate, bit-identical everywhere.
+    pub fn next_lognormal(&mut self, median: f64, sigma: f64) -> f64 {
+        median * libm::exp(sigma * self.next_normal())
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn normal_golden_values() {
+        // Pinned bits: a change here changes every Nerts reaction time.
+        let mut r = CardRng::new(1);
+        let got: Vec<u64> = (0..3).map(|_| r.next_normal().to_bits()).collect();
+        assert_eq!(got, GOLDEN_NORMAL_BITS, "{got:?}");
+        let mut r = CardRng::new(1);
+        let x = r.next_lognormal(1300.0, 0.3);
+        let mut r = CardRng::new(1);
+        assert_eq!(
+            x.to_bits(),
+            (1300.0 * libm::exp(0.3 * r.next_normal())).to_bits()
+        );
+    }
+
+    const GOLDEN_NORMAL_BITS: [u64; 3] = [
+        13_808_322_828_223_143_919,
+        13_800_820_128_701_426_698,
+        13_826_397_715_708_790_415,
+    ];
 
     #[test]
     fn splitmix_reference_values() {

@@ -82,9 +82,14 @@ impl Rng {
         self.inner.next_f64()
     }
 
-    /// Standard normal deviate.
+    /// Standard normal deviate (bit-identical on every platform).
     fn normal(&mut self) -> f64 {
         self.inner.next_normal()
+    }
+
+    /// `median * exp(sigma * normal())`, bit-identical on every platform.
+    fn lognormal(&mut self, median: f64, sigma: f64) -> f64 {
+        self.inner.next_lognormal(median, sigma)
     }
 
     /// A shuffled order of `0..n` (Fisher–Yates, as the shuffle contract specifies).
