@@ -404,6 +404,8 @@ struct Hand {
     /// Least value of the naturals taken out of the suits (ranks whose naturals all lie far
     /// from any natural of their suit), by wilds allowed.
     iso: [u16; CB],
+    /// The search stops once the best leaf reaches this known lower bound (0 by default).
+    floor: u32,
     /// Per-hand memo of duplicate-suit costs.
     memo: [(u64, Costs); 8],
     memo_len: usize,
@@ -430,6 +432,7 @@ impl Hand {
             wilds,
             mode,
             iso: [0; CB],
+            floor: 0,
             memo: [(u64::MAX, [0; KN]); 8],
             memo_len: 0,
             track: false,
@@ -561,7 +564,8 @@ impl Hand {
         }
     }
 
-    /// Ranks with a natural of the same suit within 4 run positions, as a 13-bit mask per suit.
+    /// Ranks with a natural of the same suit within `min(4, wilds + 1)` run positions, as a
+    /// 13-bit mask per suit.
     fn near_masks(&self) -> [u16; 4] {
         let mut out = [0u16; 4];
         for s in 0..4 {
@@ -572,8 +576,11 @@ impl Hand {
                 AceMode::High => (m & !1) | ((m & 1) << 13),
                 AceMode::Both => m | ((m & 1) << 13),
             };
+            // Two naturals `d` apart share a run only with `d - 1` wilds between them (the
+            // nearest natural of a run is at most `wilds + 1` away), and windows are <= 5.
+            let reach = (self.wilds + 1).min(4);
             let mut spread = 0u32;
-            for d in 1..=4 {
+            for d in 1..=reach {
                 spread |= (pos << d) | (pos >> d);
             }
             let ace_near = match self.mode {
@@ -630,7 +637,7 @@ fn search_sets(
         h.remove(r, &o.take);
         search_sets(h, ranks, opts, depth + 1, used2, tab, best);
         h.restore(r, &o.take);
-        if *best == 0 {
+        if *best <= h.floor {
             return;
         }
     }
@@ -873,12 +880,14 @@ fn run_without(
     opts: &[SetOpt],
     s: usize,
     r: usize,
+    floor: u32,
     extra: &mut Vec<SetOpt>,
 ) -> Option<u32> {
     if prep.pulled & (1 << (r - 1)) != 0 {
         return None;
     }
     let mut h = prep.h.clone();
+    h.floor = floor;
     h.track = false;
     h.snap = None;
     h.cnt[s][r] -= 1;
@@ -1101,7 +1110,9 @@ pub fn discards(hand: &[u8], wild: u8, rules: &MeldRules) -> Vec<u32> {
             }
             counts.remove_one(s, r);
             sp.nat_sum -= v;
-            run_without(&prep, &opts, s, r, &mut extra)
+            // Lower bound: the hand's own arrangement with this card added as deadwood.
+            let floor = d.saturating_sub(natural_value(r_u8(r), mode));
+            run_without(&prep, &opts, s, r, floor, &mut extra)
         };
         let d = reused.or_else(|| solve_counts(&counts, sp.wilds, mode));
         out.push(match d {
