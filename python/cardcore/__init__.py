@@ -5,7 +5,9 @@ The stable API is this package; ``cardcore._core`` (the Rust extension) is priva
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from importlib.metadata import PackageNotFoundError, version
+from typing import Any
 
 from cardcore.cards import Card, format_cards, make_deck, parse_card, parse_cards
 from cardcore.errors import (
@@ -24,6 +26,14 @@ from cardcore.rng import (
     shuffle_batch,
     shuffled_deck,
 )
+
+
+def simulate(game: str, **kwargs: Any) -> Iterator[dict[str, Any]]:
+    """Plays many games of ``game``; see :func:`cardcore.sim.simulate` for the arguments."""
+    from cardcore.sim import simulate as _simulate
+
+    return _simulate(game, **kwargs)
+
 
 try:
     __version__ = version("cardcore")
@@ -49,4 +59,5 @@ __all__ = [
     "shuffle",
     "shuffle_batch",
     "shuffled_deck",
+    "simulate",
 ]
