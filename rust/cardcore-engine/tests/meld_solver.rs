@@ -126,6 +126,39 @@ proptest! {
         #[allow(clippy::cast_possible_truncation)]
         let w = wild as u8;
         prop_assert_eq!(fast::deadwood(&hand, w, &r), search::deadwood(&hand, w, &r));
+        // Discards (shared work) == the search on each hand minus one card.
+        let d = fast::discards(&hand, w, &r);
+        for (i, &got) in d.iter().enumerate() {
+            let mut rest = hand.clone();
+            rest.remove(i);
+            prop_assert_eq!(got, search::deadwood(&rest, w, &r), "discard {}", i);
+        }
+    }
+
+    /// Discards on hands of isolated same-rank groups (ranks taken out of the suits).
+    #[test]
+    fn discards_isolated_groups(
+        picks in prop::collection::vec((0u8..4, 0u8..5, 0u8..3), 3..=15),
+        jokers in 0u8..=3,
+        wild in 3u32..=13,
+        mode in 0u8..3,
+    ) {
+        // Ranks 2, 6, 10 (far apart) and K, A, in any suit: many isolated pairs and triples.
+        let ranks = [2u8, 6, 10, 13, 1];
+        let mut hand: Vec<u8> = picks
+            .iter()
+            .map(|&(s, r, _)| s * 13 + ranks[usize::from(r)] - 1)
+            .collect();
+        hand.extend((0..jokers).map(|k| 52 + k));
+        let r = rules(mode_of(mode));
+        #[allow(clippy::cast_possible_truncation)]
+        let w = wild as u8;
+        let d = fast::discards(&hand, w, &r);
+        for (i, &got) in d.iter().enumerate() {
+            let mut rest = hand.clone();
+            rest.remove(i);
+            prop_assert_eq!(got, search::deadwood(&rest, w, &r), "discard {}", i);
+        }
     }
 
     /// Fast path == memoised search on hands from two decks plus jokers.

@@ -722,6 +722,19 @@ fn dead_naturals(h: &Hand, mode: AceMode) -> ([u16; 4], u32) {
     (dead, used)
 }
 
+/// [`solve_counts`] that stops as soon as a leaf reaches `floor`, a known lower bound.
+fn solve_floor(c: &Counts, wilds: u32, mode: AceMode, floor: u32) -> Option<u32> {
+    if c.over {
+        return None;
+    }
+    SCRATCH.with(|scratch| {
+        let mut opts = scratch.borrow_mut();
+        let mut prep = prepare(c, wilds, mode, &mut opts)?;
+        prep.h.floor = floor;
+        Some(run(&mut prep.h, &prep.ranks[..prep.n_ranks], &opts, mode))
+    })
+}
+
 fn solve_core(c: &Counts, wilds: u32, mode: AceMode, track: bool) -> Option<(u32, Option<Hand>)> {
     if c.over {
         return None;
@@ -744,6 +757,8 @@ struct Prepared {
     near: [u16; 4],
     /// Ranks taken out of the suits (all naturals isolated).
     pulled: u16,
+    /// The natural counts before any rank was taken out.
+    orig: [[u8; 14]; 4],
 }
 
 /// What [`rank_options`] did with a rank.
@@ -847,6 +862,7 @@ fn prepare(c: &Counts, wilds: u32, mode: AceMode, opts: &mut Vec<SetOpt>) -> Opt
         n_ranks: 0,
         near,
         pulled: 0,
+        orig: c.cnt,
     };
     opts.clear();
     let min_set: u8 = if wilds == 0 { 3 } else { 2 };
@@ -883,13 +899,46 @@ fn run_without(
     floor: u32,
     extra: &mut Vec<SetOpt>,
 ) -> Option<u32> {
-    if prep.pulled & (1 << (r - 1)) != 0 {
-        return None;
-    }
     let mut h = prep.h.clone();
     h.floor = floor;
     h.track = false;
     h.snap = None;
+    if prep.pulled & (1 << (r - 1)) != 0 {
+        // Rebuild the pulled-out ranks' budget array with one copy fewer at rank `r`; a lone
+        // copy left goes back to its suit (isolated, so its suit table prices it exactly).
+        let mut iso = [0u16; CB];
+        for q in 1..=13usize {
+            if prep.pulled & (1 << (q - 1)) == 0 {
+                continue;
+            }
+            let mut take: [u8; 4] = std::array::from_fn(|t| prep.orig[t][q]);
+            if q == r {
+                take[s] -= 1;
+            }
+            let total: u32 = take.iter().map(|&c| u32::from(c)).sum();
+            match total {
+                0 => {}
+                1 => {
+                    let t = take.iter().position(|&c| c == 1).unwrap_or(s);
+                    h.cnt[t][q] += 1;
+                    h.mask[t] |= 1 << (q - 1);
+                    h.dup[t] = h.cnt[t].iter().any(|&n| n > 1);
+                }
+                2 => {
+                    #[allow(clippy::cast_possible_truncation)]
+                    let v = (2 * natural_value(r_u8(q), h.mode)) as u16;
+                    for k in (1..CB).rev() {
+                        iso[k] = (iso[k] + v).min(iso[k - 1]);
+                    }
+                    iso[0] += v;
+                }
+                _ => {} // a free set
+            }
+        }
+        h.iso = iso;
+        let mode = h.mode;
+        return Some(run(&mut h, &prep.ranks[..prep.n_ranks], opts, mode));
+    }
     h.cnt[s][r] -= 1;
     if h.cnt[s][r] == 0 {
         h.mask[s] &= !(1 << (r - 1));
@@ -1082,6 +1131,7 @@ pub fn discards(hand: &[u8], wild: u8, rules: &MeldRules) -> Vec<u32> {
     // never help, and that arrangement still fits).
     let spare_wild = d < p.split.nat_sum && used < p.split.wilds;
     let mut extra: Vec<SetOpt> = Vec::new();
+    let mut without_wild: Option<Option<u32>> = None;
     let mut out: Vec<u32> = Vec::with_capacity(hand.len());
     let class = |f: u8| -> u8 { if f >= JOKER0 { JOKER0 } else { f } };
     for i in 0..hand.len() {
@@ -1100,7 +1150,13 @@ pub fn discards(hand: &[u8], wild: u8, rules: &MeldRules) -> Vec<u32> {
             }
             sp.wilds -= 1;
             sp.wild_cost -= v;
-            None
+            // Every wild leaves the same naturals and one wild fewer: one solve serves all
+            // (only the value of the wilds left in the deadwood differs, applied by `finish`).
+            // Fewer wilds never help, so `D(hand)` is a lower bound.
+            if without_wild.is_none() {
+                without_wild = Some(solve_floor(&p.counts, sp.wilds, mode, d));
+            }
+            without_wild.flatten()
         } else {
             let (s, r) = (usize::from(suit(f)), usize::from(rank(f)));
             let cnt = &p.counts.cnt;
