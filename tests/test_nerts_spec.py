@@ -90,6 +90,31 @@ def test_match_to_target_and_replay() -> None:
         SPEC.verify_replay(bad)
 
 
+def test_match_replay_rejects_truncated_match_and_wrong_winner() -> None:
+    assert SPEC.play_match is not None
+    rec = SPEC.play_match(req(seed=4, options={"target_score": 40}, replay=True))
+    SPEC.verify_replay(rec["replay"])
+
+    def check(edit: Any) -> None:
+        bad = copy.deepcopy(rec["replay"])
+        edit(bad)
+        with pytest.raises(ReplayMismatchError):
+            SPEC.verify_replay(bad)
+
+    def drop_last(r: dict[str, Any]) -> None:
+        last = r["rounds"].pop()
+        r["scores"] = [a - b for a, b in zip(r["scores"], last["scores"], strict=True)]
+
+    check(drop_last)  # the match is not over after the remaining rounds
+    check(lambda r: r.__setitem__("winner", 1 - rec["winner"]))
+    check(lambda r: r.__setitem__("rounds", []))
+    # the record's own totals must match the re-run too
+    bad = copy.deepcopy(rec)
+    bad["scores"] = [999, 0]
+    with pytest.raises(ReplayMismatchError):
+        SPEC.verify_replay(bad)
+
+
 def _values(name: str) -> list[Any]:
     o = next(o for o in OPTION_SPECS if o.name == name)
     if o.choices is not None:

@@ -90,6 +90,16 @@ def play(request: GameRequest) -> dict[str, Any]:
     return record
 
 
+MAX_MATCH_ROUNDS = 1000
+"""Safety net: a match stops after this many rounds even with no unique leader at the target."""
+
+
+def _match_over(totals: Sequence[int], target: int) -> bool:
+    """RULES §4.3: some total reached ``target`` and the highest total is unique."""
+    top = max(totals)
+    return top >= target and totals.count(top) == 1
+
+
 def play_match(request: GameRequest) -> dict[str, Any]:
     """Rounds until a total reaches ``target_score`` with a unique leader (RULES §4.3)."""
     opts = _options(request.players, request.options)
@@ -106,10 +116,9 @@ def play_match(request: GameRequest) -> dict[str, Any]:
             replays.append(fields.pop("replay"))
         rounds.append({"round": r, "seed": seed, **fields})
         r += 1
-        top = max(totals)
-        if top >= opts.target_score and totals.count(top) == 1:
+        if _match_over(totals, opts.target_score):
             break
-        if r >= 1000:  # safety net: scores can stay flat with penalty-free options
+        if r >= MAX_MATCH_ROUNDS:  # safety net: scores can stay flat with penalty-free options
             break
     winner = totals.index(max(totals)) if totals.count(max(totals)) == 1 else None
     record: dict[str, Any] = {
@@ -227,14 +236,31 @@ def verify_replay(record: Mapping[str, Any]) -> None:
     opts = _options(players, replay.get("options", {}))
     names = list(replay["agents"])
     if replay.get("kind") == "match":
+        rounds = replay["rounds"]
+        if not rounds:
+            raise ReplayMismatchError("nerts replay: a match without rounds")
         totals = [0] * players
-        for r, rr in enumerate(replay["rounds"]):
+        for r, rr in enumerate(rounds):
+            if r > 0 and _match_over(totals, opts.target_score):
+                raise ReplayMismatchError(f"nerts replay: round {r} played after the match ended")
             _compare(f"round {r} seed", rr["seed"], derive_seed(int(replay["seed"]), r, "round"))
             _verify_round(rr, opts, names)
             totals = [t + s for t, s in zip(totals, rr["scores"], strict=True)]
+        if not _match_over(totals, opts.target_score) and len(rounds) < MAX_MATCH_ROUNDS:
+            raise ReplayMismatchError("nerts replay: the rounds end before the match does")
+        winner = totals.index(max(totals)) if totals.count(max(totals)) == 1 else None
         _compare("match totals", totals, list(replay["scores"]))
+        _compare("match winner", winner, replay.get("winner"))
+        if record is not replay:
+            for key, value in (("scores", totals), ("winner", winner)):
+                if key in record:
+                    _compare(f"record {key}", value, record[key])
         return
     _verify_round(replay, opts, names)
+    if record is not replay:
+        for key in ("scores", "caller", "end"):
+            if key in record:
+                _compare(f"record {key}", replay.get(key), record[key])
 
 
 SPEC = register_game(
