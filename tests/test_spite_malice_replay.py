@@ -172,3 +172,41 @@ def test_match_record_and_replay() -> None:
         tamper(bad)
         with pytest.raises(ReplayMismatchError):
             spec.verify_replay(bad)
+
+
+def test_replay_without_its_result_is_rejected() -> None:
+    """A replay must state its outcome: dropping `result` (or a key of it) is tampering, and a
+    match replay's game without a result is a mismatch, not a KeyError."""
+    spec = get_game("spite-malice")
+    rec = _record()
+    rep = rec["replay"]
+    for key in ("winner", "scores", "turns", "reshuffles", "digest"):
+        bad = copy.deepcopy(rep)
+        del bad["result"][key]
+        with pytest.raises(ReplayMismatchError):
+            spec.verify_replay(bad)
+    bad = copy.deepcopy(rep)
+    del bad["result"]
+    with pytest.raises(ReplayMismatchError):
+        spec.verify_replay(bad)
+    assert spec.play_match is not None
+    req = GameRequest(
+        index=0,
+        seed=9,
+        players=2,
+        agents=("greedy", "greedy"),
+        options=spec.resolve_options({"target_score": 15}),
+        replay=True,
+    )
+    match = json.loads(json.dumps(spec.play_match(req)))["replay"]
+    spec.verify_replay(match)
+    for edit in (
+        lambda r: r.pop("result"),
+        lambda r: r["result"].pop("winner"),
+        lambda r: r["games"][0].pop("result"),
+        lambda r: r["games"][0]["result"].pop("scores"),
+    ):
+        bad = copy.deepcopy(match)
+        edit(bad)
+        with pytest.raises(ReplayMismatchError):
+            spec.verify_replay(bad)

@@ -196,14 +196,17 @@ def _verify_match(rep: Mapping[str, Any], record: Mapping[str, Any]) -> None:
             raise _fail(f"game {g}: seed is not the match's game seed")
         if dict(game.get("options", {})) != options.as_dict():
             raise _fail(f"game {g}: options differ from the match's")
-        verify_replay(game)
+        verify_replay(game)  # requires game["result"]["scores"] to equal the re-run's
         totals = [a + b for a, b in zip(totals, game["result"]["scores"], strict=True)]
     if max(totals) < options.target_score and len(games) < MAX_MATCH_GAMES:
         raise _fail("the games end before a seat reaches the target score")
     best = max(totals)
     leaders = [s for s, t in enumerate(totals) if t == best]
     winner = leaders[0] if best >= options.target_score and len(leaders) == 1 else None
-    for where in (rep.get("result", {}), record if record is not rep else {}):
+    result = rep.get("result")
+    if not isinstance(result, Mapping) or "scores" not in result or "winner" not in result:
+        raise _fail("the match replay has no result (scores and winner)")
+    for where in (result, record if record is not rep else {}):
         if "scores" in where and list(where["scores"]) != totals:
             raise _fail(f"match totals {where['scores']} != re-run {totals}")
         if "winner" in where and where["winner"] != winner:
@@ -274,7 +277,9 @@ def verify_replay(record: Mapping[str, Any]) -> None:
             raise _fail(f"move {n} ({text}) is illegal: {e}") from None
     if not st.over:
         raise _fail("the moves end before the game does")
-    result = rep.get("result", {})
+    result = rep.get("result")
+    if not isinstance(result, Mapping):
+        raise _fail("the replay has no result")
     got = {
         "winner": st.winner,
         "scores": list(st.scores),
@@ -283,7 +288,9 @@ def verify_replay(record: Mapping[str, Any]) -> None:
         "digest": st.layout_digest(),
     }
     for key, value in got.items():
-        if key in result and result[key] != value:
+        if key not in result:
+            raise _fail(f"result has no {key!r}")
+        if result[key] != value:
             raise _fail(f"{key}: recorded {result[key]!r}, re-run gives {value!r}")
     agents = rep.get("agents")
     if rep.get("cardcore_version") == __version__ and isinstance(agents, list):
