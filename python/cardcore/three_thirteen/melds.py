@@ -213,6 +213,8 @@ def min_deadwood_batch(
 
 def deadwood_of_faces(faces: bytes, wild: int, rules: MeldRules = DEFAULT_RULES) -> int:
     """Minimum deadwood of a hand given as face codes (fast path, no conversion)."""
+    if rules is DEFAULT_RULES:
+        return _core.meld_deadwood(faces, wild)
     return _core.meld_deadwood(faces, wild, rules.ace_code, rules.wild_points, rules.joker_points)
 
 
@@ -220,6 +222,8 @@ def discard_deadwoods_of_faces(
     faces: bytes, wild: int, rules: MeldRules = DEFAULT_RULES
 ) -> list[int]:
     """Deadwood left after discarding each card of ``faces``, index-aligned."""
+    if rules is DEFAULT_RULES:
+        return _core.meld_discards(faces, wild)
     return _core.meld_discards(faces, wild, rules.ace_code, rules.wild_points, rules.joker_points)
 
 
