@@ -210,3 +210,46 @@ def test_replay_without_its_result_is_rejected() -> None:
         edit(bad)
         with pytest.raises(ReplayMismatchError):
             spec.verify_replay(bad)
+
+
+def _play_style_match(seed: int) -> dict[str, Any]:
+    """A match record shaped as `cardcore play` saves it: each game carries its own replay."""
+    spec = get_game("spite-malice")
+    assert spec.play_match is not None
+    req = GameRequest(
+        index=0,
+        seed=seed,
+        players=2,
+        agents=("greedy", "greedy"),
+        options=spec.resolve_options({"target_score": 15}),
+        replay=True,
+    )
+    rec: dict[str, Any] = json.loads(json.dumps(spec.play_match(req)))
+    for game, rep in zip(rec["games"], rec.pop("replay")["games"], strict=True):
+        game["replay"] = rep
+    return rec
+
+
+def test_play_style_match_record_checks_seeds_and_the_end() -> None:
+    spec = get_game("spite-malice")
+    rec = _play_style_match(9)
+    assert len(rec["games"]) >= 2
+    spec.verify_replay(rec)
+    other = _play_style_match(10)
+
+    def drop_last(r: dict[str, Any]) -> None:
+        last = r["games"].pop()
+        r["scores"] = [a - b for a, b in zip(r["scores"], last["scores"], strict=True)]
+
+    def foreign_first(r: dict[str, Any]) -> None:  # a valid game, but of another match
+        old, new = r["games"][0], other["games"][0]
+        r["games"][0] = new
+        r["scores"] = [
+            t - a + b for t, a, b in zip(r["scores"], old["scores"], new["scores"], strict=True)
+        ]
+
+    for edit in (drop_last, foreign_first, lambda r: r.__setitem__("winner", 1 - r["winner"])):
+        bad = copy.deepcopy(rec)
+        edit(bad)
+        with pytest.raises(ReplayMismatchError):
+            spec.verify_replay(bad)

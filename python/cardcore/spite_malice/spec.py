@@ -213,6 +213,51 @@ def _verify_match(rep: Mapping[str, Any], record: Mapping[str, Any]) -> None:
             raise _fail(f"match winner {where['winner']} != re-run {winner}")
 
 
+def _verify_game_list_match(record: Mapping[str, Any]) -> None:
+    """A whole match saved as game records that carry their own replays (`cardcore play`):
+    every game verifies, has the match's game seed and options, and the match stops at the
+    first game where a total reaches ``target_score``; the totals and winner must agree."""
+    games = record["games"]
+    if not isinstance(games, list) or not games:
+        raise _fail("match record without games")
+    totals: list[int] = []
+    first_options: dict[str, Any] | None = None
+    target = 0
+    for g, game in enumerate(games):
+        if not isinstance(game, Mapping) or not isinstance(game.get("replay"), Mapping):
+            raise _fail(f"game {g} has no replay")
+        rep = game["replay"]
+        opts = dict(rep.get("options", {}))
+        if first_options is None:
+            first_options = opts
+            try:
+                rest = dict(opts)
+                players = int(rest.pop("num_players", rep["players"]))
+                target = SpiteOptions.from_mapping(rest, players).target_score
+            except (OptionError, KeyError, TypeError, ValueError) as e:
+                raise _fail(f"cannot rebuild the match: {e}") from None
+        elif opts != first_options:
+            raise _fail(f"game {g}: options differ from game 0's")
+        if totals and max(totals) >= target:
+            raise _fail(f"game {g} played after the match was over")
+        if "seed" in record and rep.get("seed") != derive_seed(
+            int(record["seed"]), g, "match-game"
+        ):
+            raise _fail(f"game {g}: seed is not the match's game seed")
+        verify_replay(game)
+        sc = list(rep["result"]["scores"])
+        totals = [a + b for a, b in zip(totals, sc, strict=True)] if totals else sc
+    if max(totals) < target and len(games) < MAX_MATCH_GAMES:
+        raise _fail("the games end before a seat reaches the target score")
+    if list(record.get("scores", totals)) != totals:
+        raise _fail(f"match totals {record.get('scores')} != {totals}")
+    best = max(totals)
+    leaders = [s for s, t in enumerate(totals) if t == best]
+    winner = leaders[0] if best >= target and len(leaders) == 1 else None
+    if "winner" in record and record["winner"] != winner:
+        raise _fail(f"match winner {record['winner']} != re-run {winner}")
+
+
 def _fail(msg: str) -> ReplayMismatchError:
     return ReplayMismatchError(f"spite-malice replay: {msg}")
 
@@ -228,16 +273,7 @@ def verify_replay(record: Mapping[str, Any]) -> None:
         return
     if "replay" not in record and isinstance(record.get("games"), list):
         # a match record whose games carry their own replays (as `cardcore play` writes)
-        games = record["games"]
-        if not games:
-            raise _fail("match record without games")
-        totals: list[int] = []
-        for g in games:
-            verify_replay(g)
-            sc = list(g["scores"])
-            totals = [a + b for a, b in zip(totals, sc, strict=True)] if totals else sc
-        if list(record.get("scores", totals)) != totals:
-            raise _fail(f"match totals {record.get('scores')} != {totals}")
+        _verify_game_list_match(record)
         return
     if not isinstance(rep, Mapping) or "moves" not in rep:
         raise _fail("record has no replay (run with replays on)")
