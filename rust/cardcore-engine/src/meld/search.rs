@@ -4,8 +4,11 @@
 //! wilds left. The lowest remaining natural `c` is either deadwood, or in a set of its rank with
 //! 1..=5 naturals, or in a run of its suit whose window is 3..=5 positions long. Longer melds
 //! never need to be considered: a set of 6+ naturals splits into two sets of 3+, and a run
-//! window of 6+ positions splits into two windows of 3+ with the same wilds. Every other member
-//! of `c`'s meld is still present when `c` is the lowest card, so every arrangement is reached.
+//! window of 6+ positions splits into two windows of 3+ with the same wilds. A window starts at
+//! `c` (nothing of its suit is left below it) unless it would pass the top, and a window of 4 or
+//! 5 has naturals at both ends (else the shorter window does as well with a wild fewer). Every
+//! other member of `c`'s meld is still present when `c` is the lowest card, so every arrangement
+//! in this normal form is reached.
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -162,39 +165,57 @@ impl Solver {
             (1, AceMode::Both) => &[1, 14],
             _ => std::slice::from_ref(&r),
         };
+        // `c` is the lowest natural left in its suit (faces are processed suit by suit, rank
+        // upwards), so nothing lies below position `p` except for the high ace: a window starts
+        // at `p` unless it would pass the top, and a window longer than 3 with a wild at an end
+        // is beaten by the shorter one (same naturals, one wild fewer).
         for &p in positions {
             for len in 3u8..=5 {
-                let a_min = lo_all.max((p + 1).saturating_sub(len));
-                let a_max = p.min(hi_all + 1 - len);
-                for lo in a_min..=a_max {
-                    let hi = lo + len - 1;
-                    let mut optional = 0u16;
-                    for q in lo..=hi {
-                        let rq = pos_rank(q);
-                        if q != p && rq != self.wild && self.count(face(rq, s0)) > 0 {
-                            optional |= 1 << (q - lo);
-                        }
+                if hi_all + 1 < lo_all + len {
+                    continue;
+                }
+                let lo = p.min(hi_all + 1 - len).max(lo_all);
+                let hi = lo + len - 1;
+                let mut optional = 0u16;
+                let mut ends_ok = true;
+                for q in lo..=hi {
+                    let rq = pos_rank(q);
+                    let present = q == p || (rq != self.wild && self.count(face(rq, s0)) > 0);
+                    if q != p && present {
+                        optional |= 1 << (q - lo);
                     }
-                    // Every subset of the optional positions.
-                    let mut sub = optional;
-                    loop {
-                        let taken = sub | (1 << (p - lo));
-                        #[allow(clippy::cast_possible_truncation)]
-                        let need = len - taken.count_ones() as u8;
-                        if need <= wrem {
-                            out.push(Opt::Run {
-                                suit: s0,
-                                lo,
-                                hi,
-                                taken,
-                                need,
-                            });
-                        }
-                        if sub == 0 {
-                            break;
-                        }
-                        sub = (sub - 1) & optional;
+                    if len > 3 && (q == lo || q == hi) && !present {
+                        ends_ok = false;
                     }
+                }
+                if !ends_ok {
+                    continue;
+                }
+                let required: u16 = if len > 3 {
+                    (1 | (1 << (hi - lo))) & optional
+                } else {
+                    0
+                };
+                let free = optional & !required;
+                // Every subset of the other present positions.
+                let mut sub = free;
+                loop {
+                    let taken = sub | required | (1 << (p - lo));
+                    #[allow(clippy::cast_possible_truncation)]
+                    let need = len - taken.count_ones() as u8;
+                    if need <= wrem {
+                        out.push(Opt::Run {
+                            suit: s0,
+                            lo,
+                            hi,
+                            taken,
+                            need,
+                        });
+                    }
+                    if sub == 0 {
+                        break;
+                    }
+                    sub = (sub - 1) & free;
                 }
             }
         }
