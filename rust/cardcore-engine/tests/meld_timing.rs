@@ -4,7 +4,7 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use cardcore_engine::meld::{MeldRules, discard_deadwoods, min_deadwood};
+use cardcore_engine::meld::{MeldRules, best_arrangement, discard_deadwoods, min_deadwood};
 use cardcore_engine::rng::CardRng;
 
 fn hands(n: usize, size: usize, decks: usize, jokers: u8, rng: &mut CardRng) -> Vec<Vec<u8>> {
@@ -102,4 +102,8 @@ fn timings() {
         discard_deadwoods(h, 7, &r).unwrap().into_iter().sum()
     });
     println!("discards 14: {:.0} ns", 1e9 * per);
+    let per = per_item(&h14[..n(5_000)], |h| {
+        best_arrangement(&h[..13], 7, &r).unwrap().points
+    });
+    println!("best_arrangement 13 (<= 2 wilds): {:.0} ns", 1e9 * per);
 }
