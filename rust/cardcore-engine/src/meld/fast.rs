@@ -357,7 +357,8 @@ fn table1(mode: AceMode) -> &'static Table {
 thread_local! {
     static DUP_CACHE: RefCell<[FastMap<Costs>; 3]> = RefCell::new(Default::default());
 }
-const DUP_CACHE_LIMIT: usize = 1 << 18;
+/// Entries per ace mode before the per-thread cache is cleared (bounds its memory to a few MB).
+const DUP_CACHE_LIMIT: usize = 1 << 16;
 
 /// `g` of a suit with duplicates (counts by rank), from the per-thread cache.
 fn dup_costs(cnt: &[u8; 14], mode: AceMode) -> Costs {
