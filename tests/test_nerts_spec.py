@@ -237,3 +237,41 @@ def test_cli_sim_and_replay(tmp_path: Any) -> None:
     match = json.loads(res.output.splitlines()[0])
     assert max(match["scores"]) >= 100
     assert len(match["rounds"]) >= 2
+
+
+def test_replay_rejects_inputs_for_ai_seats() -> None:
+    """Recorded inputs drive human seats only: an input injected for an AI seat (here an
+    `undo` while that agent sleeps with nothing else to do) is tampering even when the
+    re-run reproduces the edited events."""
+    from cardcore.nerts.engine import Round
+    from cardcore.nerts.rules import NertsOptions, parse_action
+
+    opts = NertsOptions.from_mapping(2, {})
+    agents = [SPEC.make_agent("random") for _ in range(2)]
+    rnd = Round(opts, 22, agents)
+    while rnd.running and rnd.step():
+        if not rnd.pending(1):
+            break
+    assert rnd.running
+    assert not rnd.pending(1)
+    now = rnd.now
+    rec = SPEC.play(req(seed=22, agents=("random", "random"), replay=True))
+    SPEC.verify_replay(rec)
+    inputs = [[now, 1, now + 500, "undo"]]
+    forged = Round(opts, 22, [SPEC.make_agent("random") for _ in range(2)])
+    forged.advance_to(now)
+    forged.submit(1, parse_action("undo"), now + 500)
+    forged.run()
+    assert forged.inputs == inputs
+    rep = copy.deepcopy(rec["replay"])
+    rep.update(
+        events=forged.log,
+        inputs=inputs,
+        scores=forged.scores(),
+        end=forged.end,
+        caller=forged.caller,
+        duration_ms=forged.now,
+    )
+    assert rep["events"] != rec["replay"]["events"]
+    with pytest.raises(ReplayMismatchError):
+        SPEC.verify_replay(json.loads(json.dumps(rep)))

@@ -174,12 +174,17 @@ def rerun_round(
     duration_ms: int | None = None,
 ) -> Round:
     """Re-plays one round: human seats (agent ``None``) get their recorded ``inputs``
-    (``[now, seat, t_ms, action]`` rows of ``Round.inputs``) at the same clock readings. A
-    round with human seats is advanced to ``duration_ms``; an agents-only round runs to its end.
+    (``[now, seat, t_ms, action]`` rows of ``Round.inputs``) at the same clock readings; an
+    input for an AI seat is a mismatch. A round with human seats is advanced to
+    ``duration_ms``; an agents-only round runs to its end.
     """
     rnd = Round(options, seed, agents)
     for row in inputs:
         now, seat, t_ms, text = int(row[0]), int(row[1]), int(row[2]), str(row[3])
+        if not 0 <= seat < len(agents) or agents[seat] is not None:
+            raise ReplayMismatchError(
+                f"nerts replay: input {list(row)} for a seat that is not human"
+            )
         rnd.advance_to(now)
         if not rnd.running:
             raise ReplayMismatchError(f"nerts replay: input {list(row)} after the round ended")
