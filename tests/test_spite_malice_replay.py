@@ -253,3 +253,28 @@ def test_play_style_match_record_checks_seeds_and_the_end() -> None:
         edit(bad)
         with pytest.raises(ReplayMismatchError):
             spec.verify_replay(bad)
+
+
+def test_match_replay_games_must_use_the_match_agents() -> None:
+    spec = get_game("spite-malice")
+    assert spec.play_match is not None
+    options = spec.resolve_options({"target_score": 15})
+    req = GameRequest(
+        index=0, seed=17, players=2, agents=("greedy", "greedy"), options=options, replay=True
+    )
+    match = json.loads(json.dumps(spec.play_match(req)))["replay"]
+    first = match["games"][0]
+    # game 0's deal played by other agents, with the same scores: a valid game replay on its
+    # own (totals, winner and match end unchanged), but not a game of this match
+    other_req = GameRequest(
+        index=0, seed=first["seed"], players=2, agents=("planner", "planner"), options=options,
+        replay=True,
+    )  # fmt: skip
+    other = json.loads(json.dumps(spec.play(other_req)["replay"]))
+    assert other["result"]["scores"] == first["result"]["scores"]
+    assert other["moves"] != first["moves"]
+    spec.verify_replay(other)
+    bad = copy.deepcopy(match)
+    bad["games"][0] = other
+    with pytest.raises(ReplayMismatchError, match="agents"):
+        spec.verify_replay(bad)

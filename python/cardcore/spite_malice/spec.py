@@ -196,6 +196,8 @@ def _verify_match(rep: Mapping[str, Any], record: Mapping[str, Any]) -> None:
             raise _fail(f"game {g}: seed is not the match's game seed")
         if dict(game.get("options", {})) != options.as_dict():
             raise _fail(f"game {g}: options differ from the match's")
+        if game.get("agents") != rep.get("agents"):
+            raise _fail(f"game {g}: agents {game.get('agents')} differ from the match's")
         verify_replay(game)  # requires game["result"]["scores"] to equal the re-run's
         totals = [a + b for a, b in zip(totals, game["result"]["scores"], strict=True)]
     if max(totals) < options.target_score and len(games) < MAX_MATCH_GAMES:
@@ -238,6 +240,8 @@ def _verify_game_list_match(record: Mapping[str, Any]) -> None:
                 raise _fail(f"cannot rebuild the match: {e}") from None
         elif opts != first_options:
             raise _fail(f"game {g}: options differ from game 0's")
+        if "agents" in record and rep.get("agents") != record["agents"]:
+            raise _fail(f"game {g}: agents {rep.get('agents')} differ from the match's")
         if totals and max(totals) >= target:
             raise _fail(f"game {g} played after the match was over")
         if "seed" in record and rep.get("seed") != derive_seed(
