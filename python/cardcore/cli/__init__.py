@@ -8,6 +8,7 @@ from __future__ import annotations
 import click
 
 from cardcore.cli.games import games_cmd
+from cardcore.cli.melds import melds_cmd
 from cardcore.cli.play import play_cmd
 from cardcore.cli.replay import replay_cmd
 from cardcore.cli.shuffle import shuffle_cmd
@@ -25,7 +26,7 @@ def cli() -> None:
     """
 
 
-for _cmd in (sim_cmd, replay_cmd, games_cmd, shuffle_cmd, play_cmd):
+for _cmd in (sim_cmd, replay_cmd, play_cmd, games_cmd, melds_cmd, shuffle_cmd):
     cli.add_command(_cmd)
 
 
