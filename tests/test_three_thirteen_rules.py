@@ -377,6 +377,21 @@ def test_illegal_moves_raise_and_change_nothing() -> None:
         assert not st.is_legal(bad2)
 
 
+def test_discard_of_a_non_int_card_id_is_illegal() -> None:
+    """A custom agent's ``Discard(True)`` or ``Discard(1.0)`` must not pass as card id 1 (the
+    pile would hold a bool and the replay would not verify)."""
+    st = State(Options(first_dealer=0), 4)
+    st.apply(DRAW_STOCK)
+    hand = st.hands[st.current]
+    real = hand[0]
+    for bad in (Discard(float(real)), Discard(str(real))):  # type: ignore[arg-type]
+        before = snapshot(st)
+        assert not st.is_legal(bad)
+        with pytest.raises(IllegalMoveError):
+            st.apply(bad)
+        assert snapshot(st) == before
+
+
 def test_forbid_return_default_allows_throwing_back() -> None:
     st = State(Options(), 4)
     st.apply(DRAW_DISCARD)

@@ -556,7 +556,7 @@ class State:
         if t is not Discard:
             return False
         cid = move.card_id  # type: ignore[attr-defined]
-        if cid not in self.hands[self.current]:
+        if type(cid) is not int or cid not in self.hands[self.current]:
             return False
         return not (
             self.drawn_from_discard
@@ -592,7 +592,7 @@ class State:
             raise IllegalMoveError(f"seat {seat} must discard, not {move}")
         cid = move.card_id  # type: ignore[union-attr]
         hand = self.hands[seat]
-        if cid not in hand:
+        if type(cid) is not int or cid not in hand:
             raise IllegalMoveError(f"seat {seat} does not hold card {cid}")
         if (
             self.drawn_from_discard
