@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sys
 import time
@@ -166,18 +167,7 @@ def sim_cmd(
             start = resume_point(output, kind, plan.game, seed)
         except CardcoreError as e:
             raise click.UsageError(str(e)) from None
-        plan = plan_run(
-            game,
-            games=games,
-            seed=seed,
-            players=players,
-            agents=agents,
-            options=parsed,
-            rotate_seats=rotate_seats,
-            match=match,
-            replay=replays is not None,
-            start=start,
-        )
+        plan = dataclasses.replace(plan, start=start)
     try:
         writer = open_writer(output, kind, append=resume and start > 0)
     except (CardcoreError, OSError) as e:
