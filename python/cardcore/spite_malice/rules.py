@@ -712,7 +712,7 @@ class State:
                     return f"side stack S{s + 1} is empty"
                 card = self.sides[seat][s][-1]
             else:
-                if move.card_id not in self.hands[seat]:
+                if type(move.card_id) is not int or move.card_id not in self.hands[seat]:
                     return f"card #{move.card_id} is not in the hand"
                 card = move.card_id
             if not self._fits(card, len(self.center[c])):
@@ -725,7 +725,7 @@ class State:
             s = move.side
             if isinstance(s, bool) or not isinstance(s, int) or not 0 <= s < o.num_side_stacks:
                 return f"no side stack S{s}"
-            if move.card_id not in self.hands[seat]:
+            if type(move.card_id) is not int or move.card_id not in self.hands[seat]:
                 return f"card #{move.card_id} is not in the hand"
             if o.must_play_aces and self._ace_playable(seat):
                 return "a playable ace must be played first"
