@@ -269,6 +269,11 @@ def test_illegal_actions_never_change_state() -> None:
     ]
     cands += [ToWork(s, d, p) for s in range(8) for d in range(15) for p in range(-1, 6)]
     cands += [Flip(), Recycle(), CallNerts(), Undo()]
+    # fields that are not ints (a custom agent's mistake) are simply illegal
+    cands += [ToWork(1.0, 1, 2), ToWork(1, 1.0, 2), ToWork(1, 1, 2.0), ToWork(1, True, 2)]  # type: ignore[arg-type]
+    cands += [ToFoundation(5.0), ToFoundation(5, 0.0), ToFoundation(True, 0)]  # type: ignore[arg-type]
+    for a in cands[-7:]:
+        assert not t.is_legal(0, a), a
     for seat in (0, 1):
         for a in cands:
             if t.is_legal(seat, a):

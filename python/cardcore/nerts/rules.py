@@ -583,6 +583,10 @@ class NertsTable:
             return False
         p = self.players[seat]
         if isinstance(action, ToFoundation):
+            if type(action.src) is not int or not (
+                action.target is None or type(action.target) is int
+            ):
+                return False
             card = self.source_top(seat, action.src)
             if card is None:
                 return False
@@ -593,6 +597,8 @@ class NertsTable:
             top = self.foundations[action.target][-1]
             return _suit(top) == _suit(card) and _rank(top) == _rank(card) - 1
         if isinstance(action, ToWork):
+            if not type(action.src) is type(action.depth) is type(action.pile) is int:
+                return False
             w = len(p.work)
             if not 0 <= action.pile < w or action.src == action.pile:
                 return False
