@@ -200,12 +200,13 @@ def test_replay_without_its_result_is_rejected() -> None:
     )
     match = json.loads(json.dumps(spec.play_match(req)))["replay"]
     spec.verify_replay(match)
-    for edit in (
+    edits: list[Callable[[dict[str, Any]], Any]] = [
         lambda r: r.pop("result"),
         lambda r: r["result"].pop("winner"),
         lambda r: r["games"][0].pop("result"),
         lambda r: r["games"][0]["result"].pop("scores"),
-    ):
+    ]
+    for edit in edits:
         bad = copy.deepcopy(match)
         edit(bad)
         with pytest.raises(ReplayMismatchError):

@@ -147,9 +147,9 @@ def test_s5_illegal_moves_change_nothing() -> None:
         PlayHand(ace, 5),
         Discard(seven, 4),
         "P>C1",
-        PlayHand(float(ace), 2),  # a card id that is not an int
-        Discard(float(seven), 0),
-        PlayHand(str(ace), 2),
+        PlayHand(float(ace), 2),  # type: ignore[arg-type]  # a card id that is not an int
+        Discard(float(seven), 0),  # type: ignore[arg-type]
+        PlayHand(str(ace), 2),  # type: ignore[arg-type]
     ]
     for m in bad:
         with pytest.raises(IllegalMoveError):
