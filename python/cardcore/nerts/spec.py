@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from cardcore import __version__
 from cardcore.cards import parse_card
 from cardcore.errors import IllegalMoveError, ReplayMismatchError
 from cardcore.games.base import GameRequest, GameSpec, OptionSpec, register_game
@@ -65,6 +66,13 @@ def play_round(
     return rnd, fields
 
 
+_REPLAY_HEAD: dict[str, Any] = {
+    "format": "cardcore-replay",
+    "version": 1,
+    "cardcore_version": __version__,
+}
+
+
 def play(request: GameRequest) -> dict[str, Any]:
     """One round (the default record unit)."""
     opts = _options(request.players, request.options)
@@ -80,6 +88,7 @@ def play(request: GameRequest) -> dict[str, Any]:
     }
     if request.replay:
         record["replay"] = {
+            **_REPLAY_HEAD,
             "game": GAME,
             "kind": "round",
             "players": request.players,
@@ -130,10 +139,10 @@ def play_match(request: GameRequest) -> dict[str, Any]:
         "scores": totals,
         "winner": winner,
         "rounds": rounds,
-        "games": rounds,
     }
     if request.replay:
         record["replay"] = {
+            **_REPLAY_HEAD,
             "game": GAME,
             "kind": "match",
             "seed": request.seed,
