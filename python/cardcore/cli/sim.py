@@ -135,13 +135,14 @@ def sim_cmd(
     from cardcore.cli.render import Progress, print_summary
 
     spec = get_game(game)
+    drawn = False
     try:
         parsed = spec.parse_options(options)
         if seed is None:
             if resume:
                 raise click.UsageError("--resume needs the --seed of the interrupted run")
             seed = new_seed()
-            click.echo(f"seed: {seed}", err=True)
+            drawn = True
         plan = plan_run(
             game,
             games=games,
@@ -155,6 +156,8 @@ def sim_cmd(
         )
     except CardcoreError as e:
         raise click.UsageError(str(e)) from None
+    if drawn:
+        click.echo(f"seed: {seed}", err=True)
 
     kind = format_for(output, fmt)
     start = 0
