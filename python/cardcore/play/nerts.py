@@ -290,7 +290,6 @@ class NertsApp(TableApp):
         self.opponents_panel = TextPanel(id="opponents", classes="box")
         self.you_panel = TextPanel(id="you", classes="box")
         self.selected: int | None = None
-        self._saved = False
         self._ended_shown = False
 
     def compose(self) -> ComposeResult:
@@ -499,13 +498,9 @@ class NertsApp(TableApp):
             rec = s.match_record()
             w = rec["winner"]
             verdict = "You win the match!" if w == YOU else f"{s.names[w]} wins the match."
-            path = self.save_replay(rec) if not self._saved else self.replay_path
-            self._saved = True
-            tail = f"\n\nMatch over. {verdict}"
-            if path is not None:
-                tail += f"\nReplay saved to {path}"
-            self.say(f"{head} Match over. {verdict}")
-            self.show_sheet("Match over", body.append(tail))
+            self.show_final(
+                rec, title="Match over", end=f"Match over. {verdict}", said=f"{head} ", body=body
+            )
         else:
             self.say(head)
             self.show_sheet(

@@ -283,7 +283,6 @@ class SpiteMaliceApp(TableApp):
         self.centre_panel = TextPanel(id="centre", classes="box")
         self.you_panel = TextPanel(id="you", classes="box")
         self.selected: tuple[str, int] | None = None
-        self._saved = False
 
     def compose(self) -> ComposeResult:
         yield self.title_panel
@@ -491,13 +490,9 @@ class SpiteMaliceApp(TableApp):
                 )
             else:
                 verdict = "The match is tied."
-            path = self.save_replay(rec) if not self._saved else self.replay_path
-            self._saved = True
-            tail = f"\n\nMatch over. {verdict}"
-            if path is not None:
-                tail += f"\nReplay saved to {path}"
-            self.say(f"{head} Match over. {verdict}")
-            self.show_sheet("Match over", body.append(tail))
+            self.show_final(
+                rec, title="Match over", end=f"Match over. {verdict}", said=f"{head} ", body=body
+            )
         else:
             self.say(head)
             self.show_sheet(

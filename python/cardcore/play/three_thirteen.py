@@ -238,7 +238,6 @@ class ThreeThirteenApp(TableApp):
         self.hand_panel = TextPanel(id="hand", classes="box")
         self.cursor = 0
         self._rounds_seen = 0
-        self._saved = False
 
     def compose(self) -> ComposeResult:
         yield self.title_panel
@@ -414,14 +413,12 @@ class ThreeThirteenApp(TableApp):
                 verdict = "You win!" if res["winner"] == YOU else f"{who} wins."
             else:
                 verdict = "Tie: " + ", ".join(s.names[t] for t in res["tied"]) + "."
-            path = self.save_replay(s.replay()) if not self._saved else self.replay_path
-            self._saved = True
-            tail = f"\n\nGame over. {verdict}"
-            if path is not None:
-                tail += f"\nReplay saved to {path}"
-            self.say(f"{prefix}Game over. {verdict}")
-            self.show_sheet(
-                "Final scores", Text(head + "\n\n").append_text(s.score_sheet()).append(tail)
+            self.show_final(
+                s.replay(),
+                title="Final scores",
+                end=f"Game over. {verdict}",
+                said=prefix,
+                body=Text(head + "\n\n").append_text(s.score_sheet()),
             )
         else:
             self.say(prefix + head)

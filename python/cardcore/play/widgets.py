@@ -102,6 +102,7 @@ class TableApp(App[None]):
         self.keys_panel = TextPanel(id="keys")
         self.message = ""
         self.replay_path: Path | None = None
+        self._replay_saved = False
         self.sheet_open = False
         self._ai_timer: Any = None
 
@@ -192,3 +193,17 @@ class TableApp(App[None]):
             return None
         self.replay_path = write_replay(record, self.config.replay_file, self.config.game)
         return self.replay_path
+
+    def show_final(
+        self, record: dict[str, Any], *, title: str, end: str, said: str, body: Text
+    ) -> None:
+        """Ends the game or match: saves ``record`` as the replay (once), says ``said + end`` and
+        shows ``body``, then ``end`` and where the replay went, on a sheet titled ``title``."""
+        if not self._replay_saved:
+            self._replay_saved = True
+            self.save_replay(record)
+        tail = f"\n\n{end}"
+        if self.replay_path is not None:
+            tail += f"\nReplay saved to {self.replay_path}"
+        self.say(said + end)
+        self.show_sheet(title, body.append(tail))
