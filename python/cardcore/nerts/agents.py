@@ -9,7 +9,7 @@ change only when actions execute (the engine's timing), never what is legal.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from cardcore.nerts.engine import NertsObservation
 from cardcore.nerts.rules import (
@@ -77,6 +77,33 @@ def _stock_action(legal: Sequence[Action]) -> Action | None:
     return None
 
 
+class _Moves(NamedTuple):
+    """Legal actions by kind; ``urgent`` is the first call or Nerts-to-foundation play."""
+
+    urgent: Action | None
+    found: list[ToFoundation]
+    nerts_work: list[ToWork]
+    waste_work: list[ToWork]
+    work_work: list[ToWork]
+
+
+def _sort_moves(legal: Sequence[Action]) -> _Moves:
+    moves = _Moves(None, [], [], [], [])
+    for a in legal:
+        if isinstance(a, CallNerts) or (isinstance(a, ToFoundation) and a.src == NERTS):
+            return moves._replace(urgent=a)
+        if isinstance(a, ToFoundation):
+            moves.found.append(a)
+        elif isinstance(a, ToWork):
+            if a.src == NERTS:
+                moves.nerts_work.append(a)
+            elif a.src == WASTE:
+                moves.waste_work.append(a)
+            else:
+                moves.work_work.append(a)
+    return moves
+
+
 class GreedyAgent:
     """A fixed priority list: call Nerts; foundation plays (Nerts pile first); Nerts top onto a
     work pile; waste onto a work pile; work-pile moves that empty a pile or expose a
@@ -87,24 +114,9 @@ class GreedyAgent:
     ) -> Action | None:
         obs = observation
         me = obs.me
-        found: list[ToFoundation] = []
-        nerts_work: list[ToWork] = []
-        waste_work: list[ToWork] = []
-        work_work: list[ToWork] = []
-        for a in legal:
-            if isinstance(a, CallNerts):
-                return a
-            if isinstance(a, ToFoundation):
-                if a.src == NERTS:
-                    return a
-                found.append(a)
-            elif isinstance(a, ToWork):
-                if a.src == NERTS:
-                    nerts_work.append(a)
-                elif a.src == WASTE:
-                    waste_work.append(a)
-                else:
-                    work_work.append(a)
+        urgent, found, nerts_work, waste_work, work_work = _sort_moves(legal)
+        if urgent is not None:
+            return urgent
         if found:
             return found[0]
         if nerts_work:
@@ -155,24 +167,9 @@ class HardAgent:
         obs = observation
         me = obs.me
         nerts_top = me.nerts_top
-        found: list[ToFoundation] = []
-        nerts_work: list[ToWork] = []
-        waste_work: list[ToWork] = []
-        work_work: list[ToWork] = []
-        for a in legal:
-            if isinstance(a, CallNerts):
-                return a
-            if isinstance(a, ToFoundation):
-                if a.src == NERTS:
-                    return a
-                found.append(a)
-            elif isinstance(a, ToWork):
-                if a.src == NERTS:
-                    nerts_work.append(a)
-                elif a.src == WASTE:
-                    waste_work.append(a)
-                else:
-                    work_work.append(a)
+        urgent, found, nerts_work, waste_work, work_work = _sort_moves(legal)
+        if urgent is not None:
+            return urgent
         if nerts_work:
             # a real build keeps the empty piles free
             nerts_work.sort(key=lambda a: not me.work[a.pile])
