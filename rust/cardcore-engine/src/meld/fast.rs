@@ -21,7 +21,7 @@ use std::cell::RefCell;
 use std::sync::OnceLock;
 
 use super::search::{self, FastMap};
-use super::{AceMode, MeldRules, Split, finish, natural_value};
+use super::{AceMode, MeldRules, Split, finish, natural_value, run_window};
 use crate::card::{JOKER0, rank, suit};
 
 /// Wild budgets tracked per suit: `g(k)` for `k = 0..KN-1`; 12 wilds meld any suit (one run).
@@ -133,27 +133,11 @@ fn suit_solve(
             }
             let lo = p.min(hi_all + 1 - len).max(lo_all);
             let hi = lo + len - 1;
-            let mut optional = 0u16;
-            let mut ends_ok = true;
-            for q in lo..=hi {
-                let present = q == p || cnt[usize::from(pos_rank(q))] > 0;
-                if q != p && present {
-                    optional |= 1 << (q - lo);
-                }
-                if len > 3 && (q == lo || q == hi) && !present {
-                    ends_ok = false;
-                }
-            }
-            if !ends_ok {
+            let Some((required, free)) =
+                run_window(lo, hi, p, |q| cnt[usize::from(pos_rank(q))] > 0)
+            else {
                 continue;
-            }
-            // Required positions: the ends of windows longer than 3.
-            let required: u16 = if len > 3 {
-                (1 | (1 << (hi - lo))) & optional
-            } else {
-                0
             };
-            let free = optional & !required;
             let mut subset = free;
             loop {
                 let taken = subset | required;
@@ -255,26 +239,10 @@ fn build_dead_table(mode: AceMode) -> DeadTable {
                 }
                 let lo = p.min(hi_all + 1 - len).max(lo_all);
                 let hi = lo + len - 1;
-                let mut optional = 0u16;
-                let mut ends_ok = true;
-                for q in lo..=hi {
-                    let present = q == p || mask & rank_bit(q) != 0;
-                    if q != p && present {
-                        optional |= 1 << (q - lo);
-                    }
-                    if len > 3 && (q == lo || q == hi) && !present {
-                        ends_ok = false;
-                    }
-                }
-                if !ends_ok {
+                let Some((required, free)) = run_window(lo, hi, p, |q| mask & rank_bit(q) != 0)
+                else {
                     continue;
-                }
-                let required: u16 = if len > 3 {
-                    (1 | (1 << (hi - lo))) & optional
-                } else {
-                    0
                 };
-                let free = optional & !required;
                 let mut subset = free;
                 loop {
                     let taken = subset | required;

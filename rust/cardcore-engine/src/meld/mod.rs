@@ -224,6 +224,36 @@ pub(crate) fn split(faces: &[u8], wild: u8, rules: &MeldRules) -> Split {
     s
 }
 
+/// The run window `lo..=hi` around position `p` (the lowest card's): bitmasks, bit `q - lo`,
+/// of the other positions holding a natural (`present(q)`), split into `required` (the ends of
+/// a window longer than 3) and `free`. `None` when a window longer than 3 would have a wild at
+/// an end: the shorter window holds the same naturals with one wild fewer.
+#[inline]
+pub(crate) fn run_window(
+    lo: u8,
+    hi: u8,
+    p: u8,
+    present: impl Fn(u8) -> bool,
+) -> Option<(u16, u16)> {
+    let long = hi - lo + 1 > 3;
+    let mut optional = 0u16;
+    for q in lo..=hi {
+        let here = q == p || present(q);
+        if q != p && here {
+            optional |= 1 << (q - lo);
+        }
+        if long && (q == lo || q == hi) && !here {
+            return None;
+        }
+    }
+    let required = if long {
+        (1 | (1 << (hi - lo))) & optional
+    } else {
+        0
+    };
+    Some((required, optional & !required))
+}
+
 /// Deadwood from `d`, the least unmelded natural value with at most `wilds` wilds (module docs).
 #[inline]
 #[must_use]

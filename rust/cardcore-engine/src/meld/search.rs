@@ -14,7 +14,8 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
 use super::{
-    AceMode, Arrangement, Meld, MeldKind, MeldRules, Split, finish, is_wild, natural_value, split,
+    AceMode, Arrangement, Meld, MeldKind, MeldRules, Split, finish, is_wild, natural_value,
+    run_window, split,
 };
 use crate::card::{self, face, rank, suit};
 
@@ -176,27 +177,12 @@ impl Solver {
                 }
                 let lo = p.min(hi_all + 1 - len).max(lo_all);
                 let hi = lo + len - 1;
-                let mut optional = 0u16;
-                let mut ends_ok = true;
-                for q in lo..=hi {
+                let Some((required, free)) = run_window(lo, hi, p, |q| {
                     let rq = pos_rank(q);
-                    let present = q == p || (rq != self.wild && self.count(face(rq, s0)) > 0);
-                    if q != p && present {
-                        optional |= 1 << (q - lo);
-                    }
-                    if len > 3 && (q == lo || q == hi) && !present {
-                        ends_ok = false;
-                    }
-                }
-                if !ends_ok {
+                    rq != self.wild && self.count(face(rq, s0)) > 0
+                }) else {
                     continue;
-                }
-                let required: u16 = if len > 3 {
-                    (1 | (1 << (hi - lo))) & optional
-                } else {
-                    0
                 };
-                let free = optional & !required;
                 // Every subset of the other present positions.
                 let mut sub = free;
                 loop {
