@@ -76,7 +76,7 @@ def plain() -> dict[int, list[bytes]]:
 
 
 @pytest.fixture(scope="module", autouse=True)
-def _summary(request: pytest.FixtureRequest) -> Iterator[None]:
+def _summary(show_lines: Callable[[list[str]], None]) -> Iterator[None]:
     yield
     if "ours batch" in _rates and "openspiel" in _rates:
         ratio = _rates["ours batch"] / _rates["openspiel"]
@@ -87,16 +87,7 @@ def _summary(request: pytest.FixtureRequest) -> Iterator[None]:
     if not _figures:
         return
     lines = ["Meld solver figures", *(f"  {k:<46}{v}" for k, v in _figures.items())]
-    plugins = request.config.pluginmanager
-    reporter = plugins.get_plugin("terminalreporter")
-    capman = plugins.get_plugin("capturemanager")
-    if reporter is None or capman is None:  # pragma: no cover
-        print("\n".join(lines))
-        return
-    with capman.global_and_fixture_disabled():
-        reporter.write_line("")
-        for line in lines:
-            reporter.write_line(line)
+    show_lines(lines)
 
 
 def _measure(benchmark: Any, fn: Callable[[], object], units: int) -> float | None:

@@ -46,21 +46,12 @@ def states() -> list[bytes]:
 
 
 @pytest.fixture(scope="module", autouse=True)
-def _summary(request: pytest.FixtureRequest) -> Iterator[None]:
+def _summary(show_lines: Callable[[list[str]], None]) -> Iterator[None]:
     yield
     if not _figures:
         return
     lines = ["Nerts figures", *(f"  {k:<44}{v}" for k, v in _figures.items())]
-    plugins = request.config.pluginmanager
-    reporter = plugins.get_plugin("terminalreporter")
-    capman = plugins.get_plugin("capturemanager")
-    if reporter is None or capman is None:  # pragma: no cover
-        print("\n".join(lines))
-        return
-    with capman.global_and_fixture_disabled():
-        reporter.write_line("")
-        for line in lines:
-            reporter.write_line(line)
+    show_lines(lines)
 
 
 def _rate(benchmark: Any, name: str, fn: Callable[[], object], units: int, unit: str) -> None:

@@ -58,22 +58,12 @@ def _measure(benchmark: Any, name: str, fn: Callable[[], object], shuffles: int)
 
 
 @pytest.fixture(scope="module", autouse=True)
-def _ratio_table(request: pytest.FixtureRequest) -> Iterator[None]:
+def _ratio_table(show_lines: Callable[[list[str]], None]) -> Iterator[None]:
     """Writes the table of rates and ratios once every benchmark of this module has run."""
     yield
     if not _rates:
         return
-    plugins = request.config.pluginmanager
-    reporter = plugins.get_plugin("terminalreporter")
-    capman = plugins.get_plugin("capturemanager")
-    lines = _table()
-    if reporter is None or capman is None:  # pragma: no cover - e.g. -p no:terminal
-        print("\n".join(lines))
-        return
-    with capman.global_and_fixture_disabled():
-        reporter.write_line("")
-        for line in lines:
-            reporter.write_line(line)
+    show_lines(_table())
 
 
 def _table() -> list[str]:
