@@ -89,3 +89,22 @@ def nerts_moves(state: bytes) -> bytes: ...
 def nerts_move_codes(state: bytes) -> list[int]: ...
 def nerts_moves_batch(states: bytes) -> tuple[bytes, bytes]: ...
 def nerts_count_batch(states: bytes, repeat: int = 1) -> int: ...
+
+_Seat = tuple[int, int, list[list[int]], list[int], int, list[int], int, int]
+_Timing = tuple[float, float, float, float, float, float, float, int, int, int]
+_Rules = tuple[int, int, bool, bool, int, int, int, int]
+
+def nerts_rollouts(
+    seats: _Sequence[_Seat],
+    need: _Sequence[_Sequence[int]],
+    root: int,
+    horizon_ms: int,
+    samples: int,
+    seed: int,
+    timing: _Timing,
+    rules: _Rules,
+    candidates: _Sequence[int],
+) -> list[float]: ...
+def nerts_greedy_move(
+    seats: _Sequence[_Seat], need: _Sequence[_Sequence[int]], seat: int, rules: _Rules
+) -> int | None: ...

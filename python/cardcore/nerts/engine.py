@@ -90,15 +90,30 @@ class PublicPlayer:
 
 class NertsObservation:
     """One seat's view: its own layout and everyone's visible cards (no stock order, no waste
-    below its top, no face-down Nerts cards). Built when the seat decides."""
+    below its top, no face-down Nerts cards), the foundation piles (every card landed in plain
+    view) and how many stalemate remedies this round has had. Built when the seat decides."""
 
-    __slots__ = ("foundations", "now", "players", "recycles", "seat", "table_options")
+    __slots__ = (
+        "foundation_piles",
+        "foundations",
+        "now",
+        "players",
+        "recycles",
+        "seat",
+        "stalemates",
+        "table_options",
+    )
 
     def __init__(self, table: NertsTable, seat: int, now: int) -> None:
         self.seat = seat
         self.now = now
         self.table_options = table.options
         self.foundations: tuple[int, ...] = tuple(f[-1] for f in table.foundations)
+        # every foundation card landed in plain view, so whole piles are public
+        self.foundation_piles: tuple[tuple[int, ...], ...] = tuple(
+            tuple(f) for f in table.foundations
+        )
+        self.stalemates = table.players[seat].stalemates
         self.players = tuple(PublicPlayer(table, s) for s in range(len(table.players)))
         self.recycles = table.players[seat].recycles
 

@@ -356,6 +356,7 @@ class PlayerLayout:
     waste: list[int]
     recycles: int = 0  # Recycle actions this round (passes - 1)
     flip_count: int = 3
+    stalemates: int = 0  # stalemate remedies applied this round
 
     def clone(self) -> PlayerLayout:
         return PlayerLayout(
@@ -365,6 +366,7 @@ class PlayerLayout:
             list(self.waste),
             self.recycles,
             self.flip_count,
+            self.stalemates,
         )
 
     def all_cards(self) -> list[int]:
@@ -728,6 +730,7 @@ class NertsTable:
         """Stalemate remedy for one player: waste back to stock, then (``rotate_one``) the top
         stock card to the bottom, or (``flip_one``) turn one card at a time from now on."""
         p = self.players[seat]
+        p.stalemates += 1
         # The waste turned over goes on top of what is left of the stock (the pass order
         # comes back); the stock's top is its last item.
         p.stock = p.stock + p.waste[::-1]

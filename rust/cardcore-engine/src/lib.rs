@@ -4,12 +4,13 @@
 //! * [`rng`] and [`shuffle`]: the versioned seeded generator and Fisher–Yates.
 //! * [`meld`]: Three-Thirteen exact wildcard meld solver.
 //! * [`spite`]: Spite & Malice turn planner.
-//! * [`nerts`]: Nerts move generation.
+//! * [`nerts`]: Nerts move generation; [`nerts_rollout`]: Nerts look-ahead simulator.
 
 pub mod card;
 pub mod error;
 pub mod meld;
 pub mod nerts;
+pub mod nerts_rollout;
 pub mod rng;
 pub mod shuffle;
 pub mod spite;

@@ -1,6 +1,9 @@
 //! Bindings of `cardcore_engine::nerts`: move generation for one state or a batch.
 
 use cardcore_engine::nerts::{self, MoveBuf, NertsError, PlayerView, STATE_BYTES};
+use cardcore_engine::nerts_rollout::{
+    Request, Rules, SeatKnowledge, Timing, evaluate, greedy_move,
+};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
@@ -70,7 +73,123 @@ fn nerts_count_batch(py: Python<'_>, states: &[u8], repeat: u32) -> PyResult<u64
     .map_err(|e: NertsError| err(&e))
 }
 
+/// One seat's knowledge: `(nerts_count, nerts_top, work, cycle, waste, pool, recycles, found)`.
+type SeatTuple = (u8, u8, Vec<Vec<u8>>, Vec<u8>, u8, Vec<u8>, u32, u8);
+/// `(m_play, m_build, m_seq, m_flip, m_call, sigma, miss, min_ms, max_ms, retry_ms)`.
+type TimingTuple = (f64, f64, f64, f64, f64, f64, f64, u32, u32, u32);
+/// `(num_work, flip_count, partial, fill_any, max_recycles, foundation_points, nerts_penalty,
+/// nerts_bonus)`.
+type RulesTuple = (u8, u8, bool, bool, u32, i32, i32, i32);
+
+fn knowledge(seats: Vec<SeatTuple>) -> Vec<SeatKnowledge> {
+    seats
+        .into_iter()
+        .map(
+            |(nerts_count, nerts_top, work, cycle, waste, pool, recycles, found)| SeatKnowledge {
+                nerts_count,
+                nerts_top,
+                work,
+                cycle,
+                waste,
+                pool,
+                recycles,
+                found,
+            },
+        )
+        .collect()
+}
+
+fn rules_of(r: RulesTuple) -> Rules {
+    let (num_work, flip_count, partial, fill_any, max_recycles, fp, penalty, bonus) = r;
+    Rules {
+        num_work,
+        flip_count,
+        partial,
+        fill_any,
+        max_recycles,
+        foundation_points: fp,
+        nerts_penalty: penalty,
+        nerts_bonus: bonus,
+    }
+}
+
+/// The move code the rollouts' greedy policy plays for `seat` (`None` = it waits); the same
+/// arguments as `nerts_rollouts`. For checking the simulator against `GreedyAgent`.
+#[pyfunction]
+fn nerts_greedy_move(
+    seats: Vec<SeatTuple>,
+    need: [[u8; 16]; 4],
+    seat: usize,
+    rules: RulesTuple,
+) -> PyResult<Option<u32>> {
+    greedy_move(&knowledge(seats), &need, seat, &rules_of(rules))
+        .map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
+/// Monte Carlo look-ahead (GIL released): for each candidate move code of seat `root`, the sum
+/// over `samples` sampled deals of the root's score minus the best other score after
+/// `horizon_ms` of greedy real-time play (see `cardcore_engine::nerts_rollout`).
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+fn nerts_rollouts(
+    py: Python<'_>,
+    seats: Vec<SeatTuple>,
+    need: [[u8; 16]; 4],
+    root: usize,
+    horizon_ms: u32,
+    samples: u32,
+    seed: u64,
+    timing: TimingTuple,
+    rules: RulesTuple,
+    candidates: Vec<u32>,
+) -> PyResult<Vec<f64>> {
+    let seats: Vec<SeatKnowledge> = seats
+        .into_iter()
+        .map(
+            |(nerts_count, nerts_top, work, cycle, waste, pool, recycles, found)| SeatKnowledge {
+                nerts_count,
+                nerts_top,
+                work,
+                cycle,
+                waste,
+                pool,
+                recycles,
+                found,
+            },
+        )
+        .collect();
+    let (m_play, m_build, m_seq, m_flip, m_call, sigma, miss, min_ms, max_ms, retry_ms) = timing;
+    let rules = rules_of(rules);
+    py.detach(move || {
+        let req = Request {
+            seats: &seats,
+            need,
+            root,
+            horizon_ms,
+            samples,
+            seed,
+            timing: Timing {
+                m_play,
+                m_build,
+                m_seq,
+                m_flip,
+                m_call,
+                sigma,
+                miss,
+                min_ms,
+                max_ms,
+                retry_ms,
+            },
+            rules,
+        };
+        evaluate(&req, &candidates)
+    })
+    .map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(nerts_rollouts, m)?)?;
+    m.add_function(wrap_pyfunction!(nerts_greedy_move, m)?)?;
     m.add("NERTS_STATE_BYTES", STATE_BYTES)?;
     m.add_function(wrap_pyfunction!(nerts_moves, m)?)?;
     m.add_function(wrap_pyfunction!(nerts_move_codes, m)?)?;

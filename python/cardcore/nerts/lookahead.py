@@ -1,0 +1,188 @@
+"""What a Nerts seat knows of the table, turned into a Monte Carlo look-ahead request.
+
+:class:`StockMemory` remembers the seat's own stock and waste in *cycle order* (the order the
+cards come off the stock in a pass; see ``cardcore_engine::nerts_rollout``): every waste top
+the seat has seen stays at its place, since flips, recycles and waste plays keep the order.
+:func:`rollout_values` describes every seat to the Rust simulator (visible cards, remembered
+stock cards, and for each seat the pool of cards it cannot see) and returns, per candidate, the
+mean score difference that seat reaches after a look-ahead of greedy real-time play.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from cardcore import _core
+from cardcore.nerts.engine import NertsObservation
+from cardcore.nerts.rules import Action, NertsOptions
+
+__all__ = ["StockMemory", "knowledge", "rollout_values", "rules_tuple", "timing_tuple"]
+
+_NONE = 255
+_UNLIMITED = 2**32 - 1
+
+
+class StockMemory:
+    """One seat's own stock and waste in cycle order, as far as it has seen them.
+
+    Call :meth:`update` with every observation of the seat; it returns the cycle (``None`` for
+    a card not seen yet). A change it cannot explain (a stalemate remedy it missed, a replayed
+    position) makes it forget what it knew rather than guess.
+    """
+
+    __slots__ = ("cycle", "stalemates", "waste")
+
+    def __init__(self) -> None:
+        self.cycle: list[int | None] | None = None
+        self.waste = 0
+        self.stalemates = 0
+
+    def update(self, obs: NertsObservation) -> list[int | None]:
+        me = obs.me
+        w, top = me.waste_count, me.waste_top
+        total = w + me.stock_count
+        cyc = self.cycle
+        if cyc is not None and obs.stalemates != self.stalemates:
+            # every stalemate remedy turned the waste over; rotate_one also moved one card
+            if obs.table_options.stalemate_rule == "rotate_one" and len(cyc) > 1:
+                for _ in range(obs.stalemates - self.stalemates):
+                    cyc = cyc[1:] + cyc[:1]
+            self.waste = 0
+        if cyc is not None:
+            t0, w0 = len(cyc), self.waste
+            if total == t0 - 1 and w == w0 - 1:
+                del cyc[w0 - 1]  # the waste top was played
+            elif total == t0 + 1 and w == w0 + 1:
+                cyc.insert(w0, top)  # an undone waste play
+            elif total != t0:
+                cyc = None
+        if cyc is not None and w and cyc[w - 1] not in (None, top):
+            cyc = None
+        if cyc is not None and any(c is not None and c in _visible(obs) for c in cyc):
+            cyc = None
+        if cyc is None:
+            cyc = [None] * total
+        if w:
+            cyc[w - 1] = top
+        self.cycle, self.waste, self.stalemates = cyc, w, obs.stalemates
+        return cyc
+
+
+def _visible(obs: NertsObservation) -> set[int]:
+    me = obs.me
+    seen = {c for pile in me.work for c in pile}
+    seen.update(c for pile in obs.foundation_piles for c in pile)
+    if me.nerts_top is not None:
+        seen.add(me.nerts_top)
+    return seen
+
+
+TimingTuple = tuple[float, float, float, float, float, float, float, int, int, int]
+RulesTuple = tuple[int, int, bool, bool, int, int, int, int]
+SeatTuple = tuple[int, int, list[list[int]], list[int], int, list[int], int, int]
+
+
+def timing_tuple(options: NertsOptions) -> TimingTuple:
+    """The table speed as ``_core.nerts_rollouts`` takes it."""
+    p = options.profile
+    return (
+        float(p.m_play),
+        float(p.m_build),
+        float(p.m_seq),
+        float(p.m_flip),
+        float(p.m_call),
+        p.sigma,
+        p.miss,
+        p.min_ms,
+        p.max_ms,
+        p.retry_ms,
+    )
+
+
+def rules_tuple(options: NertsOptions) -> RulesTuple:
+    """The table options as ``_core.nerts_rollouts`` takes them."""
+    passes = options.stock_passes
+    return (
+        options.work_piles,
+        options.flip_count,
+        options.allow_partial_pile_moves,
+        options.empty_work_pile_fill == "any",
+        _UNLIMITED if passes is None else max(passes - 1, 0),
+        options.foundation_points,
+        options.nerts_penalty,
+        options.nerts_bonus,
+    )
+
+
+def knowledge(
+    obs: NertsObservation, own_cycle: Sequence[int | None]
+) -> tuple[list[SeatTuple], list[list[int]]]:
+    """Every seat as the observing seat knows it (faces ``0..52`` per seat; ``255`` marks an
+    unknown card), and per suit how many foundations take each rank next."""
+    need = [[0] * 16 for _ in range(4)]
+    for pile in obs.foundation_piles:
+        top = pile[-1]
+        r = top % 13 + 1
+        if r < 13:
+            need[top % 52 // 13][r + 1] += 1
+    on_foundations = {c for pile in obs.foundation_piles for c in pile}
+    out = []
+    for seat, p in enumerate(obs.players):
+        base = seat * 52
+        if seat == obs.seat:
+            cycle = [_NONE if c is None else c - base for c in own_cycle]
+            recycles = obs.recycles
+        else:
+            cycle = [_NONE] * (p.waste_count + p.stock_count)
+            if p.waste_top is not None:
+                cycle[p.waste_count - 1] = p.waste_top - base
+            recycles = 0
+        seen = {c for pile in p.work for c in pile}
+        if p.nerts_top is not None:
+            seen.add(p.nerts_top)
+        seen.update(c + base for c in cycle if c != _NONE)
+        pool = [
+            c - base for c in range(base, base + 52) if c not in seen and c not in on_foundations
+        ]
+        found = sum(1 for c in on_foundations if c // 52 == seat)
+        out.append(
+            (
+                p.nerts_count,
+                _NONE if p.nerts_top is None else p.nerts_top - base,
+                [[c - base for c in pile] for pile in p.work],
+                cycle,
+                p.waste_count,
+                pool,
+                recycles,
+                found,
+            )
+        )
+    return out, need
+
+
+def rollout_values(
+    obs: NertsObservation,
+    candidates: Sequence[Action],
+    own_cycle: Sequence[int | None],
+    *,
+    samples: int,
+    horizon_ms: int,
+    seed: int,
+) -> list[float]:
+    """Mean (own score - best other score) after ``horizon_ms`` of simulated greedy play that
+    starts with each candidate, over ``samples`` deals of the unseen cards (the same deals and
+    delays for every candidate). Raises ``ValueError`` if the knowledge is inconsistent."""
+    seats, need = knowledge(obs, own_cycle)
+    opts = obs.table_options
+    sums = _core.nerts_rollouts(
+        seats,
+        need,
+        obs.seat,
+        horizon_ms,
+        samples,
+        seed,
+        timing_tuple(opts),
+        rules_tuple(opts),
+        [a.code for a in candidates],
+    )
+    return [s / samples for s in sums]

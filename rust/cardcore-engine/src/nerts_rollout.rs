@@ -1,0 +1,775 @@
+//! Nerts rollouts: a compact whole-table simulator that plays sampled deals forward in real
+//! time with the greedy policy. The `hard` agent scores each of its candidate moves by the mean
+//! score difference these rollouts reach (Monte Carlo over the cards it cannot see).
+//!
+//! The simulator follows RULES §4 and the discrete-event model of §4.5 (lognormal reaction
+//! delays, misses, validation at execution, retries, sleeping until a foundation changes, the
+//! round ending when a Nerts call executes). It leaves out what a short look-ahead does not
+//! need: undo, stalemate rotation and the event log. Cards are faces `0..52` per seat (the
+//! owner is the seat). The greedy policy is the one of `cardcore.nerts.agents.GreedyAgent`.
+//!
+//! A seat's stock and waste are one list in *cycle order* (the order the cards come off the
+//! stock in a pass): the first `waste` entries are the waste from bottom to top, the rest the
+//! stock from top to bottom. Flipping moves the boundary, recycling resets it, playing the waste
+//! top removes the entry just before it.
+
+use std::fmt;
+
+use crate::card::{is_red, rank, suit};
+use crate::nerts::{
+    K_CALL, K_FLIP, K_FOUNDATION, K_RECYCLE, K_WORK, MAX_WORK, NONE, SRC_NERTS, SRC_WASTE, pack,
+};
+use crate::rng::{CardRng, splitmix64};
+
+/// Most seats at a table.
+pub const MAX_SEATS: usize = 4;
+const THINK: u32 = u32::MAX;
+const NO_MOVE: u32 = u32::MAX - 1;
+
+/// Reaction delays of a table speed (RULES §4.5), in milliseconds.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Timing {
+    /// Median delay of a foundation play.
+    pub m_play: f64,
+    /// Median delay of a single-card work-pile build.
+    pub m_build: f64,
+    /// Median delay of a segment move.
+    pub m_seq: f64,
+    /// Median delay of a flip or recycle.
+    pub m_flip: f64,
+    /// Median delay of the Nerts call.
+    pub m_call: f64,
+    /// Log-normal sigma.
+    pub sigma: f64,
+    /// Probability of overlooking the chosen foundation play.
+    pub miss: f64,
+    /// Smallest delay.
+    pub min_ms: u32,
+    /// Largest delay.
+    pub max_ms: u32,
+    /// Wait before re-planning after a failed action.
+    pub retry_ms: u32,
+}
+
+/// The table options a rollout needs (RULES §4.7).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rules {
+    /// Work piles per seat (4 or 5).
+    pub num_work: u8,
+    /// Cards turned per flip (3 or 1).
+    pub flip_count: u8,
+    /// Any top segment may move (`allow_partial_pile_moves`).
+    pub partial: bool,
+    /// Empty piles take any card (`empty_work_pile_fill = "any"`).
+    pub fill_any: bool,
+    /// Recycles allowed per seat (`u32::MAX` = unlimited).
+    pub max_recycles: u32,
+    /// Points per own card on a foundation.
+    pub foundation_points: i32,
+    /// Points lost per card left in the Nerts pile.
+    pub nerts_penalty: i32,
+    /// Points for the caller.
+    pub nerts_bonus: i32,
+}
+
+/// What the deciding seat knows of one seat. Unknown cards (the Nerts cards under the top and
+/// `NONE` entries of `cycle`) are drawn from `pool` anew for every sample; the pool may hold more
+/// cards than there are unknown places (a position set up by hand).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SeatKnowledge {
+    /// Cards in the Nerts pile.
+    pub nerts_count: u8,
+    /// Face of the Nerts top (`NONE` when the pile is empty).
+    pub nerts_top: u8,
+    /// Work piles, bottom to top.
+    pub work: Vec<Vec<u8>>,
+    /// Stock and waste in cycle order; `NONE` marks a card not known.
+    pub cycle: Vec<u8>,
+    /// How many entries of `cycle` are the waste.
+    pub waste: u8,
+    /// The cards that fill the unknown places, in any order.
+    pub pool: Vec<u8>,
+    /// Recycles done so far this round.
+    pub recycles: u32,
+    /// Cards of this seat on foundations.
+    pub found: u8,
+}
+
+/// Inputs that do not describe a reachable position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RolloutError(pub String);
+
+impl fmt::Display for RolloutError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for RolloutError {}
+
+#[derive(Clone, Copy)]
+struct Seat {
+    nerts: [u8; 52],
+    nerts_len: u8,
+    work: [[u8; 13]; MAX_WORK],
+    work_len: [u8; MAX_WORK],
+    cyc: [u8; 52],
+    cyc_len: u8,
+    ptr: u8,
+    recycles: u32,
+    found: u8,
+}
+
+impl Seat {
+    const EMPTY: Self = Self {
+        nerts: [0; 52],
+        nerts_len: 0,
+        work: [[0; 13]; MAX_WORK],
+        work_len: [0; MAX_WORK],
+        cyc: [0; 52],
+        cyc_len: 0,
+        ptr: 0,
+        recycles: 0,
+        found: 0,
+    };
+
+    #[inline]
+    fn nerts_top(&self) -> u8 {
+        if self.nerts_len == 0 {
+            NONE
+        } else {
+            self.nerts[usize::from(self.nerts_len) - 1]
+        }
+    }
+
+    #[inline]
+    fn waste_top(&self) -> u8 {
+        if self.ptr == 0 {
+            NONE
+        } else {
+            self.cyc[usize::from(self.ptr) - 1]
+        }
+    }
+
+    #[inline]
+    fn work_top(&self, i: usize) -> u8 {
+        let len = usize::from(self.work_len[i]);
+        if len == 0 {
+            NONE
+        } else {
+            self.work[i][len - 1]
+        }
+    }
+
+    fn pop_waste(&mut self) -> u8 {
+        let p = usize::from(self.ptr);
+        let card = self.cyc[p - 1];
+        self.cyc.copy_within(p..usize::from(self.cyc_len), p - 1);
+        self.ptr -= 1;
+        self.cyc_len -= 1;
+        card
+    }
+
+    fn pop_source(&mut self, src: u8) -> u8 {
+        match src {
+            SRC_NERTS => {
+                self.nerts_len -= 1;
+                self.nerts[usize::from(self.nerts_len)]
+            }
+            SRC_WASTE => self.pop_waste(),
+            i => {
+                let i = usize::from(i);
+                self.work_len[i] -= 1;
+                self.work[i][usize::from(self.work_len[i])]
+            }
+        }
+    }
+
+    fn push_work(&mut self, i: usize, card: u8) {
+        let len = usize::from(self.work_len[i]);
+        self.work[i][len] = card;
+        self.work_len[i] += 1;
+    }
+}
+
+#[derive(Clone, Copy)]
+struct Table {
+    seats: [Seat; MAX_SEATS],
+    n: usize,
+    /// `need[suit][rank]`: foundations whose next card is that rank (aces always fit).
+    need: [[u8; 16]; 4],
+}
+
+#[inline]
+fn fits_work(card: u8, top: u8) -> bool {
+    rank(top) == rank(card) + 1 && is_red(top) != is_red(card)
+}
+
+#[inline]
+fn kind(mv: u32) -> u8 {
+    (mv & 255) as u8
+}
+
+#[inline]
+fn src(mv: u32) -> u8 {
+    (mv >> 8 & 255) as u8
+}
+
+#[inline]
+fn depth(mv: u32) -> u8 {
+    (mv >> 16 & 255) as u8
+}
+
+#[inline]
+fn dst(mv: u32) -> u8 {
+    (mv >> 24) as u8
+}
+
+impl Table {
+    #[inline]
+    fn fits_foundation(&self, card: u8) -> bool {
+        card != NONE
+            && (rank(card) == 1 || self.need[usize::from(suit(card))][usize::from(rank(card))] > 0)
+    }
+
+    fn play_to_foundation(&mut self, seat: usize, card: u8) {
+        let (s, r) = (usize::from(suit(card)), usize::from(rank(card)));
+        if r > 1 {
+            self.need[s][r] -= 1;
+        }
+        if r < 13 {
+            self.need[s][r + 1] += 1;
+        }
+        self.seats[seat].found += 1;
+    }
+
+    fn source_top(&self, seat: usize, s: u8, num_work: usize) -> u8 {
+        let p = &self.seats[seat];
+        match s {
+            SRC_NERTS => p.nerts_top(),
+            SRC_WASTE => p.waste_top(),
+            i if usize::from(i) < num_work => p.work_top(usize::from(i)),
+            _ => NONE,
+        }
+    }
+
+    /// Whether `mv` is legal for `seat` now.
+    fn is_legal(&self, seat: usize, mv: u32, rules: &Rules) -> bool {
+        let p = &self.seats[seat];
+        let nw = usize::from(rules.num_work);
+        match kind(mv) {
+            K_FOUNDATION => self.fits_foundation(self.source_top(seat, src(mv), nw)),
+            K_WORK => {
+                let (s, k, j) = (src(mv), depth(mv), usize::from(dst(mv)));
+                if j >= nw || k == 0 {
+                    return false;
+                }
+                let card = if s == SRC_NERTS || s == SRC_WASTE {
+                    if k != 1 {
+                        return false;
+                    }
+                    self.source_top(seat, s, nw)
+                } else {
+                    let i = usize::from(s);
+                    let len = p.work_len.get(i).copied().unwrap_or(0);
+                    if i >= nw || i == j || k > len || (!rules.partial && k != len) {
+                        return false;
+                    }
+                    p.work[i][usize::from(len - k)]
+                };
+                if card == NONE {
+                    return false;
+                }
+                let top = p.work_top(j);
+                if top == NONE {
+                    rules.fill_any || s == SRC_NERTS
+                } else {
+                    fits_work(card, top)
+                }
+            }
+            K_FLIP => p.ptr < p.cyc_len,
+            K_RECYCLE => p.ptr == p.cyc_len && p.ptr > 0 && p.recycles < rules.max_recycles,
+            K_CALL => p.nerts_len == 0,
+            _ => false,
+        }
+    }
+
+    /// Executes a legal move; returns whether a foundation changed.
+    fn apply(&mut self, seat: usize, mv: u32, rules: &Rules) -> bool {
+        let flip = usize::from(rules.flip_count);
+        match kind(mv) {
+            K_FOUNDATION => {
+                let card = self.seats[seat].pop_source(src(mv));
+                self.play_to_foundation(seat, card);
+                true
+            }
+            K_WORK => {
+                let (s, k, j) = (src(mv), usize::from(depth(mv)), usize::from(dst(mv)));
+                let p = &mut self.seats[seat];
+                if s == SRC_NERTS || s == SRC_WASTE {
+                    let card = p.pop_source(s);
+                    p.push_work(j, card);
+                } else {
+                    let i = usize::from(s);
+                    let len = usize::from(p.work_len[i]);
+                    for d in len - k..len {
+                        let card = p.work[i][d];
+                        p.push_work(j, card);
+                    }
+                    #[allow(clippy::cast_possible_truncation)]
+                    {
+                        p.work_len[i] = (len - k) as u8;
+                    }
+                }
+                false
+            }
+            K_FLIP => {
+                let p = &mut self.seats[seat];
+                #[allow(clippy::cast_possible_truncation)]
+                let k = flip.min(usize::from(p.cyc_len - p.ptr)) as u8;
+                p.ptr += k;
+                false
+            }
+            K_RECYCLE => {
+                let p = &mut self.seats[seat];
+                p.ptr = 0;
+                p.recycles += 1;
+                false
+            }
+            _ => false,
+        }
+    }
+
+    /// The greedy policy (`GreedyAgent`), skipping `exclude`; `NO_MOVE` when it waits.
+    fn greedy(&self, seat: usize, rules: &Rules, exclude: u32) -> u32 {
+        let p = &self.seats[seat];
+        let nw = usize::from(rules.num_work);
+        let ok = |mv: u32| mv != exclude;
+        if p.nerts_len == 0 {
+            return pack(K_CALL, 0, 0, 0);
+        }
+        let nt = p.nerts_top();
+        let wt = p.waste_top();
+        let f_nerts = pack(K_FOUNDATION, SRC_NERTS, 1, NONE);
+        if self.fits_foundation(nt) && ok(f_nerts) {
+            return f_nerts;
+        }
+        let f_waste = pack(K_FOUNDATION, SRC_WASTE, 1, NONE);
+        if self.fits_foundation(wt) && ok(f_waste) {
+            return f_waste;
+        }
+        for i in 0..nw {
+            #[allow(clippy::cast_possible_truncation)]
+            let mv = pack(K_FOUNDATION, i as u8, 1, NONE);
+            if self.fits_foundation(p.work_top(i)) && ok(mv) {
+                return mv;
+            }
+        }
+        // Nerts top, then waste top, onto a work pile: a real build before an empty pile.
+        for (s, card) in [(SRC_NERTS, nt), (SRC_WASTE, wt)] {
+            if card == NONE {
+                continue;
+            }
+            let mut empty = NO_MOVE;
+            for j in 0..nw {
+                let top = p.work_top(j);
+                #[allow(clippy::cast_possible_truncation)]
+                let mv = pack(K_WORK, s, 1, j as u8);
+                if top == NONE {
+                    if empty == NO_MOVE && (rules.fill_any || s == SRC_NERTS) {
+                        empty = mv;
+                    }
+                } else if fits_work(card, top) {
+                    return mv;
+                }
+            }
+            if empty != NO_MOVE {
+                return empty;
+            }
+        }
+        // Pile moves that empty a pile or expose a foundation card.
+        for i in 0..nw {
+            let len = p.work_len[i];
+            if len == 0 {
+                continue;
+            }
+            let top = p.work_top(i);
+            for j in 0..nw {
+                let t = p.work_top(j);
+                if j == i || t == NONE || rank(t) <= rank(top) {
+                    continue;
+                }
+                let k = rank(t) - rank(top);
+                if k > len || (!rules.partial && k != len) {
+                    continue;
+                }
+                let bottom = p.work[i][usize::from(len - k)];
+                if is_red(bottom) == is_red(t) {
+                    continue;
+                }
+                if k == len || self.fits_foundation(p.work[i][usize::from(len - k - 1)]) {
+                    #[allow(clippy::cast_possible_truncation)]
+                    return pack(K_WORK, i as u8, k, j as u8);
+                }
+            }
+        }
+        if p.ptr < p.cyc_len {
+            return pack(K_FLIP, 0, 0, 0);
+        }
+        if p.ptr > 0 && p.recycles < rules.max_recycles {
+            return pack(K_RECYCLE, 0, 0, 0);
+        }
+        NO_MOVE
+    }
+
+    fn score(&self, seat: usize, caller: Option<usize>, rules: &Rules) -> i32 {
+        let p = &self.seats[seat];
+        let bonus = if caller == Some(seat) {
+            rules.nerts_bonus
+        } else {
+            0
+        };
+        i32::from(p.found) * rules.foundation_points - i32::from(p.nerts_len) * rules.nerts_penalty
+            + bonus
+    }
+}
+
+#[derive(Clone, Copy)]
+struct Pending {
+    t: u32,
+    tb: u64,
+    mv: u32,
+}
+
+struct Sim<'a> {
+    table: Table,
+    rules: &'a Rules,
+    timing: &'a Timing,
+    rng: CardRng,
+    now: u32,
+    pending: [Option<Pending>; MAX_SEATS],
+    sleeping: [bool; MAX_SEATS],
+}
+
+impl Sim<'_> {
+    fn delay(&mut self, mv: u32) -> u32 {
+        let t = self.timing;
+        let m = match kind(mv) {
+            K_FOUNDATION => t.m_play,
+            K_WORK if depth(mv) > 1 => t.m_seq,
+            K_FLIP | K_RECYCLE => t.m_flip,
+            K_CALL => t.m_call,
+            _ => t.m_build,
+        };
+        let d = self.rng.next_lognormal(m, t.sigma).round();
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+        let d = d.clamp(f64::from(t.min_ms), f64::from(t.max_ms)) as u32;
+        d
+    }
+
+    fn schedule(&mut self, seat: usize, t: u32, mv: u32) {
+        let tb = self.rng.next_u64();
+        self.pending[seat] = Some(Pending { t, tb, mv });
+        self.sleeping[seat] = false;
+    }
+
+    fn decide(&mut self, seat: usize) {
+        let mut mv = self.table.greedy(seat, self.rules, NO_MOVE);
+        if mv == NO_MOVE {
+            self.sleeping[seat] = true;
+            return;
+        }
+        let miss = self.rng.next_f64() < self.timing.miss;
+        if miss && kind(mv) == K_FOUNDATION {
+            mv = self.table.greedy(seat, self.rules, mv);
+            if mv == NO_MOVE {
+                self.schedule(seat, self.now + self.timing.retry_ms, THINK);
+                return;
+            }
+        }
+        let d = self.delay(mv);
+        self.schedule(seat, self.now + d, mv);
+    }
+
+    /// Plays until `horizon` or a Nerts call; returns the caller.
+    fn run(&mut self, horizon: u32) -> Option<usize> {
+        let n = self.table.n;
+        loop {
+            let mut next: Option<(usize, Pending)> = None;
+            for (s, p) in self.pending.iter().enumerate().take(n) {
+                if let Some(p) = *p {
+                    if next.is_none_or(|(_, q)| (p.t, p.tb) < (q.t, q.tb)) {
+                        next = Some((s, p));
+                    }
+                }
+            }
+            let (seat, p) = next?;
+            if p.t > horizon {
+                return None;
+            }
+            self.pending[seat] = None;
+            self.now = p.t;
+            if p.mv == THINK {
+                self.decide(seat);
+                continue;
+            }
+            if !self.table.is_legal(seat, p.mv, self.rules) {
+                self.schedule(seat, self.now + self.timing.retry_ms, THINK);
+                continue;
+            }
+            if kind(p.mv) == K_CALL {
+                return Some(seat);
+            }
+            let changed = self.table.apply(seat, p.mv, self.rules);
+            self.decide(seat);
+            if changed {
+                for s in 0..n {
+                    if self.sleeping[s] && self.pending[s].is_none() {
+                        self.decide(s);
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn check_card(card: u8, seen: &mut u64, who: usize) -> Result<(), RolloutError> {
+    if card >= 52 {
+        return Err(RolloutError(format!(
+            "seat {who}: card {card} is not a face 0..52"
+        )));
+    }
+    if *seen >> card & 1 == 1 {
+        return Err(RolloutError(format!(
+            "seat {who}: card {card} appears twice"
+        )));
+    }
+    *seen |= 1 << card;
+    Ok(())
+}
+
+/// Checks one seat's knowledge; returns the number of unknown places.
+fn validate_seat(k: &SeatKnowledge, who: usize, rules: &Rules) -> Result<usize, RolloutError> {
+    let bad = |why: &str| Err(RolloutError(format!("seat {who}: {why}")));
+    let mut seen = 0u64;
+    if (k.nerts_count == 0) != (k.nerts_top == NONE) || k.nerts_count > 52 {
+        return bad("Nerts count and top disagree");
+    }
+    if k.nerts_top != NONE {
+        check_card(k.nerts_top, &mut seen, who)?;
+    }
+    if k.work.len() != usize::from(rules.num_work) {
+        return bad("wrong number of work piles");
+    }
+    for pile in &k.work {
+        if pile.len() > 13 {
+            return bad("a work pile is longer than 13 cards");
+        }
+        for (a, b) in pile.iter().zip(pile.iter().skip(1)) {
+            if *a >= 52 || !fits_work(*b, *a) {
+                return bad("a work pile is not a descending alternating run");
+            }
+        }
+        for &c in pile {
+            check_card(c, &mut seen, who)?;
+        }
+    }
+    if usize::from(k.waste) > k.cycle.len() || k.cycle.len() > 52 {
+        return bad("waste count exceeds the stock and waste");
+    }
+    let mut unknown = usize::from(k.nerts_count.saturating_sub(1));
+    for &c in &k.cycle {
+        if c == NONE {
+            unknown += 1;
+        } else {
+            check_card(c, &mut seen, who)?;
+        }
+    }
+    if k.pool.len() < unknown {
+        return Err(RolloutError(format!(
+            "seat {who}: the pool has {} cards for {unknown} unknown places",
+            k.pool.len()
+        )));
+    }
+    for &c in &k.pool {
+        check_card(c, &mut seen, who)?;
+    }
+    Ok(unknown)
+}
+
+/// One sampled deal: every unknown place filled from a shuffle of its seat's pool.
+fn deal(know: &[SeatKnowledge], need: &[[u8; 16]; 4], rng: &mut CardRng) -> Table {
+    let mut t = Table {
+        seats: [Seat::EMPTY; MAX_SEATS],
+        n: know.len(),
+        need: *need,
+    };
+    let mut pool = [0u8; 52];
+    for (seat, k) in t.seats.iter_mut().zip(know) {
+        let m = k.pool.len();
+        pool[..m].copy_from_slice(&k.pool);
+        let hidden = usize::from(k.nerts_count.saturating_sub(1));
+        let unknown = hidden + k.cycle.iter().filter(|&&c| c == NONE).count();
+        // a uniform draw of `unknown` pool cards in random order (partial Fisher-Yates)
+        for i in 0..unknown.min(m) {
+            #[allow(clippy::cast_possible_truncation)]
+            let j = i + rng.below((m - i) as u64) as usize;
+            pool.swap(i, j);
+        }
+        let mut next = pool[..m].iter().copied();
+        for slot in seat.nerts.iter_mut().take(hidden) {
+            *slot = next.next().unwrap_or(0);
+        }
+        if k.nerts_count > 0 {
+            seat.nerts[hidden] = k.nerts_top;
+        }
+        seat.nerts_len = k.nerts_count;
+        for (i, pile) in k.work.iter().enumerate() {
+            seat.work[i][..pile.len()].copy_from_slice(pile);
+            #[allow(clippy::cast_possible_truncation)]
+            {
+                seat.work_len[i] = pile.len() as u8;
+            }
+        }
+        for (slot, &c) in seat.cyc.iter_mut().zip(&k.cycle) {
+            *slot = if c == NONE {
+                next.next().unwrap_or(0)
+            } else {
+                c
+            };
+        }
+        #[allow(clippy::cast_possible_truncation)]
+        {
+            seat.cyc_len = k.cycle.len() as u8;
+        }
+        seat.ptr = k.waste;
+        seat.recycles = k.recycles;
+        seat.found = k.found;
+    }
+    t
+}
+
+/// A rollout request: the deciding seat's knowledge of the table and the look-ahead settings.
+#[derive(Clone, Debug)]
+pub struct Request<'a> {
+    /// Every seat's known cards.
+    pub seats: &'a [SeatKnowledge],
+    /// `need[suit][rank]`: how many foundations take that rank next (ranks 2..=13).
+    pub need: [[u8; 16]; 4],
+    /// The deciding seat.
+    pub root: usize,
+    /// Milliseconds the look-ahead runs.
+    pub horizon_ms: u32,
+    /// Sampled deals per candidate (the same deals and delays for every candidate).
+    pub samples: u32,
+    /// Seed of the samples.
+    pub seed: u64,
+    /// Table speed.
+    pub timing: Timing,
+    /// Table options.
+    pub rules: Rules,
+}
+
+/// Sum over `samples` sampled deals of the root's score minus the best other score at the end
+/// of each rollout that starts with the candidate move (same order as `candidates`).
+///
+/// # Errors
+/// [`RolloutError`] when the knowledge is inconsistent or a candidate is not legal.
+pub fn evaluate(req: &Request<'_>, candidates: &[u32]) -> Result<Vec<f64>, RolloutError> {
+    let n = req.seats.len();
+    if !(2..=MAX_SEATS).contains(&n) || req.root >= n {
+        return Err(RolloutError(
+            "need 2..=4 seats and a root among them".into(),
+        ));
+    }
+    if req.rules.num_work == 0 || usize::from(req.rules.num_work) > MAX_WORK {
+        return Err(RolloutError("work piles must be 1..=5".into()));
+    }
+    for (who, k) in req.seats.iter().enumerate() {
+        validate_seat(k, who, &req.rules)?;
+    }
+    if req
+        .need
+        .iter()
+        .any(|row| row[0] != 0 || row[1] != 0 || row[14] != 0 || row[15] != 0)
+    {
+        return Err(RolloutError(
+            "foundation needs use ranks 2..=13 only".into(),
+        ));
+    }
+    let mut out = vec![0.0; candidates.len()];
+    let mut state = req.seed;
+    for _ in 0..req.samples {
+        let mut deal_rng = CardRng::new(splitmix64(&mut state));
+        let timing_seed = splitmix64(&mut state);
+        let base = deal(req.seats, &req.need, &mut deal_rng);
+        for (total, &mv) in out.iter_mut().zip(candidates) {
+            if mv == THINK || mv == NO_MOVE || !base.is_legal(req.root, mv, &req.rules) {
+                return Err(RolloutError(format!("candidate {mv:#010x} is not legal")));
+            }
+            *total += f64::from(rollout(req, base, mv, timing_seed));
+        }
+    }
+    Ok(out)
+}
+
+/// The greedy policy's move for seat `seat` (`None` when it would wait), the policy every seat
+/// follows inside a rollout. Only visible cards matter, so unknown places are filled in order.
+///
+/// # Errors
+/// [`RolloutError`] when the knowledge is inconsistent.
+pub fn greedy_move(
+    seats: &[SeatKnowledge],
+    need: &[[u8; 16]; 4],
+    seat: usize,
+    rules: &Rules,
+) -> Result<Option<u32>, RolloutError> {
+    if !(1..=MAX_SEATS).contains(&seats.len()) || seat >= seats.len() {
+        return Err(RolloutError(
+            "need 1..=4 seats and the seat among them".into(),
+        ));
+    }
+    for (who, k) in seats.iter().enumerate() {
+        validate_seat(k, who, rules)?;
+    }
+    let table = deal(seats, need, &mut CardRng::new(0));
+    let mv = table.greedy(seat, rules, NO_MOVE);
+    Ok((mv != NO_MOVE).then_some(mv))
+}
+
+fn rollout(req: &Request<'_>, table: Table, first: u32, timing_seed: u64) -> i32 {
+    let mut sim = Sim {
+        table,
+        rules: &req.rules,
+        timing: &req.timing,
+        rng: CardRng::new(timing_seed),
+        now: 0,
+        pending: [None; MAX_SEATS],
+        sleeping: [false; MAX_SEATS],
+    };
+    let d = sim.delay(first);
+    sim.schedule(req.root, d, first);
+    for s in 0..table.n {
+        if s != req.root {
+            // An opponent is part-way through its current action.
+            let mv = sim.table.greedy(s, sim.rules, NO_MOVE);
+            if mv == NO_MOVE {
+                sim.sleeping[s] = true;
+            } else {
+                let d = sim.delay(mv);
+                #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+                let left = (f64::from(d) * sim.rng.next_f64()) as u32;
+                sim.schedule(s, left, mv);
+            }
+        }
+    }
+    let caller = sim.run(req.horizon_ms);
+    let t = &sim.table;
+    let mine = t.score(req.root, caller, &req.rules);
+    let best_other = (0..t.n)
+        .filter(|&s| s != req.root)
+        .map(|s| t.score(s, caller, &req.rules))
+        .max()
+        .unwrap_or(0);
+    mine - best_other
+}

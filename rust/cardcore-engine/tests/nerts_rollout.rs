@@ -1,0 +1,191 @@
+//! Nerts look-ahead simulator: input checks, determinism, candidates scored independently of
+//! each other, and positions whose best move is known.
+
+use cardcore_engine::card::face;
+use cardcore_engine::nerts::{K_FLIP, K_FOUNDATION, K_WORK, NONE, SRC_NERTS, pack};
+use cardcore_engine::nerts_rollout::{Request, Rules, SeatKnowledge, Timing, evaluate};
+
+const C: u8 = 0;
+const D: u8 = 1;
+const H: u8 = 2;
+const S: u8 = 3;
+
+fn rules(bonus: i32) -> Rules {
+    Rules {
+        num_work: 4,
+        flip_count: 3,
+        partial: true,
+        fill_any: true,
+        max_recycles: u32::MAX,
+        foundation_points: 1,
+        nerts_penalty: 2,
+        nerts_bonus: bonus,
+    }
+}
+
+/// Fixed delays (sigma 0, no misses): 1000 ms for everything but the call (500 ms).
+fn fixed() -> Timing {
+    Timing {
+        m_play: 1000.0,
+        m_build: 1000.0,
+        m_seq: 1000.0,
+        m_flip: 1000.0,
+        m_call: 500.0,
+        sigma: 0.0,
+        miss: 0.0,
+        min_ms: 1,
+        max_ms: 10_000,
+        retry_ms: 500,
+    }
+}
+
+fn classic() -> Timing {
+    Timing {
+        m_play: 1300.0,
+        m_build: 1600.0,
+        m_seq: 2000.0,
+        m_flip: 850.0,
+        m_call: 800.0,
+        sigma: 0.3,
+        miss: 0.08,
+        min_ms: 350,
+        max_ms: 5000,
+        retry_ms: 650,
+    }
+}
+
+/// Every card of the seat not listed in `used` goes to the pool, the stock holds `stock` unknown
+/// cards and the hidden Nerts cards take the rest.
+fn seat(
+    nerts_top: u8,
+    nerts_count: u8,
+    work: &[&[u8]],
+    stock: usize,
+    used: &[u8],
+) -> SeatKnowledge {
+    let mut seen: Vec<u8> = work.iter().flat_map(|p| p.iter().copied()).collect();
+    seen.extend_from_slice(used);
+    if nerts_top != NONE {
+        seen.push(nerts_top);
+    }
+    let free: Vec<u8> = (0..52).filter(|c| !seen.contains(c)).collect();
+    let hidden = usize::from(nerts_count.saturating_sub(1));
+    SeatKnowledge {
+        nerts_count,
+        nerts_top,
+        work: work.iter().map(|p| p.to_vec()).collect(),
+        cycle: vec![NONE; stock],
+        waste: 0,
+        pool: free[..hidden + stock].to_vec(),
+        recycles: 0,
+        found: 0,
+    }
+}
+
+/// An opponent that can do nothing: three kings and a two out, a king on its Nerts pile, no
+/// stock.
+fn stuck() -> SeatKnowledge {
+    let kings: [&[u8]; 4] = [
+        &[face(13, C)],
+        &[face(13, D)],
+        &[face(13, H)],
+        &[face(2, S)],
+    ];
+    seat(face(13, S), 13, &kings, 0, &[])
+}
+
+fn request<'a>(
+    seats: &'a [SeatKnowledge],
+    timing: Timing,
+    bonus: i32,
+    samples: u32,
+) -> Request<'a> {
+    Request {
+        seats,
+        need: [[0; 16]; 4],
+        root: 0,
+        horizon_ms: 2_000,
+        samples,
+        seed: 7,
+        timing,
+        rules: rules(bonus),
+    }
+}
+
+#[test]
+fn the_move_that_lets_the_seat_call_in_time_scores_the_bonus() {
+    // The 7h (last Nerts card) fits the 8s: built at 1000 ms, called at 1500 ms. Flipping first
+    // delays the call past the 2000 ms horizon.
+    let eight: [&[u8]; 4] = [
+        &[face(8, S)],
+        &[face(13, D)],
+        &[face(13, H)],
+        &[face(13, C)],
+    ];
+    let seats = [seat(face(7, H), 1, &eight, 6, &[]), stuck()];
+    let build = pack(K_WORK, SRC_NERTS, 1, 0);
+    let flip = pack(K_FLIP, 0, 0, 0);
+    let v = evaluate(&request(&seats, fixed(), 10, 4), &[build, flip]).unwrap();
+    // root 0 (+10 when it called) against the stuck seat's 13 Nerts cards (-26); after the
+    // flip an ace from the stock may still go up (+1)
+    assert_eq!(v[0], 4.0 * 36.0);
+    assert!((4.0 * 26.0..=4.0 * 27.0).contains(&v[1]), "{v:?}");
+}
+
+#[test]
+fn foundation_plays_count_for_their_owner() {
+    let tops: [&[u8]; 4] = [
+        &[face(1, H)],
+        &[face(13, D)],
+        &[face(13, H)],
+        &[face(13, C)],
+    ];
+    let seats = [seat(face(9, S), 5, &tops, 6, &[]), stuck()];
+    let play = pack(K_FOUNDATION, 0, 1, NONE);
+    let v = evaluate(&request(&seats, fixed(), 0, 1), &[play]).unwrap();
+    // the ace goes up at 1000 ms (+1), the 9s fills the emptied pile at 2000 ms: 4 Nerts
+    // cards left (-8) against the stuck seat's -26
+    assert_eq!(v, vec![1.0 - 8.0 + 26.0]);
+}
+
+#[test]
+fn same_seed_same_values_and_candidates_do_not_interact() {
+    let mine: [&[u8]; 4] = [&[face(9, S)], &[face(6, D)], &[face(12, H)], &[face(3, C)]];
+    let theirs: [&[u8]; 4] = [&[face(10, S)], &[face(2, D)], &[face(5, H)], &[face(11, C)]];
+    let seats = [
+        seat(face(5, C), 13, &mine, 35, &[]),
+        seat(face(8, D), 13, &theirs, 35, &[]),
+    ];
+    let mut req = request(&seats, classic(), 0, 16);
+    req.horizon_ms = 20_000;
+    let a = pack(K_FLIP, 0, 0, 0);
+    let b = pack(K_WORK, SRC_NERTS, 1, 1); // the 5c onto the 6d
+    let ab = evaluate(&req, &[a, b]).unwrap();
+    let ba = evaluate(&req, &[b, a]).unwrap();
+    assert_eq!(ab, vec![ba[1], ba[0]]);
+    assert_eq!(ab, evaluate(&req, &[a, b]).unwrap());
+    req.seed = 8;
+    assert_ne!(ab, evaluate(&req, &[a, b]).unwrap());
+}
+
+#[test]
+fn inconsistent_knowledge_and_illegal_candidates_are_errors() {
+    let mine: [&[u8]; 4] = [&[face(9, S)], &[face(6, D)], &[face(12, H)], &[face(3, C)]];
+    let good = [seat(face(5, C), 13, &mine, 35, &[]), stuck()];
+    let flip = pack(K_FLIP, 0, 0, 0);
+    assert!(evaluate(&request(&good, fixed(), 0, 1), &[flip]).is_ok());
+    // the 5c onto the 9s: not legal
+    let bad_move = pack(K_WORK, SRC_NERTS, 1, 0);
+    assert!(evaluate(&request(&good, fixed(), 0, 1), &[bad_move]).is_err());
+    let mut short = good.clone();
+    short[0].pool.pop();
+    assert!(evaluate(&request(&short, fixed(), 0, 1), &[flip]).is_err());
+    let mut twice = good.clone();
+    twice[0].pool[0] = face(9, S);
+    assert!(evaluate(&request(&twice, fixed(), 0, 1), &[flip]).is_err());
+    let mut not_a_run = good.clone();
+    not_a_run[0].work[0] = vec![face(9, S), face(8, C)];
+    assert!(evaluate(&request(&not_a_run, fixed(), 0, 1), &[flip]).is_err());
+    let alone = [good[0].clone()];
+    assert!(evaluate(&request(&alone, fixed(), 0, 1), &[flip]).is_err());
+}

@@ -1,0 +1,105 @@
+"""Nerts look-ahead: the Rust simulator's greedy policy is GreedyAgent's, the stock memory never
+remembers a wrong card, knowledge stays consistent through whole rounds, values are seeded."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from cardcore import _core
+from cardcore.nerts import GreedyAgent, NertsOptions, Round
+from cardcore.nerts.engine import NertsObservation
+from cardcore.nerts.lookahead import StockMemory, knowledge, rollout_values, rules_tuple
+from cardcore.nerts.rules import Action, Undo
+
+OPTION_SETS = [
+    {},
+    {"num_players": 3},
+    {"num_players": 4, "speed": "frantic"},
+    {"allow_partial_pile_moves": False, "empty_work_pile_fill": "nerts_only"},
+    {"work_piles": 5, "flip_count": 1},
+    {"stock_passes": 2, "stalemate_rule": "flip_one"},
+]
+
+
+class Recorder:
+    """Greedy play that checks each decision against the Rust policy and the stock memory."""
+
+    def __init__(self, rnd_ref: list[Round]) -> None:
+        self.greedy = GreedyAgent()
+        self.memory: dict[int, StockMemory] = {}
+        self.rnd_ref = rnd_ref
+        self.decisions = 0
+        self.known = 0
+        self.cards = 0
+
+    def act(self, obs: NertsObservation, legal: Any, rng: Any) -> Action | None:
+        choice = self.greedy.act(obs, legal, rng)
+        memory = self.memory.setdefault(obs.seat, StockMemory())
+        cycle = memory.update(obs)
+        if not self.rnd_ref:  # a decision inside Round() itself, at t = 0
+            return choice
+        if legal == self.rnd_ref[0].legal(obs.seat):  # not the re-decision after a miss
+            seats, need = knowledge(obs, cycle)
+            code = _core.nerts_greedy_move(seats, need, obs.seat, rules_tuple(obs.table_options))
+            assert code == (None if choice is None else choice.code), (obs.seat, obs.now)
+        # the memory never holds a wrong card
+        p = self.rnd_ref[0].table.players[obs.seat]
+        truth = p.waste + p.stock[::-1]
+        assert len(cycle) == len(truth)
+        for mine, real in zip(cycle, truth, strict=True):
+            assert mine is None or mine == real
+        self.known += sum(c is not None for c in cycle)
+        self.cards += len(cycle)
+        self.decisions += 1
+        return choice
+
+
+@pytest.mark.parametrize("given", OPTION_SETS)
+def test_rust_greedy_and_memory_follow_whole_rounds(given: dict[str, Any]) -> None:
+    players = int(given.get("num_players", 2))
+    opts = NertsOptions.from_mapping(
+        players, {k: v for k, v in given.items() if k != "num_players"}
+    )
+    total = known = cards = 0
+    for seed in range(12):
+        ref: list[Round] = []
+        recorders = [Recorder(ref) for _ in range(players)]
+        rnd = Round(opts, seed, recorders)
+        ref.append(rnd)
+        rnd.run()
+        for r in recorders:
+            total += r.decisions
+            known += r.known
+            cards += r.cards
+    assert total > 1000
+    assert known > 0.2 * cards  # after a pass the memory knows a good part of the stock
+
+
+def test_memory_follows_stalemate_rotations() -> None:
+    # rounds that rotate their stocks: the memory keeps its cards at the right places
+    opts = NertsOptions.from_mapping(2, {"stalemate_rule": "rotate_one"})
+    rotations = 0
+    for seed in range(40):
+        ref: list[Round] = []
+        rnd = Round(opts, seed, [Recorder(ref), Recorder(ref)])
+        ref.append(rnd)
+        rnd.run()
+        rotations += rnd.table.players[0].stalemates
+    assert rotations > 0
+
+
+def test_values_are_seeded_and_per_candidate() -> None:
+    rnd = Round(NertsOptions(), 3, [GreedyAgent(), GreedyAgent()])
+    for _ in range(40):
+        rnd.step()
+    obs = rnd.observation(0)
+    legal = [a for a in rnd.legal(0) if not isinstance(a, Undo)]
+    cycle = StockMemory().update(obs)
+    a = rollout_values(obs, legal, cycle, samples=16, horizon_ms=10_000, seed=5)
+    b = rollout_values(obs, legal[::-1], cycle, samples=16, horizon_ms=10_000, seed=5)
+    assert a == b[::-1]
+    assert a == rollout_values(obs, legal, cycle, samples=16, horizon_ms=10_000, seed=5)
+    with pytest.raises(ValueError):
+        rollout_values(obs, [Undo()], cycle, samples=4, horizon_ms=1_000, seed=5)
