@@ -1,4 +1,4 @@
-"""Nerts agents: legal choices, priorities, the hard agent's Nerts-pile plans, strength."""
+"""Nerts agents: legal choices, priorities, the Nerts-pile plans, the look-ahead, strength."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from cardcore.nerts import (
     PlayerLayout,
     RandomAgent,
     Round,
+    RuleOfThumbAgent,
     ToFoundation,
     ToWork,
     Undo,
@@ -70,21 +71,24 @@ def test_agents_wait_only_without_stock_actions() -> None:
         assert choose(agent, lay) is None
 
 
-def test_hard_empties_a_pile_for_the_nerts_card() -> None:
+@pytest.mark.parametrize("agent", [RuleOfThumbAgent(), HardAgent()])
+def test_hard_empties_a_pile_for_the_nerts_card(agent: NertsAgent) -> None:
     # 7s fits nowhere; moving the lone 7h onto the 8c empties pile 0 for it
     lay = layout(nerts="Kc 7s", work=("7h", "8c", "Kh", "Kd"), stock_top_first="2c")
-    assert choose(HardAgent(), lay) == ToWork(0, 1, 1)
+    assert choose(agent, lay) == ToWork(0, 1, 1)
 
 
-def test_hard_builds_the_waste_card_the_nerts_card_needs() -> None:
+@pytest.mark.parametrize("agent", [RuleOfThumbAgent(), HardAgent()])
+def test_hard_builds_the_waste_card_the_nerts_card_needs(agent: NertsAgent) -> None:
     # 6h fits nowhere; the 7c from the waste onto the 8d makes a place for it
     lay = layout(nerts="Kc 6h", work=("8d", "Kh", "Qh", "Jd"), waste="7c", stock_top_first="2c")
-    assert choose(HardAgent(), lay) == ToWork(WASTE, 1, 0)
+    assert choose(agent, lay) == ToWork(WASTE, 1, 0)
 
 
-def test_hard_plays_the_card_below_the_nerts_card() -> None:
+@pytest.mark.parametrize("agent", [RuleOfThumbAgent(), HardAgent()])
+def test_hard_plays_the_card_below_the_nerts_card(agent: NertsAgent) -> None:
     lay = layout(nerts="Kc 6h", work=("5h", "Kh", "Qh", "3c"), stock_top_first="2c")
-    assert choose(HardAgent(), lay, ("Ah 2h 3h 4h", "Ac 2c")) == ToFoundation(0)
+    assert choose(agent, lay, ("Ah 2h 3h 4h", "Ac 2c")) == ToFoundation(0)
 
 
 def test_random_agent_is_uniform_over_legal_without_undo() -> None:
@@ -122,16 +126,17 @@ def test_hard_and_greedy_crush_random() -> None:
 
 
 def test_hard_beats_greedy() -> None:
-    # Deterministic sample: the bench's 2,000 paired rounds (seeds 0-999, seats swapped).
-    # Measured +1.26 (standard error 0.37); the previous hard agent measured +0.31 here and
-    # would fail. The issue's target (+5 per round) is NOT met.
-    diffs = paired(HardAgent, GreedyAgent, 1000)
-    assert statistics.mean(diffs) > 0.5
+    # Deterministic sample: 500 paired rounds (seeds 0-249, seats swapped). The issue's target
+    # is +5 per round; the bench measures 2,000 rounds (docs/agents.md has the figures). The
+    # rule-of-thumb plan alone (the previous hard agent) measured +1.3 and fails this.
+    diffs = paired(HardAgent, GreedyAgent, 250)
+    assert statistics.mean(diffs) > 4
 
 
-def test_hard_keeps_a_clearing_pile_free() -> None:
+@pytest.mark.parametrize("agent", [RuleOfThumbAgent(), HardAgent()])
+def test_hard_keeps_a_clearing_pile_free(agent: NertsAgent) -> None:
     # 4c (waste) fits the 5h, but the 5h is one card from the hearts foundation (3h): the pile
     # will clear and take any Nerts card, so hard flips instead; greedy builds.
     lay = layout(nerts="Kc 9c", work=("5h", "Kh", "Kd", "Ks"), waste="4c", stock_top_first="2c")
-    assert choose(HardAgent(), lay, ("Ah 2h 3h",)) == Flip()
+    assert choose(agent, lay, ("Ah 2h 3h",)) == Flip()
     assert choose(GreedyAgent(), lay, ("Ah 2h 3h",)) == ToWork(WASTE, 1, 0)

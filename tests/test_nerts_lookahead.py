@@ -101,5 +101,5 @@ def test_values_are_seeded_and_per_candidate() -> None:
     b = rollout_values(obs, legal[::-1], cycle, samples=16, horizon_ms=10_000, seed=5)
     assert a == b[::-1]
     assert a == rollout_values(obs, legal, cycle, samples=16, horizon_ms=10_000, seed=5)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="not legal"):
         rollout_values(obs, [Undo()], cycle, samples=4, horizon_ms=1_000, seed=5)

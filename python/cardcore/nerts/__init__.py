@@ -8,7 +8,7 @@ True
 
 from __future__ import annotations
 
-from cardcore.nerts.agents import GreedyAgent, HardAgent, RandomAgent
+from cardcore.nerts.agents import GreedyAgent, HardAgent, RandomAgent, RuleOfThumbAgent
 from cardcore.nerts.engine import NertsObservation, PublicPlayer, Round, deal_decks
 from cardcore.nerts.rules import (
     NERTS,
@@ -47,6 +47,7 @@ __all__ = [
     "RandomAgent",
     "Recycle",
     "Round",
+    "RuleOfThumbAgent",
     "SpeedProfile",
     "ToFoundation",
     "ToWork",
