@@ -309,9 +309,7 @@ class HardAgent:
         for a in candidates:
             if isinstance(a, CallNerts) or (isinstance(a, ToFoundation) and a.src == NERTS):
                 return a
-        prior = self._prior.act(obs, legal, rng)
-        if prior is not None and prior not in candidates:
-            candidates.append(prior)
+        prior = self._prior.act(obs, legal, rng)  # never Undo, so among the candidates
         if len(candidates) <= 1:
             return candidates[0] if candidates else None
         seed = rng.next_u64()
