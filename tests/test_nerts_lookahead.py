@@ -10,7 +10,13 @@ import pytest
 from cardcore import _core
 from cardcore.nerts import GreedyAgent, NertsOptions, Round
 from cardcore.nerts.engine import NertsObservation
-from cardcore.nerts.lookahead import StockMemory, knowledge, rollout_values, rules_tuple
+from cardcore.nerts.lookahead import (
+    StockMemory,
+    knowledge,
+    rollout_values,
+    rules_tuple,
+    timing_tuple,
+)
 from cardcore.nerts.rules import Action, Undo
 
 OPTION_SETS = [
@@ -103,3 +109,24 @@ def test_values_are_seeded_and_per_candidate() -> None:
     assert a == rollout_values(obs, legal, cycle, samples=16, horizon_ms=10_000, seed=5)
     with pytest.raises(ValueError, match="not legal"):
         rollout_values(obs, [Undo()], cycle, samples=4, horizon_ms=1_000, seed=5)
+
+
+def test_bad_knowledge_is_a_value_error_not_a_panic() -> None:
+    rnd = Round(NertsOptions(), 3, [GreedyAgent(), GreedyAgent()])
+    obs = rnd.observation(0)
+    seats, need = knowledge(obs, StockMemory().update(obs))
+    rules = rules_tuple(obs.table_options)
+    timing = timing_tuple(obs.table_options)
+    flip = [a.code for a in rnd.legal(0) if str(a) == "flip"]
+    assert len(_core.nerts_rollouts(seats, need, 0, 1000, 2, 1, timing, rules, flip)) == 1
+    short = [(*seats[0][:5], seats[0][5][:3], *seats[0][6:]), seats[1]]
+    with pytest.raises(ValueError, match="pool"):
+        _core.nerts_rollouts(short, need, 0, 1000, 2, 1, timing, rules, flip)
+    with pytest.raises(ValueError, match="root"):
+        _core.nerts_rollouts(seats, need, 5, 1000, 2, 1, timing, rules, flip)
+    bad_need = [row[:] for row in need]
+    bad_need[0][0] = 1
+    with pytest.raises(ValueError, match="ranks"):
+        _core.nerts_rollouts(seats, bad_need, 0, 1000, 2, 1, timing, rules, flip)
+    with pytest.raises(ValueError, match="positive"):
+        rollout_values(obs, rnd.legal(0)[:1], [], samples=0, horizon_ms=1000, seed=1)

@@ -172,6 +172,8 @@ def rollout_values(
     """Mean (own score - best other score) after ``horizon_ms`` of simulated greedy play that
     starts with each candidate, over ``samples`` deals of the unseen cards (the same deals and
     delays for every candidate). Raises ``ValueError`` if the knowledge is inconsistent."""
+    if samples < 1 or horizon_ms < 1:
+        raise ValueError("samples and horizon_ms must be positive")
     seats, need = knowledge(obs, own_cycle)
     opts = obs.table_options
     sums = _core.nerts_rollouts(

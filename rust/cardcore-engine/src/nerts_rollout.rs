@@ -238,9 +238,9 @@ impl Table {
             self.need[s][r] -= 1;
         }
         if r < 13 {
-            self.need[s][r + 1] += 1;
+            self.need[s][r + 1] = self.need[s][r + 1].saturating_add(1);
         }
-        self.seats[seat].found += 1;
+        self.seats[seat].found = self.seats[seat].found.saturating_add(1);
     }
 
     fn source_top(&self, seat: usize, s: u8, num_work: usize) -> u8 {
@@ -333,7 +333,7 @@ impl Table {
             K_RECYCLE => {
                 let p = &mut self.seats[seat];
                 p.ptr = 0;
-                p.recycles += 1;
+                p.recycles = p.recycles.saturating_add(1);
                 false
             }
             _ => false,
@@ -483,12 +483,12 @@ impl Sim<'_> {
         if miss && kind(mv) == K_FOUNDATION {
             mv = self.table.greedy(seat, self.rules, mv);
             if mv == NO_MOVE {
-                self.schedule(seat, self.now + self.timing.retry_ms, THINK);
+                self.schedule(seat, self.now.saturating_add(self.timing.retry_ms), THINK);
                 return;
             }
         }
         let d = self.delay(mv);
-        self.schedule(seat, self.now + d, mv);
+        self.schedule(seat, self.now.saturating_add(d), mv);
     }
 
     /// Plays until `horizon` or a Nerts call; returns the caller.
@@ -514,7 +514,7 @@ impl Sim<'_> {
                 continue;
             }
             if !self.table.is_legal(seat, p.mv, self.rules) {
-                self.schedule(seat, self.now + self.timing.retry_ms, THINK);
+                self.schedule(seat, self.now.saturating_add(self.timing.retry_ms), THINK);
                 continue;
             }
             if kind(p.mv) == K_CALL {
@@ -548,10 +548,28 @@ fn check_card(card: u8, seen: &mut u64, who: usize) -> Result<(), RolloutError> 
     Ok(())
 }
 
+fn check_timing(t: &Timing) -> Result<(), RolloutError> {
+    let medians = [t.m_play, t.m_build, t.m_seq, t.m_flip, t.m_call];
+    if medians.iter().any(|m| !m.is_finite() || *m <= 0.0)
+        || !t.sigma.is_finite()
+        || t.sigma < 0.0
+        || !(0.0..=1.0).contains(&t.miss)
+        || t.min_ms > t.max_ms
+    {
+        return Err(RolloutError(
+            "timing needs positive medians, sigma >= 0, miss in 0..=1 and min_ms <= max_ms".into(),
+        ));
+    }
+    Ok(())
+}
+
 /// Checks one seat's knowledge; returns the number of unknown places.
 fn validate_seat(k: &SeatKnowledge, who: usize, rules: &Rules) -> Result<usize, RolloutError> {
     let bad = |why: &str| Err(RolloutError(format!("seat {who}: {why}")));
     let mut seen = 0u64;
+    if k.found > 52 {
+        return bad("more than 52 cards on foundations");
+    }
     if (k.nerts_count == 0) != (k.nerts_top == NONE) || k.nerts_count > 52 {
         return bad("Nerts count and top disagree");
     }
@@ -685,6 +703,9 @@ pub fn evaluate(req: &Request<'_>, candidates: &[u32]) -> Result<Vec<f64>, Rollo
     if req.rules.num_work == 0 || usize::from(req.rules.num_work) > MAX_WORK {
         return Err(RolloutError("work piles must be 1..=5".into()));
     }
+    if req.rules.flip_count == 0 {
+        return Err(RolloutError("flip_count must be at least 1".into()));
+    }
     for (who, k) in req.seats.iter().enumerate() {
         validate_seat(k, who, &req.rules)?;
     }
@@ -697,6 +718,7 @@ pub fn evaluate(req: &Request<'_>, candidates: &[u32]) -> Result<Vec<f64>, Rollo
             "foundation needs use ranks 2..=13 only".into(),
         ));
     }
+    check_timing(&req.timing)?;
     let mut out = vec![0.0; candidates.len()];
     let mut state = req.seed;
     for _ in 0..req.samples {

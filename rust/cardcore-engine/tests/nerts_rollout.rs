@@ -188,4 +188,13 @@ fn inconsistent_knowledge_and_illegal_candidates_are_errors() {
     assert!(evaluate(&request(&not_a_run, fixed(), 0, 1), &[flip]).is_err());
     let alone = [good[0].clone()];
     assert!(evaluate(&request(&alone, fixed(), 0, 1), &[flip]).is_err());
+    let mut upside_down = fixed();
+    upside_down.min_ms = 20_000;
+    assert!(evaluate(&request(&good, upside_down, 0, 1), &[flip]).is_err());
+    let mut nan = fixed();
+    nan.sigma = f64::NAN;
+    assert!(evaluate(&request(&good, nan, 0, 1), &[flip]).is_err());
+    let mut too_many = good.clone();
+    too_many[1].found = 200;
+    assert!(evaluate(&request(&too_many, fixed(), 0, 1), &[flip]).is_err());
 }
