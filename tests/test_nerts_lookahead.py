@@ -118,7 +118,7 @@ def test_bad_knowledge_is_a_value_error_not_a_panic() -> None:
     rules = rules_tuple(obs.table_options)
     timing = timing_tuple(obs.table_options)
     flip = [a.code for a in rnd.legal(0) if str(a) == "flip"]
-    assert len(_core.nerts_rollouts(seats, need, 0, 1000, 2, 1, timing, rules, flip)) == 1
+    assert len(_core.nerts_rollouts(seats, need, 0, 1000, 2, 1, timing, rules, flip)) == 2
     short = [(*seats[0][:5], seats[0][5][:3], *seats[0][6:]), seats[1]]
     with pytest.raises(ValueError, match="pool"):
         _core.nerts_rollouts(short, need, 0, 1000, 2, 1, timing, rules, flip)

@@ -16,7 +16,14 @@ from cardcore import _core
 from cardcore.nerts.engine import NertsObservation
 from cardcore.nerts.rules import Action, NertsOptions
 
-__all__ = ["StockMemory", "knowledge", "rollout_values", "rules_tuple", "timing_tuple"]
+__all__ = [
+    "StockMemory",
+    "knowledge",
+    "rollout_samples",
+    "rollout_values",
+    "rules_tuple",
+    "timing_tuple",
+]
 
 _NONE = 255
 _UNLIMITED = 2**32 - 1
@@ -160,7 +167,7 @@ def knowledge(
     return out, need
 
 
-def rollout_values(
+def rollout_samples(
     obs: NertsObservation,
     candidates: Sequence[Action],
     own_cycle: Sequence[int | None],
@@ -168,15 +175,15 @@ def rollout_values(
     samples: int,
     horizon_ms: int,
     seed: int,
-) -> list[float]:
-    """Mean (own score - best other score) after ``horizon_ms`` of simulated greedy play that
-    starts with each candidate, over ``samples`` deals of the unseen cards (the same deals and
-    delays for every candidate). Raises ``ValueError`` if the knowledge is inconsistent."""
+) -> list[list[int]]:
+    """Per sampled deal (the same deals and delays for every candidate), per candidate: own
+    score minus the best other score after ``horizon_ms`` of simulated greedy play that starts
+    with the candidate. Raises ``ValueError`` if the knowledge is inconsistent."""
     if samples < 1 or horizon_ms < 1:
         raise ValueError("samples and horizon_ms must be positive")
     seats, need = knowledge(obs, own_cycle)
     opts = obs.table_options
-    sums = _core.nerts_rollouts(
+    flat = _core.nerts_rollouts(
         seats,
         need,
         obs.seat,
@@ -187,4 +194,21 @@ def rollout_values(
         rules_tuple(opts),
         [a.code for a in candidates],
     )
-    return [s / samples for s in sums]
+    n = len(candidates)
+    return [flat[k * n : (k + 1) * n] for k in range(samples)]
+
+
+def rollout_values(
+    obs: NertsObservation,
+    candidates: Sequence[Action],
+    own_cycle: Sequence[int | None],
+    *,
+    samples: int,
+    horizon_ms: int,
+    seed: int,
+) -> list[float]:
+    """The mean of :func:`rollout_samples` per candidate."""
+    rows = rollout_samples(
+        obs, candidates, own_cycle, samples=samples, horizon_ms=horizon_ms, seed=seed
+    )
+    return [sum(col) / samples for col in zip(*rows, strict=True)]

@@ -688,12 +688,13 @@ pub struct Request<'a> {
     pub rules: Rules,
 }
 
-/// Sum over `samples` sampled deals of the root's score minus the best other score at the end
-/// of each rollout that starts with the candidate move (same order as `candidates`).
+/// For each of `samples` sampled deals and each candidate move (sample-major: the values of
+/// sample `k` are `out[k * candidates.len()..][..candidates.len()]`), the root's score minus the
+/// best other score at the end of the rollout that starts with that move.
 ///
 /// # Errors
 /// [`RolloutError`] when the knowledge is inconsistent or a candidate is not legal.
-pub fn evaluate(req: &Request<'_>, candidates: &[u32]) -> Result<Vec<f64>, RolloutError> {
+pub fn evaluate(req: &Request<'_>, candidates: &[u32]) -> Result<Vec<i32>, RolloutError> {
     let n = req.seats.len();
     if !(2..=MAX_SEATS).contains(&n) || req.root >= n {
         return Err(RolloutError(
@@ -719,17 +720,17 @@ pub fn evaluate(req: &Request<'_>, candidates: &[u32]) -> Result<Vec<f64>, Rollo
         ));
     }
     check_timing(&req.timing)?;
-    let mut out = vec![0.0; candidates.len()];
+    let mut out = Vec::with_capacity(req.samples as usize * candidates.len());
     let mut state = req.seed;
     for _ in 0..req.samples {
         let mut deal_rng = CardRng::new(splitmix64(&mut state));
         let timing_seed = splitmix64(&mut state);
         let base = deal(req.seats, &req.need, &mut deal_rng);
-        for (total, &mv) in out.iter_mut().zip(candidates) {
+        for &mv in candidates {
             if mv == THINK || mv == NO_MOVE || !base.is_legal(req.root, mv, &req.rules) {
                 return Err(RolloutError(format!("candidate {mv:#010x} is not legal")));
             }
-            *total += f64::from(rollout(req, base, mv, timing_seed));
+            out.push(rollout(req, base, mv, timing_seed));
         }
     }
     Ok(out)

@@ -3,7 +3,20 @@
 
 use cardcore_engine::card::face;
 use cardcore_engine::nerts::{K_FLIP, K_FOUNDATION, K_WORK, NONE, SRC_NERTS, pack};
-use cardcore_engine::nerts_rollout::{Request, Rules, SeatKnowledge, Timing, evaluate};
+use cardcore_engine::nerts_rollout::{Request, Rules, SeatKnowledge, Timing};
+
+/// Per-candidate sums over the samples.
+fn evaluate(req: &Request<'_>, candidates: &[u32]) -> Result<Vec<f64>, String> {
+    let values = cardcore_engine::nerts_rollout::evaluate(req, candidates).map_err(|e| e.0)?;
+    assert_eq!(values.len(), req.samples as usize * candidates.len());
+    let mut sums = vec![0.0; candidates.len()];
+    for row in values.chunks_exact(candidates.len()) {
+        for (s, v) in sums.iter_mut().zip(row) {
+            *s += f64::from(*v);
+        }
+    }
+    Ok(sums)
+}
 
 const C: u8 = 0;
 const D: u8 = 1;

@@ -126,8 +126,8 @@ fn nerts_greedy_move(
         .map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
-/// Monte Carlo look-ahead (GIL released): for each candidate move code of seat `root`, the sum
-/// over `samples` sampled deals of the root's score minus the best other score after
+/// Monte Carlo look-ahead (GIL released): for each of `samples` sampled deals and each candidate
+/// move code of seat `root` (sample-major), the root's score minus the best other score after
 /// `horizon_ms` of greedy real-time play (see `cardcore_engine::nerts_rollout`).
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]
@@ -142,7 +142,7 @@ fn nerts_rollouts(
     timing: TimingTuple,
     rules: RulesTuple,
     candidates: Vec<u32>,
-) -> PyResult<Vec<f64>> {
+) -> PyResult<Vec<i32>> {
     let seats: Vec<SeatKnowledge> = seats
         .into_iter()
         .map(
