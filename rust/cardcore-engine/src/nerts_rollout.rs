@@ -2,8 +2,8 @@
 //! time with the greedy policy. The `hard` agent scores each of its candidate moves by the mean
 //! score difference these rollouts reach (Monte Carlo over the cards it cannot see).
 //!
-//! The simulator follows RULES §4 and the discrete-event model of §4.5 (lognormal reaction
-//! delays, misses, validation at execution, retries, sleeping until a foundation changes, the
+//! The simulator follows RULES §4 and the discrete-event model of §4.5 (log-normal reaction
+//! delays, drawn from 256 quantiles per action class, misses, validation at execution, retries, sleeping until a foundation changes, the
 //! round ending when a Nerts call executes). It leaves out what a short look-ahead does not
 //! need: undo, stalemate rotation and the event log. Cards are faces `0..52` per seat (the
 //! owner is the seat). The greedy policy is the one of `cardcore.nerts.agents.GreedyAgent`.
@@ -14,6 +14,7 @@
 //! top removes the entry just before it.
 
 use std::fmt;
+use std::sync::OnceLock;
 
 use crate::card::{is_red, rank, suit};
 use crate::nerts::{
@@ -441,10 +442,58 @@ struct Pending {
     mv: u32,
 }
 
+/// Delay quantiles per action class (play, build, segment, flip/recycle, call).
+type DelayTable = [[u32; QUANTILES]; 5];
+const QUANTILES: usize = 256;
+
+/// Standard normal quantiles at `(i + 0.5) / 256` (bisection on `erf`, computed once).
+fn normal_quantiles() -> &'static [f64; QUANTILES] {
+    static TABLE: OnceLock<[f64; QUANTILES]> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut q = [0.0; QUANTILES];
+        for (i, slot) in q.iter_mut().enumerate() {
+            #[allow(clippy::cast_precision_loss)]
+            let p = (i as f64 + 0.5) / QUANTILES as f64;
+            let (mut lo, mut hi) = (-10.0_f64, 10.0_f64);
+            for _ in 0..80 {
+                let mid = 0.5 * (lo + hi);
+                if 0.5 * (1.0 + libm::erf(mid / std::f64::consts::SQRT_2)) < p {
+                    lo = mid;
+                } else {
+                    hi = mid;
+                }
+            }
+            *slot = 0.5 * (lo + hi);
+        }
+        q
+    })
+}
+
+/// The table speed's clamped log-normal delays as 256 equally likely values per class: the
+/// rollouts draw one with a single random byte (the engine itself samples exactly).
+fn delay_table(t: &Timing) -> DelayTable {
+    let z = normal_quantiles();
+    let mut out = [[0; QUANTILES]; 5];
+    for (row, m) in out
+        .iter_mut()
+        .zip([t.m_play, t.m_build, t.m_seq, t.m_flip, t.m_call])
+    {
+        for (slot, q) in row.iter_mut().zip(z) {
+            let d = (m * libm::exp(t.sigma * q)).round();
+            #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+            {
+                *slot = d.clamp(f64::from(t.min_ms), f64::from(t.max_ms)) as u32;
+            }
+        }
+    }
+    out
+}
+
 struct Sim<'a> {
     table: Table,
     rules: &'a Rules,
     timing: &'a Timing,
+    delays: &'a DelayTable,
     rng: CardRng,
     now: u32,
     pending: [Option<Pending>; MAX_SEATS],
@@ -453,18 +502,14 @@ struct Sim<'a> {
 
 impl Sim<'_> {
     fn delay(&mut self, mv: u32) -> u32 {
-        let t = self.timing;
-        let m = match kind(mv) {
-            K_FOUNDATION => t.m_play,
-            K_WORK if depth(mv) > 1 => t.m_seq,
-            K_FLIP | K_RECYCLE => t.m_flip,
-            K_CALL => t.m_call,
-            _ => t.m_build,
+        let class = match kind(mv) {
+            K_FOUNDATION => 0,
+            K_WORK if depth(mv) > 1 => 2,
+            K_FLIP | K_RECYCLE => 3,
+            K_CALL => 4,
+            _ => 1,
         };
-        let d = self.rng.next_lognormal(m, t.sigma).round();
-        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-        let d = d.clamp(f64::from(t.min_ms), f64::from(t.max_ms)) as u32;
-        d
+        self.delays[class][(self.rng.next_u64() >> 56) as usize]
     }
 
     fn schedule(&mut self, seat: usize, t: u32, mv: u32) {
@@ -720,6 +765,7 @@ pub fn evaluate(req: &Request<'_>, candidates: &[u32]) -> Result<Vec<i32>, Rollo
         ));
     }
     check_timing(&req.timing)?;
+    let delays = delay_table(&req.timing);
     let mut out = Vec::with_capacity(req.samples as usize * candidates.len());
     let mut state = req.seed;
     for _ in 0..req.samples {
@@ -730,7 +776,7 @@ pub fn evaluate(req: &Request<'_>, candidates: &[u32]) -> Result<Vec<i32>, Rollo
             if mv == THINK || mv == NO_MOVE || !base.is_legal(req.root, mv, &req.rules) {
                 return Err(RolloutError(format!("candidate {mv:#010x} is not legal")));
             }
-            out.push(rollout(req, base, mv, timing_seed));
+            out.push(rollout(req, &delays, base, mv, timing_seed));
         }
     }
     Ok(out)
@@ -760,11 +806,18 @@ pub fn greedy_move(
     Ok((mv != NO_MOVE).then_some(mv))
 }
 
-fn rollout(req: &Request<'_>, table: Table, first: u32, timing_seed: u64) -> i32 {
+fn rollout(
+    req: &Request<'_>,
+    delays: &DelayTable,
+    table: Table,
+    first: u32,
+    timing_seed: u64,
+) -> i32 {
     let mut sim = Sim {
         table,
         rules: &req.rules,
         timing: &req.timing,
+        delays,
         rng: CardRng::new(timing_seed),
         now: 0,
         pending: [None; MAX_SEATS],
@@ -795,4 +848,40 @@ fn rollout(req: &Request<'_>, table: Table, first: u32, timing_seed: u64) -> i32
         .max()
         .unwrap_or(0);
     mine - best_other
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn normal_quantiles_are_symmetric_and_increasing() {
+        let q = normal_quantiles();
+        assert!((q[0] + 2.886_2).abs() < 1e-3, "{}", q[0]); // Phi^-1(0.5 / 256)
+        for i in 0..QUANTILES {
+            assert!((q[i] + q[QUANTILES - 1 - i]).abs() < 1e-12);
+        }
+        assert!(q.windows(2).all(|w| w[0] < w[1]));
+    }
+
+    #[test]
+    fn delay_table_has_the_median_and_the_clamps() {
+        let t = Timing {
+            m_play: 1300.0,
+            m_build: 1600.0,
+            m_seq: 2000.0,
+            m_flip: 850.0,
+            m_call: 800.0,
+            sigma: 0.3,
+            miss: 0.08,
+            min_ms: 350,
+            max_ms: 2000,
+            retry_ms: 650,
+        };
+        let d = delay_table(&t);
+        // the two middle quantiles straddle the median
+        assert!(d[0][127] < 1300 && d[0][128] > 1300);
+        assert!(d[2].iter().all(|&x| (350..=2000).contains(&x)));
+        assert_eq!(d[2][255], 2000); // clamped
+    }
 }
