@@ -284,9 +284,9 @@ class HardAgent:
     overturn it. Calls Nerts and plays the Nerts top to a foundation without looking.
 
     Measured against ``greedy`` (classic speed, 2 players, paired rounds: same deals, seats
-    swapped): +7.08 +/- 0.38 points per round over 2,000 rounds (seeds 0-999) and +7.34 +/-
-    0.38 over seeds 20000-20999; ``docs/replays.md`` (Nerts, agents) has the breakdown and
-    costs (about 1 ms per decision with a choice).
+    swapped): +7.30 +/- 0.37 points per round over 2,000 rounds (seeds 0-999) and +7.12 +/-
+    0.37 over seeds 20000-20999; ``docs/replays.md`` (Nerts, agents) has the breakdown, other
+    table sizes and costs (about 0.5 ms per decision with a choice).
     """
 
     def __init__(self, samples: int = 64, horizon_ms: int = 20_000, margin: float = 0.5) -> None:
