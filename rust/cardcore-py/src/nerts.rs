@@ -143,21 +143,7 @@ fn nerts_rollouts(
     rules: RulesTuple,
     candidates: Vec<u32>,
 ) -> PyResult<Vec<i32>> {
-    let seats: Vec<SeatKnowledge> = seats
-        .into_iter()
-        .map(
-            |(nerts_count, nerts_top, work, cycle, waste, pool, recycles, found)| SeatKnowledge {
-                nerts_count,
-                nerts_top,
-                work,
-                cycle,
-                waste,
-                pool,
-                recycles,
-                found,
-            },
-        )
-        .collect();
+    let seats = knowledge(seats);
     let (m_play, m_build, m_seq, m_flip, m_call, sigma, miss, min_ms, max_ms, retry_ms) = timing;
     let rules = rules_of(rules);
     py.detach(move || {
