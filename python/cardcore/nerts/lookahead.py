@@ -65,7 +65,7 @@ class StockMemory:
                 cyc = None
         if cyc is not None and w and cyc[w - 1] not in (None, top):
             cyc = None
-        if cyc is not None and any(c is not None and c in _visible(obs) for c in cyc):
+        if cyc is not None and not _visible(obs).isdisjoint(c for c in cyc if c is not None):
             cyc = None
         if cyc is None:
             cyc = [None] * total
