@@ -211,3 +211,26 @@ fn inconsistent_knowledge_and_illegal_candidates_are_errors() {
     too_many[1].found = 200;
     assert!(evaluate(&request(&too_many, fixed(), 0, 1), &[flip]).is_err());
 }
+
+#[test]
+fn long_four_seat_rollouts_run_clean() {
+    // Two minutes of 4-seat play per rollout: no panic, no overflow (debug build).
+    let a: [&[u8]; 4] = [&[face(9, S)], &[face(6, D)], &[face(12, H)], &[face(3, C)]];
+    let b: [&[u8]; 4] = [&[face(10, S)], &[face(2, D)], &[face(5, H)], &[face(11, C)]];
+    let c: [&[u8]; 4] = [&[face(1, S)], &[face(7, D)], &[face(8, H)], &[face(4, C)]];
+    let d: [&[u8]; 4] = [&[face(13, S)], &[face(9, D)], &[face(2, H)], &[face(6, C)]];
+    let seats = [
+        seat(face(5, C), 13, &a, 35, &[]),
+        seat(face(8, D), 13, &b, 35, &[]),
+        seat(face(3, H), 13, &c, 35, &[]),
+        seat(face(12, S), 13, &d, 35, &[]),
+    ];
+    let mut req = request(&seats, classic(), 0, 8);
+    req.horizon_ms = 120_000;
+    let v = evaluate(
+        &req,
+        &[pack(K_FLIP, 0, 0, 0), pack(K_WORK, SRC_NERTS, 1, 1)],
+    )
+    .unwrap();
+    assert!(v.iter().all(|x| x.is_finite()));
+}
