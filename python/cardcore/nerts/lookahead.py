@@ -5,7 +5,8 @@ cards come off the stock in a pass; see ``cardcore_engine::nerts_rollout``): eve
 the seat has seen stays at its place, since flips, recycles and waste plays keep the order.
 :func:`rollout_values` describes every seat to the Rust simulator (visible cards, remembered
 stock cards, and for each seat the pool of cards it cannot see) and returns, per candidate, the
-mean score difference that seat reaches after a look-ahead of greedy real-time play.
+mean score difference (own score minus the mean of the others') that seat reaches after a
+look-ahead of greedy real-time play.
 """
 
 from __future__ import annotations
@@ -175,10 +176,10 @@ def rollout_samples(
     samples: int,
     horizon_ms: int,
     seed: int,
-) -> list[list[int]]:
+) -> list[list[float]]:
     """Per sampled deal (the same deals and delays for every candidate), per candidate: own
-    score minus the best other score after ``horizon_ms`` of simulated greedy play that starts
-    with the candidate. Raises ``ValueError`` if the knowledge is inconsistent."""
+    score minus the mean of the other scores after ``horizon_ms`` of simulated greedy play that
+    starts with the candidate. Raises ``ValueError`` if the knowledge is inconsistent."""
     if samples < 1 or horizon_ms < 1:
         raise ValueError("samples and horizon_ms must be positive")
     seats, need = knowledge(obs, own_cycle)
@@ -195,7 +196,8 @@ def rollout_samples(
         [a.code for a in candidates],
     )
     n = len(candidates)
-    return [flat[k * n : (k + 1) * n] for k in range(samples)]
+    others = len(obs.players) - 1  # the simulator returns others x the difference
+    return [[v / others for v in flat[k * n : (k + 1) * n]] for k in range(samples)]
 
 
 def rollout_values(

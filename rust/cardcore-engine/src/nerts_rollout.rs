@@ -3,10 +3,11 @@
 //! score difference these rollouts reach (Monte Carlo over the cards it cannot see).
 //!
 //! The simulator follows RULES §4 and the discrete-event model of §4.5 (log-normal reaction
-//! delays, drawn from 256 quantiles per action class, misses, validation at execution, retries, sleeping until a foundation changes, the
-//! round ending when a Nerts call executes). It leaves out what a short look-ahead does not
-//! need: undo, stalemate rotation and the event log. Cards are faces `0..52` per seat (the
-//! owner is the seat). The greedy policy is the one of `cardcore.nerts.agents.GreedyAgent`.
+//! delays drawn from 256 quantiles per action class, misses, validation at execution, retries,
+//! sleeping until a foundation changes, the round ending when a Nerts call executes). It leaves
+//! out what a short look-ahead does not need: undo, stalemate rotation and the event log. Cards
+//! are faces `0..52` per seat (the owner is the seat). The greedy policy is the one of
+//! `cardcore.nerts.agents.GreedyAgent`.
 //!
 //! A seat's stock and waste are one list in *cycle order* (the order the cards come off the
 //! stock in a pass): the first `waste` entries are the waste from bottom to top, the rest the
@@ -735,7 +736,8 @@ pub struct Request<'a> {
 
 /// For each of `samples` sampled deals and each candidate move (sample-major: the values of
 /// sample `k` are `out[k * candidates.len()..][..candidates.len()]`), the root's score minus the
-/// best other score at the end of the rollout that starts with that move.
+/// mean of the other scores, times `seats - 1` to stay an integer, at the end of the rollout that
+/// starts with that move.
 ///
 /// # Errors
 /// [`RolloutError`] when the knowledge is inconsistent or a candidate is not legal.
@@ -842,12 +844,13 @@ fn rollout(
     let caller = sim.run(req.horizon_ms);
     let t = &sim.table;
     let mine = t.score(req.root, caller, &req.rules);
-    let best_other = (0..t.n)
+    let others: i32 = (0..t.n)
         .filter(|&s| s != req.root)
         .map(|s| t.score(s, caller, &req.rules))
-        .max()
-        .unwrap_or(0);
-    mine - best_other
+        .sum();
+    #[allow(clippy::cast_possible_truncation, clippy::cast_possible_wrap)]
+    let k = (t.n - 1) as i32;
+    mine * k - others
 }
 
 #[cfg(test)]

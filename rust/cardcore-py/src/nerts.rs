@@ -127,8 +127,9 @@ fn nerts_greedy_move(
 }
 
 /// Monte Carlo look-ahead (GIL released): for each of `samples` sampled deals and each candidate
-/// move code of seat `root` (sample-major), the root's score minus the best other score after
-/// `horizon_ms` of greedy real-time play (see `cardcore_engine::nerts_rollout`).
+/// move code of seat `root` (sample-major), `(seats - 1)` x the root's score minus the sum of
+/// the other scores after `horizon_ms` of greedy real-time play (see
+/// `cardcore_engine::nerts_rollout`).
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]
 fn nerts_rollouts(
