@@ -9,11 +9,10 @@ table's elapsed time, paused while a help or score screen is open) and injects y
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from rich.text import Text
-from textual.app import ComposeResult
 
 from cardcore.errors import IllegalMoveError
 from cardcore.games.base import get_game
@@ -281,7 +280,6 @@ class NertsApp(TableApp):
 
     def __init__(self, config: PlayConfig, *, realtime: bool = True) -> None:
         super().__init__(config)
-        self.seed = config.resolved_seed()
         self.session = NertsSession(config.players, config.ai, self.seed, config.options)
         self.realtime = realtime
         self.elapsed_ms = 0
@@ -292,13 +290,8 @@ class NertsApp(TableApp):
         self.selected: int | None = None
         self._ended_shown = False
 
-    def compose(self) -> ComposeResult:
-        yield self.title_panel
-        yield self.found_panel
-        yield self.opponents_panel
-        yield self.you_panel
-        yield self.message_panel
-        yield self.keys_panel
+    def game_panels(self) -> Sequence[TextPanel]:
+        return (self.found_panel, self.opponents_panel, self.you_panel)
 
     def on_mount(self) -> None:
         super().on_mount()

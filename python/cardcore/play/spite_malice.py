@@ -6,11 +6,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from rich.text import Text
-from textual.app import ComposeResult
 
 from cardcore import __version__
 from cardcore.errors import IllegalMoveError
@@ -277,20 +276,14 @@ class SpiteMaliceApp(TableApp):
 
     def __init__(self, config: PlayConfig) -> None:
         super().__init__(config)
-        self.seed = config.resolved_seed()
         self.session = SpiteSession(config.players, config.ai, self.seed, config.options)
         self.opponents_panel = TextPanel(id="opponents", classes="box")
         self.centre_panel = TextPanel(id="centre", classes="box")
         self.you_panel = TextPanel(id="you", classes="box")
         self.selected: tuple[str, int] | None = None
 
-    def compose(self) -> ComposeResult:
-        yield self.title_panel
-        yield self.opponents_panel
-        yield self.centre_panel
-        yield self.you_panel
-        yield self.message_panel
-        yield self.keys_panel
+    def game_panels(self) -> Sequence[TextPanel]:
+        return (self.opponents_panel, self.centre_panel, self.you_panel)
 
     # -- view ---------------------------------------------------------------------------------
 

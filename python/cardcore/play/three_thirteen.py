@@ -6,12 +6,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from rich.text import Text
-from textual.app import ComposeResult
 
 from cardcore.cards import Card
 from cardcore.errors import IllegalMoveError
@@ -231,7 +230,6 @@ class ThreeThirteenApp(TableApp):
 
     def __init__(self, config: PlayConfig) -> None:
         super().__init__(config)
-        self.seed = config.resolved_seed()
         self.session = ThreeThirteenSession(config.players, config.ai, self.seed, config.options)
         self.opponents_panel = TextPanel(id="opponents", classes="box")
         self.table_panel = TextPanel(id="table", classes="box")
@@ -239,13 +237,8 @@ class ThreeThirteenApp(TableApp):
         self.cursor = 0
         self._rounds_seen = 0
 
-    def compose(self) -> ComposeResult:
-        yield self.title_panel
-        yield self.opponents_panel
-        yield self.table_panel
-        yield self.hand_panel
-        yield self.message_panel
-        yield self.keys_panel
+    def game_panels(self) -> Sequence[TextPanel]:
+        return (self.opponents_panel, self.table_panel, self.hand_panel)
 
     # -- view ---------------------------------------------------------------------------------
 

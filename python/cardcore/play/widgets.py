@@ -3,7 +3,7 @@ the :class:`TableApp` base (keys, messages, paced AI turns, replay saving)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -77,7 +77,8 @@ class SheetScreen(_TextModal):
 class TableApp(App[None]):
     """Base of the three game apps.
 
-    Subclasses build their widgets, implement :meth:`refresh_view`, :meth:`game_key` (one key
+    Subclasses build their panels, list them in :meth:`game_panels`, implement
+    :meth:`refresh_view`, :meth:`game_key` (one key
     press of the player; return True when handled), :meth:`ai_step` (one AI move; False when
     it is not an AI's turn) and may call :meth:`show_sheet`. AI moves are shown one by one,
     ``config.delay`` seconds apart (0: all at once, as tests do).
@@ -97,6 +98,7 @@ class TableApp(App[None]):
     def __init__(self, config: PlayConfig) -> None:
         super().__init__()
         self.config = config
+        self.seed = config.resolved_seed()
         self.title_panel = TextPanel(id="title")
         self.message_panel = TextPanel(id="message")
         self.keys_panel = TextPanel(id="keys")
@@ -107,6 +109,10 @@ class TableApp(App[None]):
         self._ai_timer: Any = None
 
     # -- to implement ------------------------------------------------------------------------
+
+    def game_panels(self) -> Sequence[TextPanel]:
+        """The game's own panels, top to bottom, between the title and the message line."""
+        raise NotImplementedError
 
     def refresh_view(self) -> None:
         raise NotImplementedError
@@ -122,6 +128,12 @@ class TableApp(App[None]):
         return True
 
     # -- shared behaviour --------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield self.title_panel
+        yield from self.game_panels()
+        yield self.message_panel
+        yield self.keys_panel
 
     def on_mount(self) -> None:
         self.keys_panel.show(self.KEYS)
