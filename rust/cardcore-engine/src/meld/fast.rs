@@ -188,15 +188,27 @@ fn build_table(mode: AceMode) -> Table {
         .collect()
 }
 
-fn table(mode: AceMode) -> &'static Table {
-    static LOW: OnceLock<Table> = OnceLock::new();
-    static HIGH: OnceLock<Table> = OnceLock::new();
-    static BOTH: OnceLock<Table> = OnceLock::new();
-    match mode {
-        AceMode::Low => LOW.get_or_init(|| build_table(AceMode::Low)),
-        AceMode::High => HIGH.get_or_init(|| build_table(AceMode::High)),
-        AceMode::Both => BOTH.get_or_init(|| build_table(AceMode::Both)),
+/// One lazily built value per ace mode (the solver's tables).
+struct PerMode<T>([OnceLock<T>; 3]);
+
+impl<T> PerMode<T> {
+    const fn new() -> Self {
+        Self([OnceLock::new(), OnceLock::new(), OnceLock::new()])
     }
+
+    fn get(&'static self, mode: AceMode, build: fn(AceMode) -> T) -> &'static T {
+        let i = match mode {
+            AceMode::Low => 0,
+            AceMode::High => 1,
+            AceMode::Both => 2,
+        };
+        self.0[i].get_or_init(|| build(mode))
+    }
+}
+
+fn table(mode: AceMode) -> &'static Table {
+    static CELLS: PerMode<Table> = PerMode::new();
+    CELLS.get(mode, build_table)
 }
 
 /// For every duplicate-free suit mask and `k`, the costs (again) and the rank mask of the
@@ -274,14 +286,8 @@ fn build_dead_table(mode: AceMode) -> DeadTable {
 }
 
 fn dead_table(mode: AceMode) -> &'static DeadTable {
-    static LOW: OnceLock<DeadTable> = OnceLock::new();
-    static HIGH: OnceLock<DeadTable> = OnceLock::new();
-    static BOTH: OnceLock<DeadTable> = OnceLock::new();
-    match mode {
-        AceMode::Low => LOW.get_or_init(|| build_dead_table(AceMode::Low)),
-        AceMode::High => HIGH.get_or_init(|| build_dead_table(AceMode::High)),
-        AceMode::Both => BOTH.get_or_init(|| build_dead_table(AceMode::Both)),
-    }
+    static CELLS: PerMode<DeadTable> = PerMode::new();
+    CELLS.get(mode, build_dead_table)
 }
 
 /// Table of `g` for suits with exactly one rank held twice: index `(r - 1) * 8192 + mask`.
@@ -312,14 +318,8 @@ fn build_table1(mode: AceMode) -> Table {
 }
 
 fn table1(mode: AceMode) -> &'static Table {
-    static LOW: OnceLock<Table> = OnceLock::new();
-    static HIGH: OnceLock<Table> = OnceLock::new();
-    static BOTH: OnceLock<Table> = OnceLock::new();
-    match mode {
-        AceMode::Low => LOW.get_or_init(|| build_table1(AceMode::Low)),
-        AceMode::High => HIGH.get_or_init(|| build_table1(AceMode::High)),
-        AceMode::Both => BOTH.get_or_init(|| build_table1(AceMode::Both)),
-    }
+    static CELLS: PerMode<Table> = PerMode::new();
+    CELLS.get(mode, build_table1)
 }
 
 thread_local! {
