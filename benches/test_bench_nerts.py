@@ -22,9 +22,9 @@ import pytest
 
 from cardcore import _core
 from cardcore.nerts import GreedyAgent, HardAgent, NertsOptions, Round
-from cardcore.nerts.engine import NertsAgent
+from cardcore.nerts.engine import NertsAgent, NertsObservation
 from cardcore.nerts.lookahead import StockMemory, rollout_values
-from cardcore.nerts.rules import Undo
+from cardcore.nerts.rules import Action, Undo
 
 TARGET_BATCH = 5_000_000
 SCALE = int(os.environ.get("CARDCORE_BENCH_SCALE", "1"))
@@ -97,34 +97,29 @@ def test_movegen_rust_batch_materialised(benchmark: Any, states: list[bytes]) ->
     )
 
 
-def test_movegen_python_per_call(benchmark: Any, states: list[bytes]) -> None:
-    codes = _core.nerts_move_codes
-
+@pytest.mark.parametrize(
+    ("name", "generate"),
+    [
+        ("movegen, one Python call per state", _core.nerts_move_codes),
+        ("movegen, one Python call per state (bytes)", _core.nerts_moves),
+    ],
+)
+def test_movegen_python_per_call(
+    benchmark: Any, states: list[bytes], name: str, generate: Callable[[bytes], object]
+) -> None:
     def run() -> object:
         out = None
         for s in states:
-            out = codes(s)
+            out = generate(s)
         return out
 
-    _rate(benchmark, "movegen, one Python call per state", run, len(states), "gens")
-
-
-def test_movegen_python_per_call_bytes(benchmark: Any, states: list[bytes]) -> None:
-    moves = _core.nerts_moves
-
-    def run() -> object:
-        out = None
-        for s in states:
-            out = moves(s)
-        return out
-
-    _rate(benchmark, "movegen, one Python call per state (bytes)", run, len(states), "gens")
+    _rate(benchmark, name, run, len(states), "gens")
 
 
 def test_lookahead_rollouts(benchmark: Any) -> None:
     """The hard agent's inner loop: 20 s of simulated greedy play per (sample, candidate)."""
     rnd = Round(NertsOptions(), 11, [GreedyAgent(), GreedyAgent()])
-    cases = []
+    cases: list[tuple[NertsObservation, list[Action], list[int | None]]] = []
     while rnd.step() and len(cases) < 200:
         obs = rnd.observation(0)
         legal = [a for a in rnd.legal(0) if not isinstance(a, Undo)]
