@@ -122,7 +122,7 @@ def test_lookahead_rollouts(benchmark: Any) -> None:
     cases: list[tuple[NertsObservation, list[Action], list[int | None]]] = []
     while rnd.step() and len(cases) < 200:
         obs = rnd.observation(0)
-        legal = [a for a in rnd.legal(0) if not isinstance(a, Undo)]
+        legal: list[Action] = [a for a in rnd.legal(0) if not isinstance(a, Undo)]
         if len(legal) > 1:
             cases.append((obs, legal, StockMemory().update(obs)))
     samples = 64
