@@ -10,20 +10,23 @@ from __future__ import annotations
 import datetime as _dt
 import json
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, Generic, Protocol, TypeVar
 
 from rich.text import Text
 
-from cardcore.games.base import GameSpec, get_game
-from cardcore.rng import derive_seed, new_seed
+from cardcore.errors import IllegalMoveError
+from cardcore.games.base import Agent, GameSpec, get_game
+from cardcore.rng import Rng, derive_seed, new_seed
 
 __all__ = [
     "AI_LEVELS",
     "HUMAN",
+    "YOU",
     "PlayConfig",
+    "TurnSession",
     "agent_for_level",
     "card_label",
     "card_text",
@@ -37,6 +40,9 @@ __all__ = [
 HUMAN: Final = "human"
 """Agent name recorded for the human seat (no such built-in agent, so replay checks that re-run
 agents skip it and check the rules only)."""
+
+YOU: Final = 0
+"""Your seat at every table."""
 
 AI_LEVELS: Final = ("easy", "normal", "hard")
 _SUITS: Final = "♣♦♥♠"
@@ -137,3 +143,60 @@ def write_replay(record: Mapping[str, Any], path: str | Path | None, game: str) 
     with open(p, "w", encoding="utf-8") as f:
         f.write(json.dumps(record, separators=(",", ":")) + "\n")
     return p
+
+
+class _TurnState(Protocol):
+    """What a turn-based engine state offers a session."""
+
+    over: bool
+    current: int
+
+    def observation(self, seat: int) -> Any: ...
+
+    def legal_moves(self) -> Sequence[Any]: ...
+
+
+StateT = TypeVar("StateT", bound=_TurnState)
+
+
+class TurnSession(Generic[StateT]):
+    """The part the turn-based sessions share: you in seat :data:`YOU`, AIs of one level in the
+    other seats, whose turn it is and the AIs' moves. Subclasses hold the engine ``state`` and
+    the agents' ``rngs``, and apply a move with ``_apply(seat, move)`` (returning what
+    happened, in words)."""
+
+    state: StateT
+    rngs: list[Rng]
+
+    def __init__(self, game: str, players: int, ai: str, seed: int) -> None:
+        spec = get_game(game)
+        self.seed = seed
+        self.ai_name = agent_for_level(spec, ai)
+        self.agent_names = [HUMAN] + [self.ai_name] * (players - 1)
+        self.agents: list[Agent | None] = [None] + [
+            spec.make_agent(self.ai_name) for _ in range(1, players)
+        ]
+        self.names = seat_names(players)
+        self.last: list[str] = [""] * players
+
+    def _apply(self, seat: int, move: Any) -> str:
+        raise NotImplementedError
+
+    def _check_your_turn(self) -> None:
+        """Raises :class:`IllegalMoveError` unless the game runs and it is your turn."""
+        if self.state.over:
+            raise IllegalMoveError("the game is over")
+        if self.state.current != YOU:
+            raise IllegalMoveError(f"it is {self.names[self.state.current]}'s turn")
+
+    def ai_step(self) -> bool:
+        """One AI move when an AI seat is to play; False otherwise."""
+        st = self.state
+        if st.over or st.current == YOU:
+            return False
+        seat = st.current
+        agent = self.agents[seat]
+        assert agent is not None
+        move = agent.act(st.observation(seat), st.legal_moves(), self.rngs[seat])
+        self._apply(seat, move)
+        return True

@@ -39,6 +39,7 @@ from cardcore.nerts.rules import (
 )
 from cardcore.play.common import (
     HUMAN,
+    YOU,
     PlayConfig,
     agent_for_level,
     card_label,
@@ -51,7 +52,6 @@ from cardcore.rng import RNG_VERSION, derive_seed
 __all__ = ["NertsApp", "NertsSession", "describe_action"]
 
 GAME = "nerts"
-YOU = 0
 TICK_S = 0.1
 
 

@@ -13,15 +13,13 @@ from rich.text import Text
 
 from cardcore import __version__
 from cardcore.errors import IllegalMoveError
-from cardcore.games.base import Agent, get_game
 from cardcore.play.common import (
-    HUMAN,
+    YOU,
     PlayConfig,
-    agent_for_level,
+    TurnSession,
     card_label,
     card_text,
     rank_label,
-    seat_names,
 )
 from cardcore.play.widgets import TableApp, TextPanel
 from cardcore.rng import RNG_VERSION, Rng, derive_seed
@@ -40,13 +38,12 @@ from cardcore.spite_malice.spec import REPLAY_FORMAT
 __all__ = ["SpiteMaliceApp", "SpiteSession"]
 
 GAME = "spite-malice"
-YOU = 0
 HAND_KEYS = "123456789"
 SIDE_KEYS = "asdfghjk"
 CENTRE_KEYS = "zxcvbnm,"
 
 
-class SpiteSession:
+class SpiteSession(TurnSession[State]):
     """A match against the AIs: games until a total reaches ``target_score`` (RULES §3.5).
 
     Game ``g`` of a match seeded ``S`` is dealt from ``derive_seed(S, g, "match-game")``, as in
@@ -60,19 +57,11 @@ class SpiteSession:
         seed: int = 0,
         options: Mapping[str, Any] | None = None,
     ) -> None:
-        spec = get_game(GAME)
-        self.seed = seed
+        super().__init__(GAME, players, ai, seed)
         self.options = SpiteOptions.from_mapping(dict(options or {}), players)
-        self.ai_name = agent_for_level(spec, ai)
-        self.agent_names = [HUMAN] + [self.ai_name] * (players - 1)
-        self.agents: list[Agent | None] = [None] + [
-            spec.make_agent(self.ai_name) for _ in range(1, players)
-        ]
-        self.names = seat_names(players)
         self.totals = [0] * players
         self.games: list[dict[str, Any]] = []
         self.game_index = -1
-        self.last: list[str] = [""] * players
         self.new_game()
 
     @property
@@ -127,10 +116,7 @@ class SpiteSession:
 
     def play(self, move: Move) -> str:
         """Your move; raises :class:`IllegalMoveError` (nothing changes) when refused."""
-        if self.state.over:
-            raise IllegalMoveError("the game is over")
-        if self.state.current != YOU:
-            raise IllegalMoveError(f"it is {self.names[self.state.current]}'s turn")
+        self._check_your_turn()
         why = self._misfit(move)
         if why is not None:
             raise IllegalMoveError(why)
@@ -159,17 +145,6 @@ class SpiteSession:
         else:
             need = f"a {rank_label(eff + 1)} or {wild}"
         return f"{self.label(card)} does not go on C{move.center + 1}: it needs {need}"
-
-    def ai_step(self) -> bool:
-        st = self.state
-        if st.over or st.current == YOU:
-            return False
-        seat = st.current
-        agent = self.agents[seat]
-        assert agent is not None
-        move = agent.act(st.observation(seat), st.legal_moves(), self.rngs[seat])
-        self._apply(seat, move)
-        return True
 
     def _record(self) -> None:
         if self.recorded:

@@ -14,15 +14,13 @@ from rich.text import Text
 
 from cardcore.cards import Card
 from cardcore.errors import IllegalMoveError
-from cardcore.games.base import Agent, get_game
 from cardcore.play.common import (
-    HUMAN,
+    YOU,
     PlayConfig,
-    agent_for_level,
+    TurnSession,
     card_label,
     card_text,
     rank_label,
-    seat_names,
 )
 from cardcore.play.widgets import TableApp, TextPanel
 from cardcore.rng import Rng
@@ -43,7 +41,6 @@ from cardcore.three_thirteen.spec import build_replay
 __all__ = ["HandView", "ThreeThirteenApp", "ThreeThirteenSession"]
 
 GAME = "three-thirteen"
-YOU = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,7 +59,7 @@ class HandView:
         return out
 
 
-class ThreeThirteenSession:
+class ThreeThirteenSession(TurnSession[State]):
     """One game against the AIs: the engine :class:`State`, the agents and your moves."""
 
     def __init__(
@@ -72,18 +69,10 @@ class ThreeThirteenSession:
         seed: int = 0,
         options: Mapping[str, Any] | None = None,
     ) -> None:
-        spec = get_game(GAME)
-        self.seed = seed
+        super().__init__(GAME, players, ai, seed)
         self.options = Options.from_mapping(players, dict(options or {}))
         self.state = State(self.options, seed)
-        self.ai_name = agent_for_level(spec, ai)
-        self.agent_names = [HUMAN] + [self.ai_name] * (players - 1)
-        self.agents: list[Agent | None] = [None] + [
-            spec.make_agent(self.ai_name) for _ in range(1, players)
-        ]
         self.rngs = [Rng.for_stream(seed, s, "agent") for s in range(players)]
-        self.names = seat_names(players)
-        self.last: list[str] = [""] * players
 
     @property
     def num_decks(self) -> int:
@@ -125,10 +114,7 @@ class ThreeThirteenSession:
 
     def play(self, move: Move) -> str:
         """Your move; raises :class:`IllegalMoveError` (nothing changes) when refused."""
-        if self.state.over:
-            raise IllegalMoveError("the game is over")
-        if self.state.current != YOU:
-            raise IllegalMoveError(f"it is {self.names[self.state.current]}'s turn")
+        self._check_your_turn()
         phase = self.state.phase
         if phase == "draw" and isinstance(move, Discard):
             raise IllegalMoveError("draw first (s = stock, p = discard pile)")
@@ -144,18 +130,6 @@ class ThreeThirteenSession:
 
     def discard(self, card_id: int) -> str:
         return self.play(Discard(card_id))
-
-    def ai_step(self) -> bool:
-        """One AI move when an AI seat is to play; False otherwise."""
-        st = self.state
-        if st.over or st.current == YOU:
-            return False
-        seat = st.current
-        agent = self.agents[seat]
-        assert agent is not None
-        move = agent.act(st.observation(seat), st.legal_moves(), self.rngs[seat])
-        self._apply(seat, move)
-        return True
 
     def hand_view(self) -> HandView:
         """Your hand's best arrangement (melds grouped, deadwood points) from the meld solver."""
