@@ -13,12 +13,12 @@ a third of it, at least 12) and ``CARDCORE_SM_WINRATE_START`` (first seed). The 
 
 from __future__ import annotations
 
-import math
 import os
 import time
 from typing import Any
 
 from cardcore.rng import Rng
+from cardcore.sim.summary import wilson
 from cardcore.spite_malice import (
     GreedyAgent,
     PlannerAgent,
@@ -31,17 +31,6 @@ from cardcore.spite_malice import (
     play_game,
     preset_weights,
 )
-
-
-def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """95% Wilson score interval of a proportion."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = wins / n
-    den = 1 + z * z / n
-    mid = (p + z * z / (2 * n)) / den
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
-    return (mid - half, mid + half)
 
 
 def _games_per_s(make: Any, count: int, first_seed: int) -> tuple[float, int]:

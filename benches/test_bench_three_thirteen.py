@@ -13,24 +13,13 @@ index, to split a run over several processes). The full figure::
 
 from __future__ import annotations
 
-import math
 import os
 import time
 from typing import Any
 
+from cardcore.sim.summary import wilson
 from cardcore.three_thirteen.rules import Options
 from cardcore.three_thirteen.spec import run_game
-
-
-def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """95% Wilson score interval of a proportion."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = wins / n
-    den = 1 + z * z / n
-    mid = (p + z * z / (2 * n)) / den
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
-    return (mid - half, mid + half)
 
 
 def _greedy_games(count: int, first_seed: int) -> tuple[int, float, float]:
