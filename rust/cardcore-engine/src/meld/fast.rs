@@ -21,7 +21,7 @@ use std::cell::RefCell;
 use std::sync::OnceLock;
 
 use super::search::{self, FastMap};
-use super::{AceMode, MeldRules, Split, finish, natural_value, run_window};
+use super::{AceMode, MeldRules, Split, finish, natural_value, pos_rank, positions, run_window};
 use crate::card::{JOKER0, rank, suit};
 
 /// Wild budgets tracked per suit: `g(k)` for `k = 0..KN-1`; 12 wilds meld any suit (one run).
@@ -29,37 +29,6 @@ pub(crate) const KN: usize = 13;
 /// `g` values of one suit for `k = 0..KN-1` wilds.
 pub(crate) type Costs = [u16; KN];
 const INF: u16 = u16::MAX / 2;
-
-/// Position(s) of a rank in runs (the ace is 1 and/or 14).
-#[inline]
-fn positions(r: u8, mode: AceMode) -> &'static [u8] {
-    const POS: [[u8; 1]; 14] = [
-        [0],
-        [1],
-        [2],
-        [3],
-        [4],
-        [5],
-        [6],
-        [7],
-        [8],
-        [9],
-        [10],
-        [11],
-        [12],
-        [13],
-    ];
-    match (r, mode) {
-        (1, AceMode::High) => &[14],
-        (1, AceMode::Both) => &[1, 14],
-        _ => &POS[r as usize],
-    }
-}
-
-#[inline]
-const fn pos_rank(q: u8) -> u8 {
-    if q == 14 { 1 } else { q }
-}
 
 /// Bits 1..=3 of every count nibble of a packed key: zero iff no count exceeds 1.
 const NIBBLE_HIGH_BITS: u64 = 0x000E_EEEE_EEEE_EEEE;
@@ -117,24 +86,16 @@ fn suit_solve(
     #[allow(clippy::cast_possible_truncation)]
     let val = natural_value(r, mode) as u16;
     cnt[usize::from(r)] -= 1;
-    let (lo_all, hi_all) = mode.range();
     // Deadwood.
     let sub = suit_solve(cnt, mode, memo, tab, tab1);
     for k in 0..KN {
         res[k] = res[k].min(sub[k] + val);
     }
-    // Runs holding the lowest card at position `p`. Nothing lies below `p` (the high ace is
-    // never below), so a window starts at `p` unless it would pass the top, and a window longer
-    // than 3 with a wild at either end is beaten by the shorter one.
+    // Runs holding the lowest card at position `p` (see `run_window`).
     for &p in positions(r, mode) {
         for len in 3u8..=5 {
-            if hi_all + 1 < lo_all + len {
-                continue;
-            }
-            let lo = p.min(hi_all + 1 - len).max(lo_all);
-            let hi = lo + len - 1;
-            let Some((required, free)) =
-                run_window(lo, hi, p, |q| cnt[usize::from(pos_rank(q))] > 0)
+            let Some((lo, hi, required, free)) =
+                run_window(p, len, mode, |q| cnt[usize::from(pos_rank(q))] > 0)
             else {
                 continue;
             };
@@ -226,7 +187,6 @@ fn build_dead_table(mode: AceMode) -> DeadTable {
         cost: vec![[0; KN]; n],
         dead: vec![[0; KN]; n],
     };
-    let (lo_all, hi_all) = mode.range();
     let rank_bit = |q: u8| 1usize << (pos_rank(q) - 1);
     for mask in 1..n {
         #[allow(clippy::cast_possible_truncation)]
@@ -246,12 +206,8 @@ fn build_dead_table(mode: AceMode) -> DeadTable {
         }
         for &p in positions(r, mode) {
             for len in 3u8..=5 {
-                if hi_all + 1 < lo_all + len {
-                    continue;
-                }
-                let lo = p.min(hi_all + 1 - len).max(lo_all);
-                let hi = lo + len - 1;
-                let Some((required, free)) = run_window(lo, hi, p, |q| mask & rank_bit(q) != 0)
+                let Some((lo, hi, required, free)) =
+                    run_window(p, len, mode, |q| mask & rank_bit(q) != 0)
                 else {
                     continue;
                 };

@@ -224,18 +224,59 @@ pub(crate) fn split(faces: &[u8], wild: u8, rules: &MeldRules) -> Split {
     s
 }
 
-/// The run window `lo..=hi` around position `p` (the lowest card's): bitmasks, bit `q - lo`,
-/// of the other positions holding a natural (`present(q)`), split into `required` (the ends of
-/// a window longer than 3) and `free`. `None` when a window longer than 3 would have a wild at
-/// an end: the shorter window holds the same naturals with one wild fewer.
+/// Position(s) of a rank in runs (the ace is 1 and/or 14).
+#[inline]
+pub(crate) fn positions(r: u8, mode: AceMode) -> &'static [u8] {
+    const POS: [[u8; 1]; 14] = [
+        [0],
+        [1],
+        [2],
+        [3],
+        [4],
+        [5],
+        [6],
+        [7],
+        [8],
+        [9],
+        [10],
+        [11],
+        [12],
+        [13],
+    ];
+    match (r, mode) {
+        (1, AceMode::High) => &[14],
+        (1, AceMode::Both) => &[1, 14],
+        _ => &POS[r as usize],
+    }
+}
+
+/// The rank at run position `q` (14 is the high ace).
+#[inline]
+pub(crate) const fn pos_rank(q: u8) -> u8 {
+    if q == 14 { 1 } else { q }
+}
+
+/// The run window of `len` positions holding position `p`, the lowest natural left in its suit:
+/// nothing lies below `p` (the high ace is never below), so the window starts at `p` unless it
+/// would pass the top of the ace mode's range. Returns `(lo, hi, required, free)`: bitmasks, bit
+/// `q - lo`, of the other positions holding a natural (`present(q)`), split into `required`
+/// (the ends of a window longer than 3) and `free`. `None` when the range is too short, or when
+/// a window longer than 3 would have a wild at an end: the shorter window holds the same
+/// naturals with one wild fewer.
 #[inline]
 pub(crate) fn run_window(
-    lo: u8,
-    hi: u8,
     p: u8,
+    len: u8,
+    mode: AceMode,
     present: impl Fn(u8) -> bool,
-) -> Option<(u16, u16)> {
-    let long = hi - lo + 1 > 3;
+) -> Option<(u8, u8, u16, u16)> {
+    let (lo_all, hi_all) = mode.range();
+    if hi_all + 1 < lo_all + len {
+        return None;
+    }
+    let lo = p.min(hi_all + 1 - len).max(lo_all);
+    let hi = lo + len - 1;
+    let long = len > 3;
     let mut optional = 0u16;
     for q in lo..=hi {
         let here = q == p || present(q);
@@ -251,7 +292,7 @@ pub(crate) fn run_window(
     } else {
         0
     };
-    Some((required, optional & !required))
+    Some((lo, hi, required, optional & !required))
 }
 
 /// Deadwood from `d`, the least unmelded natural value with at most `wilds` wilds (module docs).

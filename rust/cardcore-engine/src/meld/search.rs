@@ -15,7 +15,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 
 use super::{
     AceMode, Arrangement, Meld, MeldKind, MeldRules, Split, finish, is_wild, natural_value,
-    run_window, split,
+    pos_rank, positions, run_window, split,
 };
 use crate::card::{self, face, rank, suit};
 
@@ -40,12 +40,6 @@ impl Hasher for U64Hasher {
 pub(crate) type FastMap<V> = HashMap<u64, V, BuildHasherDefault<U64Hasher>>;
 
 const NONE: u8 = u8::MAX;
-
-/// Rank of run position `q` (1..=14; 14 is the high ace).
-#[inline]
-const fn pos_rank(q: u8) -> u8 {
-    if q == 14 { 1 } else { q }
-}
 
 /// One way to place the lowest remaining natural.
 #[derive(Clone, Copy, Debug)]
@@ -159,25 +153,11 @@ impl Solver {
             }
         }
         // Runs of suit s0 holding c at position p.
-        let (lo_all, hi_all) = self.mode.range();
-        let positions: &[u8] = match (r, self.mode) {
-            (1, AceMode::Low) => &[1],
-            (1, AceMode::High) => &[14],
-            (1, AceMode::Both) => &[1, 14],
-            _ => std::slice::from_ref(&r),
-        };
         // `c` is the lowest natural left in its suit (faces are processed suit by suit, rank
-        // upwards), so nothing lies below position `p` except for the high ace: a window starts
-        // at `p` unless it would pass the top, and a window longer than 3 with a wild at an end
-        // is beaten by the shorter one (same naturals, one wild fewer).
-        for &p in positions {
+        // upwards): see `run_window`.
+        for &p in positions(r, self.mode) {
             for len in 3u8..=5 {
-                if hi_all + 1 < lo_all + len {
-                    continue;
-                }
-                let lo = p.min(hi_all + 1 - len).max(lo_all);
-                let hi = lo + len - 1;
-                let Some((required, free)) = run_window(lo, hi, p, |q| {
+                let Some((lo, hi, required, free)) = run_window(p, len, self.mode, |q| {
                     let rq = pos_rank(q);
                     rq != self.wild && self.count(face(rq, s0)) > 0
                 }) else {
