@@ -123,6 +123,17 @@ class GameRequest:
     options: Mapping[str, OptionValue] = field(default_factory=dict)
     replay: bool = False
 
+    def record_head(self, game: str) -> dict[str, Any]:
+        """The keys every record starts with, in order: ``game``, ``index``, ``seed``,
+        ``players``, ``agents``."""
+        return {
+            "game": game,
+            "index": self.index,
+            "seed": self.seed,
+            "players": self.players,
+            "agents": list(self.agents),
+        }
+
 
 @dataclass(frozen=True)
 class GameSpec:

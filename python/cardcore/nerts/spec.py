@@ -79,11 +79,7 @@ def play(request: GameRequest) -> dict[str, Any]:
     agents = _agents(request.agents, request.players)
     _rnd, fields = play_round(opts, request.seed, agents, replay=request.replay)
     record: dict[str, Any] = {
-        "game": GAME,
-        "index": request.index,
-        "seed": request.seed,
-        "players": request.players,
-        "agents": list(request.agents),
+        **request.record_head(GAME),
         **{k: v for k, v in fields.items() if k != "replay"},
     }
     if request.replay:
@@ -131,11 +127,7 @@ def play_match(request: GameRequest) -> dict[str, Any]:
             break
     winner = totals.index(max(totals)) if totals.count(max(totals)) == 1 else None
     record: dict[str, Any] = {
-        "game": GAME,
-        "index": request.index,
-        "seed": request.seed,
-        "players": request.players,
-        "agents": list(request.agents),
+        **request.record_head(GAME),
         "scores": totals,
         "winner": winner,
         "rounds": rounds,

@@ -148,11 +148,7 @@ def play_match(request: GameRequest) -> dict[str, Any]:
     leaders = [s for s, t in enumerate(totals) if t == best]
     winner = leaders[0] if best >= options.target_score and len(leaders) == 1 else None
     rec: dict[str, Any] = {
-        "game": GAME,
-        "index": request.index,
-        "seed": request.seed,
-        "players": options.num_players,
-        "agents": list(request.agents),
+        **request.record_head(GAME),
         "scores": totals,
         "winner": winner,
         "outcome": "tie" if winner is None else "win",

@@ -100,11 +100,7 @@ def play(request: GameRequest) -> dict[str, Any]:
     st, decisions = run_game(options, request.seed, request.agents)
     res = st.result()
     record: dict[str, Any] = {
-        "game": GAME,
-        "index": request.index,
-        "seed": request.seed,
-        "players": request.players,
-        "agents": list(request.agents),
+        **request.record_head(GAME),
         "options": options.as_dict(),
         "first_dealer": st.first_dealer,
         "scores": res["scores"],
