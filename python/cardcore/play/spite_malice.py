@@ -11,7 +11,6 @@ from typing import Any, ClassVar
 
 from rich.text import Text
 
-from cardcore import __version__
 from cardcore.errors import IllegalMoveError
 from cardcore.play.common import (
     YOU,
@@ -22,7 +21,7 @@ from cardcore.play.common import (
     rank_label,
 )
 from cardcore.play.widgets import TableApp, TextPanel
-from cardcore.rng import RNG_VERSION, Rng, derive_seed
+from cardcore.rng import Rng, derive_seed
 from cardcore.spite_malice.rules import (
     Discard,
     Move,
@@ -33,7 +32,7 @@ from cardcore.spite_malice.rules import (
     State,
     move_text,
 )
-from cardcore.spite_malice.spec import REPLAY_FORMAT
+from cardcore.spite_malice.spec import game_record
 
 __all__ = ["SpiteMaliceApp", "SpiteSession"]
 
@@ -155,41 +154,7 @@ class SpiteSession(TurnSession[State]):
         for s, pts in enumerate(st.scores):
             self.totals[s] += pts
         self.games.append(
-            {
-                "game": GAME,
-                "index": self.game_index,
-                "seed": self.game_seed,
-                "players": o.num_players,
-                "agents": list(self.agent_names),
-                "scores": list(st.scores),
-                "winner": st.winner,
-                "outcome": "tie" if st.winner is None else "win",
-                "turns": st.turn,
-                "end_reason": st.end_reason,
-                "first_player": st.first_player,
-                "payoff_left": [len(p) for p in st.payoffs],
-                "replay": {
-                    "format": "cardcore-replay",
-                    "version": REPLAY_FORMAT,
-                    "game": GAME,
-                    "rng": RNG_VERSION,
-                    "cardcore_version": __version__,
-                    "seed": self.game_seed,
-                    "players": o.num_players,
-                    "agents": list(self.agent_names),
-                    "options": o.as_dict(),
-                    "deck": list(st.deck_order),
-                    "first_player": st.first_player,
-                    "moves": [list(m) for m in self.log],
-                    "result": {
-                        "winner": st.winner,
-                        "scores": list(st.scores),
-                        "turns": st.turn,
-                        "reshuffles": st.reshuffles,
-                        "digest": st.layout_digest(),
-                    },
-                },
-            }
+            game_record(o, self.game_seed, self.game_index, self.agent_names, st, self.log)
         )
 
     def match_record(self) -> dict[str, Any]:

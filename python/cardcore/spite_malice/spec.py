@@ -75,15 +75,22 @@ def play_game(
     return st, log
 
 
-def _game_record(
-    request: GameRequest, options: SpiteOptions, seed: int, index: int, st: State, log: list[Any]
+def game_record(
+    options: SpiteOptions,
+    seed: int,
+    index: int,
+    agents: Sequence[str],
+    st: State,
+    log: Sequence[Sequence[Any]] | None,
 ) -> dict[str, Any]:
+    """The record of one finished game; with ``log`` (the moves as ``[seat, text]``) it
+    carries the replay that :func:`verify_replay` checks."""
     rec: dict[str, Any] = {
         "game": GAME,
         "index": index,
         "seed": seed,
         "players": options.num_players,
-        "agents": list(request.agents),
+        "agents": list(agents),
         "scores": list(st.scores),
         "winner": st.winner,
         "outcome": "tie" if st.winner is None else "win",
@@ -92,7 +99,7 @@ def _game_record(
         "first_player": st.first_player,
         "payoff_left": [len(p) for p in st.payoffs],
     }
-    if request.replay:
+    if log is not None:
         rec["replay"] = {
             "format": "cardcore-replay",
             "version": REPLAY_FORMAT,
@@ -101,11 +108,11 @@ def _game_record(
             "cardcore_version": __version__,
             "seed": seed,
             "players": options.num_players,
-            "agents": list(request.agents),
+            "agents": list(agents),
             "options": options.as_dict(),
             "deck": list(st.deck_order),
             "first_player": st.first_player,
-            "moves": log,
+            "moves": [list(m) for m in log],
             "result": {
                 "winner": st.winner,
                 "scores": list(st.scores),
@@ -127,7 +134,8 @@ def play(request: GameRequest) -> dict[str, Any]:
     """One game: the runner's entry point."""
     options = _options(request.options, request.players)
     st, log = play_game(options, request.seed, _agents(request), replay=request.replay)
-    return _game_record(request, options, request.seed, request.index, st, log)
+    moves = log if request.replay else None
+    return game_record(options, request.seed, request.index, request.agents, st, moves)
 
 
 def play_match(request: GameRequest) -> dict[str, Any]:
@@ -139,7 +147,8 @@ def play_match(request: GameRequest) -> dict[str, Any]:
     for g in range(MAX_MATCH_GAMES):
         seed = derive_seed(request.seed, g, "match-game")
         st, log = play_game(options, seed, agents, replay=request.replay)
-        games.append(_game_record(request, options, seed, g, st, log))
+        moves = log if request.replay else None
+        games.append(game_record(options, seed, g, request.agents, st, moves))
         for s, pts in enumerate(st.scores):
             totals[s] += pts
         if max(totals) >= options.target_score:
