@@ -12,11 +12,12 @@ import importlib
 import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Final, Protocol, runtime_checkable
 
 from cardcore.errors import OptionError
 
 __all__ = [
+    "HUMAN",
     "Agent",
     "AgentFactory",
     "GameRequest",
@@ -30,6 +31,10 @@ __all__ = [
 ]
 
 OptionValue = int | float | bool | str | None
+
+HUMAN: Final = "human"
+"""Agent name recorded for a seat a person played. No built-in agent has this name, so replay
+checks feed that seat its recorded inputs (Nerts) or check its moves by the rules only."""
 
 
 @runtime_checkable

@@ -9,7 +9,7 @@ from typing import Any
 from cardcore import __version__
 from cardcore.cards import parse_card
 from cardcore.errors import IllegalMoveError, ReplayMismatchError
-from cardcore.games.base import GameRequest, GameSpec, OptionSpec, register_game
+from cardcore.games.base import HUMAN, GameRequest, GameSpec, OptionSpec, register_game
 from cardcore.nerts.agents import GreedyAgent, HardAgent, RandomAgent
 from cardcore.nerts.engine import NertsAgent, Round
 from cardcore.nerts.rules import OPTION_SPECS, NertsOptions, card_text, parse_action
@@ -154,10 +154,6 @@ def _compare(what: str, got: Any, want: Any) -> None:
         raise ReplayMismatchError(
             f"nerts replay: {what} differs: recorded {want!r}, re-run {got!r}"
         )
-
-
-HUMAN = "human"
-"""Agent name of a seat driven by recorded inputs (``Round.submit``) in a replay."""
 
 
 def _replay_agents(names: Sequence[str], players: int) -> list[NertsAgent | None]:

@@ -18,7 +18,7 @@ from typing import Any, Final, Generic, Protocol, TypeVar
 from rich.text import Text
 
 from cardcore.errors import IllegalMoveError
-from cardcore.games.base import Agent, GameSpec, get_game
+from cardcore.games.base import HUMAN, Agent, GameSpec, get_game
 from cardcore.rng import Rng, derive_seed, new_seed
 
 __all__ = [
@@ -36,10 +36,6 @@ __all__ = [
     "seat_names",
     "write_replay",
 ]
-
-HUMAN: Final = "human"
-"""Agent name recorded for the human seat (no such built-in agent, so replay checks that re-run
-agents skip it and check the rules only)."""
 
 YOU: Final = 0
 """Your seat at every table."""
