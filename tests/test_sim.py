@@ -18,6 +18,7 @@ import toy_game  # noqa: F401  (registers the toy game)
 from cardcore.cli import cli
 from cardcore.errors import OptionError
 from cardcore.sim import plan_run, simulate, wilson
+from cardcore.sim.outputs import partial_path, plan_path, plan_record
 from cardcore.sim.summary import Summary
 
 TOY_ENV = {"CARDCORE_GAME_MODULES": "toy_game"}
@@ -137,12 +138,17 @@ def test_cli_resume_gives_same_bytes(tmp_path: Path) -> None:
     data = full.read_bytes()
     cut = data.index(b"\n", len(data) // 2) + 10  # 1 whole half + part of a line
     part.write_bytes(data[:cut])
+    plan = plan_record(plan_run("toy", games=25, seed=3), "jsonl")
+    Path(plan_path(str(part))).write_text(json.dumps(plan))
     code, out = invoke(["sim", "toy", "-n", "25", "--seed", "3", "-o", str(part), "--resume", "-q"])
     assert code == 0, out
     assert part.read_bytes() == data
+    assert not Path(plan_path(str(part))).exists()
+    part.write_bytes(data[:cut])
+    Path(plan_path(str(part))).write_text(json.dumps(plan))
     code, out = invoke(["sim", "toy", "-n", "25", "--seed", "4", "-o", str(part), "--resume"])
-    assert code != 0
-    assert "does not continue this run" in out
+    assert code == 2
+    assert "seed 3 then, 4 now" in out
 
 
 def test_cli_replays_verify_and_detect_tampering(tmp_path: Path) -> None:
@@ -201,7 +207,8 @@ def test_ctrl_c_keeps_whole_records_and_exits_130(tmp_path: Path) -> None:
     ]
     proc = subprocess.Popen(cmd, env=env, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 60
-    while (not out.exists() or out.stat().st_size < 20000) and time.monotonic() < deadline:
+    part = Path(partial_path(str(out)))  # where the records go until the run ends
+    while (not part.exists() or part.stat().st_size < 20000) and time.monotonic() < deadline:
         time.sleep(0.05)
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=60)
@@ -211,3 +218,4 @@ def test_ctrl_c_keeps_whole_records_and_exits_130(tmp_path: Path) -> None:
     n = data.count(b"\n")
     assert 0 < n < 2000000
     assert json.loads(data.splitlines()[-1])["index"] == n - 1
+    assert not part.exists()

@@ -119,7 +119,7 @@ def play_cmd(
             opts["jokers"] = int(jokers)
         if game == "nerts":
             opts["speed"] = speed
-        spec.resolve_options(opts)
+        spec.resolve_options(opts, n)
         config = PlayConfig(
             game=game,
             players=n,

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import json
 import sys
 import time
 
@@ -13,8 +12,9 @@ from cardcore.errors import CardcoreError
 from cardcore.games.base import get_game, registered_games
 from cardcore.rng import new_seed
 from cardcore.sim import BACKENDS, Summary, run_plan
+from cardcore.sim.outputs import RunOutputs
 from cardcore.sim.runner import plan_run
-from cardcore.sim.writers import FORMATS, dumps, format_for, open_writer, resume_point
+from cardcore.sim.writers import FORMATS, format_for
 
 __all__ = ["sim_cmd"]
 
@@ -95,7 +95,10 @@ def _game_name(ctx: click.Context, param: click.Parameter, value: str) -> str:
 @click.option(
     "--resume",
     is_flag=True,
-    help="Continue an interrupted run from the records already in --output.",
+    help="Continue an interrupted run (the same command) from the records in --output.",
+)
+@click.option(
+    "--force", is_flag=True, help="Overwrite existing output files (else they are an error)."
 )
 @click.option(
     "--summary-json", default=None, metavar="FILE", help="Write the summary statistics as JSON."
@@ -123,6 +126,7 @@ def sim_cmd(
     address: str | None,
     chunk_size: int | None,
     resume: bool,
+    force: bool,
     summary_json: str | None,
     progress: bool | None,
     quiet: bool,
@@ -159,43 +163,33 @@ def sim_cmd(
     if drawn:
         click.echo(f"seed: {seed}", err=True)
 
-    kind = format_for(output, fmt)
-    start = 0
-    if resume:
-        if output is None:
-            raise click.UsageError("--resume needs --output")
-        if kind == "parquet":
-            raise click.UsageError("--resume works with jsonl and csv output, not Parquet")
-        try:
-            start = resume_point(output, kind, plan.game, seed)
-        except CardcoreError as e:
-            raise click.UsageError(str(e)) from None
-        plan = dataclasses.replace(plan, start=start)
+    if address is not None and backend != "ray":
+        raise click.UsageError("--address is for --backend ray")
+    outputs = RunOutputs(output, replays, summary_json, format_for(output, fmt))
     try:
-        writer = open_writer(output, kind, append=resume and start > 0)
+        outputs.check(force=force, resume=resume)
+        start = outputs.resume_point(plan) if resume else 0
     except (CardcoreError, OSError) as e:
         raise click.UsageError(str(e)) from None
-    replay_out = (
-        open(replays, "a" if resume and start > 0 else "w", encoding="utf-8")  # noqa: SIM115
-        if replays
-        else None
-    )
+    if resume and start and start >= games:
+        outputs.close(finished=True)
+        click.echo(
+            f"Nothing to do: {output} already holds the {start} records of this run.", err=True
+        )
+        return
+    plan = dataclasses.replace(plan, start=start)
 
     summary = Summary(plan.game, plan.players)
     show = (not quiet) and (sys.stderr.isatty() if progress is None else progress)
     t0 = time.perf_counter()
     interrupted = False
     try:
+        outputs.open(plan, append=start > 0)
         with Progress(total=games - start, enabled=show, label=f"{game}") as bar:
             for records in run_plan(
                 plan, jobs=jobs, backend=backend, address=address, chunk_size=chunk_size
             ):
-                reps = [r.pop("replay") for r in records if "replay" in r]
-                if writer is not None:
-                    writer.write(records)
-                if replay_out is not None and reps:
-                    replay_out.write("".join(dumps(r) + "\n" for r in reps))
-                    replay_out.flush()
+                outputs.write(records)
                 for r in records:
                     summary.add(r)
                 bar.advance(len(records))
@@ -203,17 +197,19 @@ def sim_cmd(
         interrupted = True
     except CardcoreError as e:
         raise click.ClickException(str(e)) from None
+    except OSError as e:
+        raise click.ClickException(f"cannot write the output: {e}") from None
     finally:
-        if writer is not None:
-            writer.close()
-        if replay_out is not None:
-            replay_out.close()
+        outputs.close(finished=start + outputs.written >= games)
     summary.seconds = time.perf_counter() - t0
-    if summary_json:
-        with open(summary_json, "w", encoding="utf-8") as f:
-            json.dump(summary.as_dict(), f, indent=2)
+    try:
+        outputs.write_summary(summary.as_dict())
+    except OSError as e:
+        raise click.ClickException(f"cannot write --summary-json: {e}") from None
     if not quiet:
         print_summary(summary, spec.title)
+        if output is None:
+            click.echo("The records were not saved (no --output).", err=True)
     if interrupted:
         click.echo(
             f"Interrupted after {start + summary.records} records; continue with --resume.",

@@ -163,6 +163,9 @@ class GameSpec:
     verify_replay: Callable[[Mapping[str, Any]], None]
     play_match: Callable[[GameRequest], dict[str, Any]] | None = None
     description: str = ""
+    check_options: Callable[[int, Mapping[str, OptionValue]], object] | None = None
+    """Checks a whole option set for a number of players (rules that tie options together);
+    raises :class:`~cardcore.errors.OptionError`. Runs before any game is played."""
 
     def option(self, name: str) -> OptionSpec:
         for o in self.options:
@@ -171,14 +174,20 @@ class GameSpec:
         known = ", ".join(o.name for o in self.options)
         raise OptionError(f"{self.name} has no option {name!r} (known: {known})")
 
-    def resolve_options(self, given: Mapping[str, OptionValue]) -> dict[str, OptionValue]:
-        """Validated options with defaults filled in, in declaration order."""
+    def resolve_options(
+        self, given: Mapping[str, OptionValue], players: int | None = None
+    ) -> dict[str, OptionValue]:
+        """Validated options with defaults filled in, in declaration order; with ``players``
+        also checked as a whole (:attr:`check_options`)."""
         for key in given:
             self.option(key)
-        return {
+        resolved = {
             o.name: o.validate(given[o.name]) if o.name in given else o.default
             for o in self.options
         }
+        if players is not None and self.check_options is not None:
+            self.check_options(players, resolved)
+        return resolved
 
     def parse_options(self, pairs: Sequence[str]) -> dict[str, OptionValue]:
         """Parses ``key=value`` strings (CLI ``--option``) into validated values."""

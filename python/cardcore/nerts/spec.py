@@ -279,5 +279,6 @@ SPEC = register_game(
         verify_replay=verify_replay,
         play_match=play_match,
         description="Real-time race (discrete-event engine, table speeds); one record per round.",
+        check_options=NertsOptions.from_mapping,
     )
 )

@@ -109,7 +109,7 @@ def plan_run(
         seed=seed,
         players=p,
         agents=tuple(names),
-        options=spec.resolve_options(options or {}),
+        options=spec.resolve_options(options or {}, p),
         rotate_seats=rotate_seats,
         match=match,
         replay=replay,

@@ -1,4 +1,4 @@
-"""Record output: JSON Lines, CSV and Parquet, written in index order, resumable.
+"""Record output: JSON Lines, CSV and Parquet, written in index order.
 
 Each record is written whole (one line, or one Parquet row group of many records) and flushed
 per batch, so an interrupted run never leaves half a record behind the last full one.
@@ -9,12 +9,10 @@ from __future__ import annotations
 import csv
 import io
 import json
-import os
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import IO, Any, Protocol
 
-from cardcore.errors import CardcoreError, OptionError
+from cardcore.errors import OptionError
 
 __all__ = [
     "FORMATS",
@@ -23,7 +21,6 @@ __all__ = [
     "flat_row",
     "format_for",
     "open_writer",
-    "resume_point",
 ]
 
 FORMATS = ("jsonl", "csv", "parquet")
@@ -205,42 +202,3 @@ def open_writer(path: str | None, fmt: str, *, append: bool = False) -> RecordWr
     if fmt == "csv":
         return CsvWriter(stream, owned, header=not append)
     return JsonlWriter(stream, owned)
-
-
-def resume_point(path: str, fmt: str, game: str, run_seed: int, start: int = 0) -> int:
-    """How many records an interrupted run already wrote to ``path`` (a partial last line is
-    cut off). Checks that the file belongs to the same run; raises otherwise."""
-    if path == "-":
-        raise OptionError("--resume needs an output file")
-    p = Path(path)
-    if not p.exists():
-        return start
-    data = p.read_bytes()
-    cut = data.rfind(b"\n") + 1
-    if cut < len(data):
-        with open(p, "r+b") as f:
-            f.truncate(cut)
-            f.flush()
-            os.fsync(f.fileno())
-    lines = data[:cut].decode("utf-8").splitlines()
-    if fmt == "csv":
-        if not lines:
-            return start
-        rows = list(csv.DictReader(lines))
-        done = len(rows)
-        last: Mapping[str, Any] | None = rows[-1] if rows else None
-    else:
-        done = len(lines)
-        last = json.loads(lines[-1]) if lines else None
-    if last is not None:
-        same = (
-            str(last.get("game")) == game
-            and str(last.get("run_seed")) == str(run_seed)
-            and int(str(last.get("index"))) == start + done - 1
-        )
-        if not same:
-            raise CardcoreError(
-                f"{path} does not continue this run (game {game}, seed {run_seed}); "
-                "use the same --seed and game, or a new file"
-            )
-    return start + done

@@ -383,5 +383,6 @@ SPEC: Final = register_game(
             "Race to empty your pay-off pile onto shared A..Q centre stacks; kings are wild "
             "(G4A 1.9.1 rules for 2 players, RULES §3)."
         ),
+        check_options=lambda players, options: SpiteOptions.from_mapping(options, players),
     )
 )

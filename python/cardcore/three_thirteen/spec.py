@@ -220,5 +220,6 @@ SPEC: Final = register_game(
         play=play,
         verify_replay=verify_replay,
         description="11 rounds of 3..13 cards; the wild rank follows the round; lowest total wins.",
+        check_options=lambda players, options: Options.from_mapping(players, dict(options)),
     )
 )

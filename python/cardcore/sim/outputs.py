@@ -1,0 +1,376 @@
+"""The files a run writes, written safely: checked before the run, never silently replaced,
+records and replays kept in step, resumable only by the same run plan.
+
+While a run is going, each output ``F`` is written to ``F.partial`` in the same folder and
+renamed to ``F`` when the run ends (finished, interrupted or failed: the records written so far
+are whole). ``F.plan.json`` next to the records file holds the run plan until the run is
+finished; ``--resume`` continues only a run with the same plan, and first cuts the records and
+replays files to the records both hold whole, so an interrupt, a kill or a full disk can never
+leave them out of step.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import csv
+import json
+import os
+import signal
+import threading
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any, Final
+
+from cardcore import __version__
+from cardcore.errors import OptionError
+from cardcore.rng import derive_seed
+from cardcore.sim.runner import RunPlan
+from cardcore.sim.writers import RecordWriter, open_writer
+
+__all__ = [
+    "PLAN_FORMAT",
+    "RunOutputs",
+    "check_paths",
+    "deferred_interrupt",
+    "partial_path",
+    "plan_path",
+    "plan_record",
+    "write_atomic",
+]
+
+PLAN_FORMAT: Final = "cardcore-run-plan"
+PLAN_VERSION: Final = 1
+
+
+def partial_path(path: str) -> str:
+    """Where output ``path`` is written while the run is going."""
+    return path + ".partial"
+
+
+def plan_path(path: str) -> str:
+    """Where the plan of an unfinished run writing records to ``path`` is kept."""
+    return path + ".plan.json"
+
+
+@contextlib.contextmanager
+def deferred_interrupt() -> Iterator[None]:
+    """Holds back Ctrl-C (SIGINT) until the block is done, then delivers it. Only in the main
+    thread (elsewhere Python delivers no signals anyway)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[int] = []
+    old = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)
+        if caught and callable(old):
+            old(signal.SIGINT, None)
+
+
+def write_atomic(path: str, text: str) -> None:
+    """Writes ``text`` to ``path`` through a temporary file renamed into place."""
+    tmp = partial_path(path)
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(text)
+    os.replace(tmp, path)
+
+
+def check_paths(outputs: Mapping[str, str | None], *, force: bool, resume: bool) -> None:
+    """Checks every output before the run: no two the same file, each folder there and
+    writable, no directory, and an existing file only with ``force`` or ``resume``.
+
+    ``outputs`` maps an option name (for messages) to its path; ``None`` and ``-`` (stdout)
+    are skipped. Raises :class:`~cardcore.errors.OptionError`.
+    """
+    if force and resume:
+        raise OptionError("--force and --resume exclude each other")
+    files = {opt: p for opt, p in outputs.items() if p is not None and p != "-"}
+    if sum(p == "-" for p in outputs.values()) > 1:
+        raise OptionError("only one output can go to stdout ('-')")
+    seen: dict[str, str] = {}
+    for opt, p in files.items():
+        for name in (p, partial_path(p), plan_path(p)):
+            key = os.path.realpath(name)
+            other = seen.get(key)
+            if other is not None and other != opt:
+                raise OptionError(f"{opt} and {other} name the same file {name!r}")
+            seen[key] = opt
+    existing = [p for p in files.values() if Path(p).exists()]
+    for i, a in enumerate(existing):
+        for b in existing[i + 1 :]:
+            if os.path.samefile(a, b):
+                raise OptionError(f"{a!r} and {b!r} are the same file")
+    for opt, p in files.items():
+        path = Path(p)
+        folder = path.parent
+        if path.is_dir():
+            raise OptionError(f"{opt} {p!r} is a directory")
+        if not folder.is_dir():
+            raise OptionError(f"{opt} {p!r}: folder {str(folder)!r} does not exist")
+        if not os.access(folder, os.W_OK | os.X_OK):
+            raise OptionError(f"{opt} {p!r}: folder {str(folder)!r} is not writable")
+        if force or resume:
+            continue
+        for name in (p, partial_path(p)):
+            if Path(name).exists():
+                raise OptionError(
+                    f"{opt} {name!r} exists; pass --force to overwrite it "
+                    "or --resume to continue its run"
+                )
+
+
+def plan_record(plan: RunPlan, fmt: str) -> dict[str, Any]:
+    """What makes two runs the same run: everything but the number of games."""
+    return {
+        "format": PLAN_FORMAT,
+        "version": PLAN_VERSION,
+        "cardcore_version": __version__,
+        "game": plan.game,
+        "seed": plan.seed,
+        "players": plan.players,
+        "agents": list(plan.agents),
+        "options": dict(plan.options),
+        "rotate_seats": plan.rotate_seats,
+        "match": plan.match,
+        "replays": plan.replay,
+        "output_format": fmt,
+        "games": plan.games,
+    }
+
+
+def _line_ends(path: str) -> Iterator[int]:
+    """The offset just past each newline of the file, in order (read in blocks)."""
+    with open(path, "rb") as f:
+        pos = 0
+        while block := f.read(1 << 20):
+            i = block.find(b"\n")
+            while i >= 0:
+                yield pos + i + 1
+                i = block.find(b"\n", i + 1)
+            pos += len(block)
+
+
+def _count_lines(path: str | None) -> int:
+    """Whole lines of ``path`` (0 when there is no file); a half line at the end is not one."""
+    return 0 if path is None else sum(1 for _ in _line_ends(path))
+
+
+def _line(path: str, n: int) -> tuple[bytes, int]:
+    """Whole line ``n`` (from 1) of ``path`` and the offset just past it."""
+    start = 0
+    for k, end in enumerate(_line_ends(path), 1):
+        if k == n:
+            with open(path, "rb") as f:
+                f.seek(start)
+                return f.read(end - start), end
+        start = end
+    return b"", start
+
+
+def _parse(line: bytes, header: bytes | None) -> Mapping[str, Any]:
+    """A record line as a dict (CSV with its header); empty when it cannot be read."""
+    text = line.decode("utf-8", errors="replace")
+    try:
+        if header is not None:
+            head = header.decode("utf-8", errors="replace")
+            return dict(next(csv.DictReader([head, text])))
+        rec = json.loads(text)
+    except (ValueError, StopIteration):
+        return {}
+    return rec if isinstance(rec, Mapping) else {}
+
+
+def _source(path: str | None) -> str | None:
+    """The newest state of an output: its ``.partial`` (a run was killed), else the file."""
+    if path is None or path == "-":
+        return None
+    for name in (partial_path(path), path):
+        if Path(name).exists():
+            return name
+    return None
+
+
+def _cut(source: str, final: str, size: int) -> None:
+    """Moves ``source`` to ``final``'s partial name and truncates it to ``size`` bytes."""
+    part = partial_path(final)
+    if source != part:
+        os.replace(source, part)
+    with open(part, "r+b") as f:
+        f.truncate(size)
+        f.flush()
+        os.fsync(f.fileno())
+
+
+class RunOutputs:
+    """The records (``-o``), replays (``--replays``) and summary (``--summary-json``) of one
+    CLI run; see the module docstring."""
+
+    def __init__(
+        self,
+        records: str | None,
+        replays: str | None,
+        summary: str | None,
+        fmt: str,
+    ) -> None:
+        self.records, self.replays, self.summary, self.fmt = records, replays, summary, fmt
+        self.written = 0
+        self._appending = False
+        self._writer: RecordWriter | None = None
+        self._replay_writer: RecordWriter | None = None
+
+    def check(self, *, force: bool, resume: bool) -> None:
+        """:func:`check_paths` for this run's outputs."""
+        if resume and self.records in (None, "-"):
+            raise OptionError("--resume needs --output FILE (the records of the run)")
+        if resume and self.fmt == "parquet":
+            raise OptionError("--resume works with jsonl and csv output, not Parquet")
+        if self.fmt == "parquet" and self.records == "-":
+            raise OptionError("Parquet cannot be written to stdout; give a file name")
+        check_paths(
+            {"--output": self.records, "--replays": self.replays, "--summary-json": self.summary},
+            force=force,
+            resume=resume,
+        )
+
+    def _files(self) -> list[str]:
+        return [p for p in (self.records, self.replays) if p is not None and p != "-"]
+
+    # --- resume -----------------------------------------------------------------------
+
+    def resume_point(self, plan: RunPlan) -> int:
+        """Where an earlier run of ``plan`` stopped: the number of records its files both hold
+        whole. Raises :class:`OptionError` (changing nothing) when the files belong to another
+        run plan; otherwise moves them back to their ``.partial`` names, cut to those records.
+        A result ``>= plan.games`` means the run is finished."""
+        rec_src = _source(self.records)
+        if rec_src is None:
+            return plan.start
+        csv_header = self.fmt == "csv"
+        rec_lines = _count_lines(rec_src)
+        self._check_plan(plan, rec_lines - (1 if csv_header and rec_lines else 0))
+        header = _line(rec_src, 1)[0] if csv_header and rec_lines else None
+        done = rec_lines - (1 if header is not None else 0)
+        rep_src = _source(self.replays)
+        if self.replays not in (None, "-"):
+            done = min(done, _count_lines(rep_src))
+        rec_end = len(header) if header is not None else 0
+        rep_end = 0
+        if done:
+            index = plan.start + done - 1
+            line, rec_end = _line(rec_src, done + (1 if header is not None else 0))
+            last = _parse(line, header)
+            same = (
+                str(last.get("game")) == plan.game
+                and str(last.get("run_seed")) == str(plan.seed)
+                and str(last.get("index")) == str(index)
+            )
+            if not same:
+                raise OptionError(
+                    f"{self.records} does not continue this run (game {plan.game}, seed "
+                    f"{plan.seed}, record {index}); use the same --seed and game, or a new file"
+                )
+            if rep_src is not None:
+                line, rep_end = _line(rep_src, done)
+                if _parse(line, None).get("seed") != derive_seed(plan.seed, index, "game"):
+                    raise OptionError(f"{self.replays} does not hold the replays of {self.records}")
+        # checks passed: from here on the files change
+        assert self.records is not None
+        _cut(rec_src, self.records, rec_end)
+        if rep_src is not None and self.replays is not None:
+            _cut(rep_src, self.replays, rep_end)
+        return plan.start + done
+
+    def _check_plan(self, plan: RunPlan, done: int) -> None:
+        assert self.records is not None
+        path = plan_path(self.records)
+        if not Path(path).exists():
+            if done >= plan.games:
+                return  # a finished run keeps no plan; resume_point reports it finished
+            raise OptionError(
+                f"{self.records} has no run plan ({path}): it was not written by an "
+                "unfinished `cardcore sim` run, so it cannot be continued; start a new file"
+            )
+        try:
+            stored = json.loads(Path(path).read_text(encoding="utf-8"))
+        except (OSError, ValueError) as e:
+            raise OptionError(f"cannot read the run plan {path}: {e}") from None
+        if not isinstance(stored, dict) or stored.get("format") != PLAN_FORMAT:
+            raise OptionError(f"{path} is not a cardcore run plan")
+        now = json.loads(json.dumps(plan_record(plan, self.fmt)))
+        diffs = [
+            f"{key} {stored.get(key)!r} then, {value!r} now"
+            for key, value in now.items()
+            if key != "games" and stored.get(key) != value
+        ]
+        if diffs:
+            raise OptionError(
+                f"--resume: {self.records} was written by another run plan ("
+                + "; ".join(diffs)
+                + "); run the same command again, or start a new file"
+            )
+
+    # --- writing ------------------------------------------------------------------------
+
+    def open(self, plan: RunPlan, *, append: bool) -> None:
+        """Opens the writers (``append``: after the records a resumed run kept) and stores
+        the plan while the run is unfinished."""
+        self._appending = append
+        if self.records is not None and self.records != "-":
+            write_atomic(plan_path(self.records), json.dumps(plan_record(plan, self.fmt)) + "\n")
+        target = self.records if self.records in (None, "-") else partial_path(self.records)
+        self._writer = open_writer(target, self.fmt, append=append)
+        if self.replays is not None:
+            target = self.replays if self.replays == "-" else partial_path(self.replays)
+            self._replay_writer = open_writer(target, "jsonl", append=append)
+
+    def write(self, records: list[dict[str, Any]]) -> None:
+        """Writes one batch: its records and their replays (popped from the records)
+        together. Ctrl-C waits until both are written; a failed write (a full disk) cuts both
+        files back to the last whole batch and raises :class:`OSError`."""
+        replays = [r.pop("replay") for r in records if "replay" in r]
+        with deferred_interrupt():
+            sizes = {p: os.path.getsize(partial_path(p)) for p in self._existing_partials()}
+            try:
+                if self._writer is not None:
+                    self._writer.write(records)
+                if self._replay_writer is not None and replays:
+                    self._replay_writer.write(replays)
+            except OSError:
+                self._close_writers()
+                for p, size in sizes.items():
+                    with contextlib.suppress(OSError):
+                        os.truncate(partial_path(p), size)
+                raise
+        self.written += len(records)
+
+    def _existing_partials(self) -> list[str]:
+        return [p for p in self._files() if Path(partial_path(p)).exists()]
+
+    def _close_writers(self) -> None:
+        for w in (self._writer, self._replay_writer):
+            if w is not None:
+                with contextlib.suppress(OSError):
+                    w.close()
+        self._writer = self._replay_writer = None
+
+    def close(self, finished: bool) -> None:
+        """Closes the writers and renames each output into place; a ``finished`` run drops
+        its plan. A run that stopped before its first record leaves every file as it was."""
+        with deferred_interrupt():
+            self._close_writers()
+            keep = finished or self.written > 0 or self._appending
+            for p in self._existing_partials():
+                if keep:
+                    os.replace(partial_path(p), p)
+                else:
+                    os.remove(partial_path(p))
+            if self.records not in (None, "-") and (finished or not keep):
+                assert self.records is not None
+                with contextlib.suppress(FileNotFoundError):
+                    os.remove(plan_path(self.records))
+
+    def write_summary(self, summary: Mapping[str, Any]) -> None:
+        if self.summary is not None:
+            write_atomic(self.summary, json.dumps(summary, indent=2))
