@@ -74,9 +74,11 @@ def test_parquet_memory_stays_flat(tmp_path: object, benchmark: object) -> None:
         import resource, sys, time
         from cardcore.sim import run_plan
         from cardcore.sim.runner import plan_run
+        from cardcore.games.base import get_game
         from cardcore.sim.writers import open_writer
         plan = plan_run("three-thirteen", games={games}, seed=1, agents="greedy")
-        w = open_writer({out!r}, "parquet")
+        columns = get_game("three-thirteen").record_schema.with_run_columns()
+        w = open_writer({out!r}, "parquet", columns=columns)
         marks = []
         done = 0
         for recs in run_plan(plan, chunk_size=20):

@@ -25,10 +25,8 @@ def test_parquet_rows_hold_the_same_records(tmp_path: Path) -> None:
     assert r.exit_code == 0, r.output
     table = pq.read_table(out)
     assert table.num_rows == 120
-    assert pq.ParquetFile(out).num_row_groups == 3
     expected = [dumps(rec) for rec in simulate("toy", games=120, seed=4)]
-    assert table.column("record").to_pylist() == expected
-    assert table.column("index").to_pylist() == list(range(120))
+    assert [dumps(row) for row in table.to_pylist()] == expected
 
 
 def test_parquet_refuses_stdout_and_resume(tmp_path: Path) -> None:

@@ -42,3 +42,8 @@ def games_cmd(game: str | None) -> None:
             hi = "" if o.maximum is None else f"{o.maximum:g}"
             rng = f" range {lo}..{hi}"
         click.echo(f"  {o.name}={o.default}{allowed}{rng}  {o.help}")
+    for label, schema in (("record", spec.record_schema), ("match record", spec.match_schema)):
+        if schema is not None:
+            click.echo(f"{label} columns (Parquet types; ? = may be null):")
+            for name, col in schema.with_run_columns().items():
+                click.echo(f"  {name}: {col}")

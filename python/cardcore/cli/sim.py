@@ -165,7 +165,9 @@ def sim_cmd(
 
     if address is not None and backend != "ray":
         raise click.UsageError("--address is for --backend ray")
-    outputs = RunOutputs(output, replays, summary_json, format_for(output, fmt))
+    schema = spec.schema_for(match)
+    columns = schema.with_run_columns() if schema is not None else None
+    outputs = RunOutputs(output, replays, summary_json, format_for(output, fmt), columns)
     try:
         outputs.check(force=force, resume=resume)
         start = outputs.resume_point(plan) if resume else 0

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final, Protocol, runtime_checkable
 
 from cardcore.errors import OptionError
+from cardcore.games.schema import RecordSchema
 
 __all__ = [
     "HUMAN",
@@ -149,6 +150,8 @@ class GameSpec:
     plus ``replay`` when requested. ``play_match`` (games with matches) returns one record per
     match with the same keys and a ``games`` list. ``verify_replay`` re-runs a replay dict and
     raises :class:`~cardcore.errors.ReplayMismatchError` on any disagreement.
+    ``record_schema`` / ``match_schema`` declare the column types of those records (for typed
+    Parquet and reports); without them, columnar output infers types from the first records.
     """
 
     name: str
@@ -166,6 +169,8 @@ class GameSpec:
     check_options: Callable[[int, Mapping[str, OptionValue]], object] | None = None
     """Checks a whole option set for a number of players (rules that tie options together);
     raises :class:`~cardcore.errors.OptionError`. Runs before any game is played."""
+    record_schema: RecordSchema | None = None
+    match_schema: RecordSchema | None = None
 
     def option(self, name: str) -> OptionSpec:
         for o in self.options:
@@ -198,6 +203,10 @@ class GameSpec:
                 raise OptionError(f"option {pair!r} is not key=value")
             out[key.strip()] = self.option(key.strip()).parse(text.strip())
         return out
+
+    def schema_for(self, match: bool) -> RecordSchema | None:
+        """The declared schema of this game's match records (``match``) or game records."""
+        return self.match_schema if match else self.record_schema
 
     def make_agent(self, name: str) -> Agent:
         """A fresh agent for one seat, by built-in name or ``"package.module:callable"``."""

@@ -10,6 +10,16 @@ from cardcore import __version__
 from cardcore.cards import parse_card
 from cardcore.errors import IllegalMoveError, ReplayMismatchError
 from cardcore.games.base import HUMAN, GameRequest, GameSpec, OptionSpec, register_game
+from cardcore.games.schema import (
+    HEAD,
+    INT64,
+    STRING,
+    UINT64,
+    RecordSchema,
+    list_of,
+    optional,
+    struct,
+)
 from cardcore.nerts.agents import GreedyAgent, HardAgent, RandomAgent
 from cardcore.nerts.engine import NertsAgent, Round
 from cardcore.nerts.rules import OPTION_SPECS, NertsOptions, card_text, parse_action
@@ -265,6 +275,26 @@ def verify_replay(record: Mapping[str, Any]) -> None:
                 _compare(f"record {key}", replay.get(key), record[key])
 
 
+_ROUND_COLUMNS = {
+    "scores": list_of(INT64),
+    "winner": optional(INT64),
+    "caller": optional(INT64),
+    "end": STRING,
+    "duration_ms": INT64,
+    "events": INT64,
+}
+RECORD_SCHEMA = RecordSchema({**HEAD, **_ROUND_COLUMNS}, length="events", unit="round")
+MATCH_SCHEMA = RecordSchema(
+    {
+        **HEAD,
+        "scores": list_of(INT64),
+        "winner": optional(INT64),
+        "rounds": list_of(struct(round=INT64, seed=UINT64, **_ROUND_COLUMNS)),
+    },
+    rounds="rounds.scores",
+    unit="match",
+)
+
 SPEC = register_game(
     GameSpec(
         name=GAME,
@@ -280,5 +310,7 @@ SPEC = register_game(
         play_match=play_match,
         description="Real-time race (discrete-event engine, table speeds); one record per round.",
         check_options=NertsOptions.from_mapping,
+        record_schema=RECORD_SCHEMA,
+        match_schema=MATCH_SCHEMA,
     )
 )

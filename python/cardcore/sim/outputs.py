@@ -23,6 +23,7 @@ from typing import Any, Final
 
 from cardcore import __version__
 from cardcore.errors import OptionError
+from cardcore.games.schema import Col
 from cardcore.rng import derive_seed
 from cardcore.sim.runner import RunPlan
 from cardcore.sim.writers import RecordWriter, open_writer
@@ -205,7 +206,7 @@ def _cut(source: str, final: str, size: int) -> None:
 
 class RunOutputs:
     """The records (``-o``), replays (``--replays``) and summary (``--summary-json``) of one
-    CLI run; see the module docstring."""
+    CLI run; see the module docstring. ``columns`` types Parquet records."""
 
     def __init__(
         self,
@@ -213,8 +214,10 @@ class RunOutputs:
         replays: str | None,
         summary: str | None,
         fmt: str,
+        columns: Mapping[str, Col] | None = None,
     ) -> None:
         self.records, self.replays, self.summary, self.fmt = records, replays, summary, fmt
+        self.columns = columns
         self.written = 0
         self._appending = False
         self._writer: RecordWriter | None = None
@@ -320,7 +323,7 @@ class RunOutputs:
         if self.records is not None and self.records != "-":
             write_atomic(plan_path(self.records), json.dumps(plan_record(plan, self.fmt)) + "\n")
         target = self.records if self.records in (None, "-") else partial_path(self.records)
-        self._writer = open_writer(target, self.fmt, append=append)
+        self._writer = open_writer(target, self.fmt, append=append, columns=self.columns)
         if self.replays is not None:
             target = self.replays if self.replays == "-" else partial_path(self.replays)
             self._replay_writer = open_writer(target, "jsonl", append=append)

@@ -1,7 +1,11 @@
 """Record output: JSON Lines, CSV and Parquet, written in index order.
 
-Each record is written whole (one line, or one Parquet row group of many records) and flushed
-per batch, so an interrupted run never leaves half a record behind the last full one.
+JSON Lines holds each record as the game built it. CSV is flat: the fixed columns, then every
+other scalar field; lists are joined with ``;`` (``None`` as an empty cell), nested fields are
+left out. Parquet is typed: one column per record key with the game's declared Arrow types.
+Each JSON Lines / CSV record is written whole and flushed per batch, so an interrupted run never
+leaves half a record behind the last full one; Parquet row groups are written as they fill and
+the rest on close.
 """
 
 from __future__ import annotations
@@ -12,7 +16,8 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import IO, Any, Protocol
 
-from cardcore.errors import OptionError
+from cardcore.errors import CardcoreError, OptionError
+from cardcore.games.schema import Col, arrow_schema, infer_columns
 
 __all__ = [
     "FORMATS",
@@ -25,6 +30,7 @@ __all__ = [
 
 FORMATS = ("jsonl", "csv", "parquet")
 CSV_COLUMNS = ("game", "index", "seed", "run_seed", "players", "agents", "scores", "winner")
+ROW_GROUP = 10_000
 
 
 def dumps(record: Mapping[str, Any]) -> str:
@@ -104,34 +110,18 @@ class CsvWriter:
             self.stream.close()
 
 
-def _parquet_row(record: Mapping[str, Any]) -> dict[str, Any]:
-    """Scalar fields as they are (None = null), lists joined with ';', whole record as JSON."""
-    row: dict[str, Any] = {}
-    for k, v in record.items():
-        if isinstance(v, list | tuple):
-            row[k] = _cell(v)
-        elif v is None or isinstance(v, str | int | float | bool):
-            row[k] = v
-    row["record"] = dumps(record)
-    return row
-
-
 class ParquetWriter:
-    """One row group per batch: flat columns plus the whole record as a JSON string column.
+    """Typed Parquet: one column per record key, typed as the game declares
+    (:mod:`cardcore.games.schema`; inferred from the first records otherwise).
 
-    The schema is fixed by the first batch (seeds as uint64, ``winner`` as a nullable int64);
-    later values are coerced to it, so memory stays flat however many games are written.
+    Each batch is checked and converted to Arrow as it comes (a record that does not fit fails
+    at once); row groups of ``row_group`` records are written as they fill, whatever the
+    batches, so the file is the same bytes for any ``--jobs`` or chunk size.
     """
 
-    _FIXED: Mapping[str, str] = {
-        "index": "int64",
-        "seed": "uint64",
-        "run_seed": "uint64",
-        "players": "int64",
-        "winner": "int64",
-    }
-
-    def __init__(self, path: str) -> None:
+    def __init__(
+        self, path: str, columns: Mapping[str, Col] | None = None, row_group: int = ROW_GROUP
+    ) -> None:
         try:
             import pyarrow as pa
             import pyarrow.parquet as pq
@@ -140,49 +130,87 @@ class ParquetWriter:
                 "Parquet output needs pyarrow: pip install 'cardcore[parquet]'"
             ) from None
         self.pa, self.pq, self.path = pa, pq, path
+        self.columns = dict(columns) if columns is not None else None
+        self.row_group = row_group
+        self.pending: list[Any] = []
+        self.pending_rows = 0
+        self.seen = 0
         self.writer: Any = None
         self.schema: Any = None
-
-    def _schema(self, rows: list[dict[str, Any]]) -> Any:
-        pa = self.pa
-        fields = []
-        for name in rows[0]:
-            if name in self._FIXED:
-                fields.append(pa.field(name, getattr(pa, self._FIXED[name])()))
-                continue
-            sample = next((r[name] for r in rows if r.get(name) is not None), None)
-            if isinstance(sample, bool):
-                typ = pa.bool_()
-            elif isinstance(sample, int):
-                typ = pa.int64()
-            elif isinstance(sample, float):
-                typ = pa.float64()
-            else:
-                typ = pa.string()
-            fields.append(pa.field(name, typ))
-        return pa.schema(fields)
 
     def write(self, records: Sequence[Mapping[str, Any]]) -> None:
         if not records:
             return
-        rows = [_parquet_row(r) for r in records]
+        table = self._table(records)
+        self.seen += len(records)
+        self.pending.append(table)
+        self.pending_rows += table.num_rows
+        while self.pending_rows >= self.row_group:
+            rest = self.pa.concat_tables(self.pending)
+            self._flush(rest.slice(0, self.row_group))
+            rest = rest.slice(self.row_group)
+            self.pending, self.pending_rows = [rest], rest.num_rows
+
+    def _table(self, rows: Sequence[Mapping[str, Any]]) -> Any:
+        if self.columns is None:
+            self.columns = infer_columns(rows)
+        if self.schema is None:
+            self.schema = arrow_schema(self.columns)
+        names = self.columns.keys()
+        for k, r in enumerate(rows):
+            if r.keys() != names:
+                raise CardcoreError(
+                    f"record {self.seen + k} does not fit the Parquet schema: "
+                    f"keys {sorted(set(r) ^ set(names))} differ"
+                )
+        try:
+            table = self.pa.Table.from_pylist(list(rows), schema=self.schema)
+        except (self.pa.ArrowException, OverflowError, TypeError) as e:
+            raise CardcoreError(
+                f"records {self.seen}..{self.seen + len(rows) - 1} do not fit the "
+                f"Parquet schema: {e}"
+            ) from None
+        for name, col in self.columns.items():
+            if _has_forbidden_null(table.column(name), col):
+                raise CardcoreError(f"a record has None in {name!r}, declared not nullable")
+        return table
+
+    def _flush(self, table: Any) -> None:
         if self.writer is None:
-            self.schema = self._schema(rows)
             self.writer = self.pq.ParquetWriter(self.path, self.schema)
-        for row in rows:
-            for f in self.schema:
-                v = row.get(f.name)
-                if v is not None and self.pa.types.is_string(f.type) and not isinstance(v, str):
-                    row[f.name] = str(v)
-        self.writer.write_table(self.pa.Table.from_pylist(rows, schema=self.schema))
+        self.writer.write_table(table.combine_chunks(), row_group_size=table.num_rows)
 
     def close(self) -> None:
+        if self.pending_rows:
+            self._flush(self.pa.concat_tables(self.pending))
+        self.pending, self.pending_rows = [], 0
         if self.writer is not None:
             self.writer.close()
 
 
-def open_writer(path: str | None, fmt: str, *, append: bool = False) -> RecordWriter | None:
-    """A writer for ``path`` (``-`` = stdout; None = no records written)."""
+def _has_forbidden_null(array: Any, col: Col) -> bool:
+    """Whether ``array`` (Arrow, chunked or not) holds a null ``col`` does not allow."""
+    chunks = getattr(array, "chunks", [array])
+    for a in chunks:
+        if not col.nullable and a.null_count:
+            return True
+        if col.kind == "list" and col.item is not None and _has_forbidden_null(a.values, col.item):
+            return True
+        for name, field_col in col.fields:
+            if _has_forbidden_null(a.field(name), field_col):
+                return True
+    return False
+
+
+def open_writer(
+    path: str | None,
+    fmt: str,
+    *,
+    append: bool = False,
+    columns: Mapping[str, Col] | None = None,
+) -> RecordWriter | None:
+    """A writer for ``path`` (``-`` = stdout; None = no records written). ``columns`` types the
+    Parquet columns (default: inferred from the first records)."""
     if path is None:
         return None
     if fmt == "parquet":
@@ -190,7 +218,7 @@ def open_writer(path: str | None, fmt: str, *, append: bool = False) -> RecordWr
             raise OptionError("Parquet cannot be written to stdout; give a file name")
         if append:
             raise OptionError("--resume works with jsonl and csv output, not Parquet")
-        return ParquetWriter(path)
+        return ParquetWriter(path, columns)
     if path == "-":
         import sys
 

@@ -24,6 +24,7 @@ from cardcore.games.base import (
     register_game,
     resolve_agent,
 )
+from cardcore.games.schema import HEAD, INT64, STRING, RecordSchema, list_of, optional, struct
 from cardcore.rng import RNG_VERSION, Rng, derive_seed
 from cardcore.spite_malice.agents import GreedyAgent, PlannerAgent, RandomAgent
 from cardcore.spite_malice.rules import (
@@ -366,6 +367,32 @@ def _check_agents(options: SpiteOptions, seed: int, names: list[str], moves: Seq
         raise _fail(f"the agents, re-run, play differently from move {n}")
 
 
+_GAME_COLUMNS: Final = {
+    **HEAD,
+    "scores": list_of(INT64),
+    "winner": optional(INT64),
+    "outcome": STRING,
+    "turns": INT64,
+    "end_reason": STRING,
+    "first_player": INT64,
+    "payoff_left": list_of(INT64),
+}
+RECORD_SCHEMA: Final = RecordSchema(_GAME_COLUMNS, length="turns")
+MATCH_SCHEMA: Final = RecordSchema(
+    {
+        **HEAD,
+        "scores": list_of(INT64),
+        "winner": optional(INT64),
+        "outcome": STRING,
+        "turns": INT64,
+        "games": list_of(struct(**_GAME_COLUMNS)),
+    },
+    length="turns",
+    rounds="games.scores",
+    unit="match",
+    round_unit="game",
+)
+
 SPEC: Final = register_game(
     GameSpec(
         name=GAME,
@@ -384,5 +411,7 @@ SPEC: Final = register_game(
             "(G4A 1.9.1 rules for 2 players, RULES §3)."
         ),
         check_options=lambda players, options: SpiteOptions.from_mapping(options, players),
+        record_schema=RECORD_SCHEMA,
+        match_schema=MATCH_SCHEMA,
     )
 )

@@ -14,6 +14,15 @@ from typing import Any, Final
 
 from cardcore.errors import IllegalMoveError, OptionError, ReplayMismatchError
 from cardcore.games.base import GameRequest, GameSpec, get_game, register_game
+from cardcore.games.schema import (
+    HEAD,
+    INT64,
+    STRING,
+    RecordSchema,
+    list_of,
+    optional,
+    options_struct,
+)
 from cardcore.rng import RNG_VERSION, Rng
 from cardcore.three_thirteen.agents import AGENTS
 from cardcore.three_thirteen.rules import (
@@ -207,6 +216,24 @@ def _verify_agents(replay: Mapping[str, Any], options: Options, seed: int) -> No
             raise _fail(f"round {r + 1}: the agents now choose different moves")
 
 
+RECORD_SCHEMA: Final = RecordSchema(
+    {
+        **HEAD,
+        "options": options_struct(OPTION_SPECS),
+        "first_dealer": INT64,
+        "scores": list_of(INT64),
+        "round_scores": list_of(list_of(INT64)),
+        "went_out": list_of(optional(INT64)),
+        "winner": optional(INT64),
+        "winners": list_of(INT64),
+        "outcome": STRING,
+        "tied": list_of(INT64),
+        "decisions": INT64,
+    },
+    length="decisions",
+    rounds="round_scores",
+)
+
 SPEC: Final = register_game(
     GameSpec(
         name=GAME,
@@ -221,5 +248,6 @@ SPEC: Final = register_game(
         verify_replay=verify_replay,
         description="11 rounds of 3..13 cards; the wild rank follows the round; lowest total wins.",
         check_options=lambda players, options: Options.from_mapping(players, dict(options)),
+        record_schema=RECORD_SCHEMA,
     )
 )
