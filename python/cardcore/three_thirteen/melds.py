@@ -10,7 +10,8 @@ The work happens in Rust (``cardcore._core``); this module validates input and c
   are the game engine's fast paths: hands are ``bytes`` of face codes (0..55, jokers 52..55) and
   the wild rank an int.
 
-Jokers and every card of the wild rank are wild. An unmelded wild-rank natural counts
+A hand holds at most 24 cards (``OptionError`` beyond). Jokers and every card of the wild rank
+are wild. An unmelded wild-rank natural counts
 ``wild_points`` (15), a joker ``joker_points`` (20), an ace 1 (or 15 when ``ace_mode`` is
 ``"high"``/``"both"``), 2–10 their face value and J/Q/K 10.
 """

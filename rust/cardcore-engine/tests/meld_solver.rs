@@ -79,8 +79,8 @@ fn errors_not_panics() {
     assert_eq!(min_deadwood(&[1], 14, &r), Err(MeldError::BadWildRank(14)));
     assert_eq!(min_deadwood(&[56], 5, &r), Err(MeldError::BadFace(56)));
     assert_eq!(
-        min_deadwood(&[0; 41], 5, &r),
-        Err(MeldError::TooManyCards(41))
+        min_deadwood(&[0; 25], 5, &r),
+        Err(MeldError::TooManyCards(25))
     );
     let bad = MeldRules {
         joker_points: 5000,

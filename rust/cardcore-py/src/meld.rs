@@ -11,6 +11,25 @@ use crate::errors::{CardParseError, OptionError};
 
 /// Batches at or above this many hands run with the GIL released.
 const DETACH_HANDS: usize = 64;
+/// Hands solved per GIL-released stretch of a batch; Ctrl-C is checked between stretches.
+const CHECK_HANDS: usize = 1 << 14;
+
+/// Minimum deadwood of every hand, in stretches of [`CHECK_HANDS`] (the GIL released for
+/// large batches, Ctrl-C checked in between).
+fn solve_batch(py: Python<'_>, hands: &[&[u8]], wild: u32, r: &MeldRules) -> PyResult<Vec<u32>> {
+    let mut out = Vec::with_capacity(hands.len());
+    for part in hands.chunks(CHECK_HANDS) {
+        let solve = || meld::min_deadwood_batch(part, wild, r);
+        let values = if hands.len() >= DETACH_HANDS {
+            py.detach(solve)
+        } else {
+            solve()
+        };
+        out.extend(values.map_err(map_err)?);
+        py.check_signals()?;
+    }
+    Ok(out)
+}
 
 fn map_err(e: MeldError) -> PyErr {
     match e {
@@ -83,21 +102,13 @@ fn meld_deadwood_batch(
         flat.extend_from_slice(b.as_bytes());
         ends.push(flat.len());
     }
-    let run = move || -> Result<Vec<u32>, MeldError> {
-        let mut start = 0;
-        let mut views: Vec<&[u8]> = Vec::with_capacity(ends.len());
-        for &e in &ends {
-            views.push(&flat[start..e]);
-            start = e;
-        }
-        meld::min_deadwood_batch(&views, wild, &r)
-    };
-    let out = if n >= DETACH_HANDS {
-        py.detach(run)
-    } else {
-        run()
-    };
-    out.map_err(map_err)
+    let mut start = 0;
+    let mut views: Vec<&[u8]> = Vec::with_capacity(ends.len());
+    for &e in &ends {
+        views.push(&flat[start..e]);
+        start = e;
+    }
+    solve_batch(py, &views, wild, &r)
 }
 
 /// Minimum deadwood of `len(buf) // hand_size` hands packed back to back in one `bytes`.
@@ -120,13 +131,7 @@ fn meld_deadwood_packed(
         )));
     }
     let hands: Vec<&[u8]> = buf.chunks(hand_size).collect();
-    let run = || meld::min_deadwood_batch(&hands, wild, &r);
-    let out = if hands.len() >= DETACH_HANDS {
-        py.detach(run)
-    } else {
-        run()
-    };
-    out.map_err(map_err)
+    solve_batch(py, &hands, wild, &r)
 }
 
 /// A meld as `(kind, [(hand index, face stood for or -1)])`; kind 0 = set, 1 = run.

@@ -1,5 +1,7 @@
 //! The seeded generator and shuffles (`cardcore-rng-v1`).
 
+use std::sync::{Mutex, MutexGuard, PoisonError};
+
 use cardcore_engine::rng::{CardRng, derive_seed as engine_derive_seed};
 use cardcore_engine::shuffle;
 use pyo3::exceptions::{PyMemoryError, PyTypeError, PyValueError};
@@ -22,19 +24,36 @@ fn seed_arg(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<u64> {
 /// Lengths at or above this run with the GIL released.
 const DETACH_ITEMS: usize = 4096;
 
-/// Seeded xoshiro256++ generator; see `docs/rng.md`.
-#[pyclass(module = "cardcore._core")]
+/// Bytes of `permutations` output filled per GIL-released stretch; Ctrl-C is checked between
+/// stretches.
+const CHECK_BYTES: usize = 1 << 22;
+
+/// Seeded xoshiro256++ generator; see `docs/rng.md`. Safe to share between threads: every call
+/// takes the generator's lock (the draws then interleave in whatever order the threads run).
+#[pyclass(module = "cardcore._core", frozen)]
 struct Rng {
-    inner: CardRng,
+    inner: Mutex<CardRng>,
+}
+
+impl Rng {
+    fn wrap(inner: CardRng) -> Self {
+        Self {
+            inner: Mutex::new(inner),
+        }
+    }
+
+    /// The generator (a panic while it was held cannot leave it half-updated: every update is
+    /// a plain word assignment).
+    fn rng(&self) -> MutexGuard<'_, CardRng> {
+        self.inner.lock().unwrap_or_else(PoisonError::into_inner)
+    }
 }
 
 #[pymethods]
 impl Rng {
     #[new]
     fn new(seed: &Bound<'_, PyAny>) -> PyResult<Self> {
-        Ok(Self {
-            inner: CardRng::new(seed_arg(seed, "seed")?),
-        })
+        Ok(Self::wrap(CardRng::new(seed_arg(seed, "seed")?)))
     }
 
     /// Generator of stream `stream` for item `index` of a run seeded with `master`.
@@ -45,76 +64,75 @@ impl Rng {
         stream: &str,
     ) -> PyResult<Self> {
         let (master, index) = (seed_arg(master, "master")?, seed_arg(index, "index")?);
-        Ok(Self {
-            inner: CardRng::for_stream(master, index, stream),
-        })
+        Ok(Self::wrap(CardRng::for_stream(master, index, stream)))
     }
 
     /// Rebuilds a generator from `state` (four u64 words, not all zero).
     #[staticmethod]
     fn from_state(state: [u64; 4]) -> PyResult<Self> {
         CardRng::from_state(state)
-            .map(|inner| Self { inner })
+            .map(Self::wrap)
             .ok_or_else(|| PyValueError::new_err("the all-zero state is invalid"))
     }
 
     /// The four state words.
     #[getter]
     fn state(&self) -> (u64, u64, u64, u64) {
-        let [a, b, c, d] = self.inner.state();
+        let [a, b, c, d] = self.rng().state();
         (a, b, c, d)
     }
 
-    fn next_u64(&mut self) -> u64 {
-        self.inner.next_u64()
+    fn next_u64(&self) -> u64 {
+        self.rng().next_u64()
     }
 
     /// Uniform integer in `0..bound`.
-    fn below(&mut self, bound: u64) -> PyResult<u64> {
+    fn below(&self, bound: u64) -> PyResult<u64> {
         if bound == 0 {
             return Err(PyValueError::new_err("bound must be positive"));
         }
-        Ok(self.inner.below(bound))
+        Ok(self.rng().below(bound))
     }
 
     /// Uniform float in `[0, 1)`.
-    fn random(&mut self) -> f64 {
-        self.inner.next_f64()
+    fn random(&self) -> f64 {
+        self.rng().next_f64()
     }
 
     /// Standard normal deviate (bit-identical on every platform).
-    fn normal(&mut self) -> f64 {
-        self.inner.next_normal()
+    fn normal(&self) -> f64 {
+        self.rng().next_normal()
     }
 
     /// `median * exp(sigma * normal())`, bit-identical on every platform.
-    fn lognormal(&mut self, median: f64, sigma: f64) -> f64 {
-        self.inner.next_lognormal(median, sigma)
+    fn lognormal(&self, median: f64, sigma: f64) -> f64 {
+        self.rng().next_lognormal(median, sigma)
     }
 
     /// A shuffled order of `0..n` (Fisher–Yates, as the shuffle contract specifies).
-    fn permutation(&mut self, py: Python<'_>, n: usize) -> PyResult<Vec<u32>> {
+    fn permutation(&self, py: Python<'_>, n: usize) -> PyResult<Vec<u32>> {
         let n32 = u32::try_from(n).map_err(|_| PyValueError::new_err("n too large"))?;
         let mut v: Vec<u32> = Vec::new();
         v.try_reserve_exact(n)
             .map_err(|_| PyMemoryError::new_err("permutation too large"))?;
         v.extend(0..n32);
         if n >= DETACH_ITEMS {
-            let inner = &mut self.inner;
-            py.detach(|| shuffle::shuffle(inner, &mut v));
+            // the lock is taken and dropped without the GIL, so a thread waiting for it while
+            // holding the GIL cannot deadlock with this one
+            py.detach(|| shuffle::shuffle(&mut self.rng(), &mut v));
         } else {
-            shuffle::shuffle(&mut self.inner, &mut v);
+            shuffle::shuffle(&mut self.rng(), &mut v);
         }
         Ok(v)
     }
 
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, ([u64; 4],))> {
         let ctor = slf.get_type().getattr("from_state")?;
-        Ok((ctor, (slf.borrow().inner.state(),)))
+        Ok((ctor, (slf.get().rng().state(),)))
     }
 
     fn __repr__(&self) -> String {
-        format!("Rng.from_state({:?})", self.inner.state())
+        format!("Rng.from_state({:?})", self.rng().state())
     }
 }
 
@@ -156,19 +174,28 @@ fn permutations<'py>(
         .and_then(|t| t.checked_mul(width))
         .filter(|&t| t <= 1 << 31)
         .ok_or_else(|| PyValueError::new_err("n * count too large"))?;
-    // Fill the new bytes object in place: no intermediate Vec, no copy.
+    // Fill the new bytes object in place: no intermediate Vec, no copy. Each stretch of rows
+    // depends only on its first row's index, so the stretches join to the same bytes.
     PyBytes::new_with(py, total, |buf| {
-        let mut fill = move || {
-            if width == 1 {
-                shuffle::permutations_u8(master, first_index, stream, n, buf);
+        let row = n * width;
+        let rows_per = (CHECK_BYTES / row).max(1);
+        let mut index = first_index;
+        for part in buf.chunks_mut(rows_per * row) {
+            let rows = (part.len() / row) as u64;
+            let mut fill = move || {
+                if width == 1 {
+                    shuffle::permutations_u8(master, index, stream, n, part);
+                } else {
+                    shuffle::permutations_u16_le(master, index, stream, n, part);
+                }
+            };
+            if total >= DETACH_ITEMS {
+                py.detach(fill);
+                py.check_signals()?;
             } else {
-                shuffle::permutations_u16_le(master, first_index, stream, n, buf);
+                fill();
             }
-        };
-        if total >= DETACH_ITEMS {
-            py.detach(fill)
-        } else {
-            fill()
+            index = index.wrapping_add(rows);
         }
         Ok(())
     })

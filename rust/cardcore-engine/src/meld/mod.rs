@@ -80,8 +80,10 @@ impl Default for MeldRules {
 
 /// Unmelded value of an ace when aces are high (RULES §2.9).
 pub const ACE_HIGH_POINTS: u32 = 15;
-/// Largest hand the solver accepts.
-pub const MAX_HAND: usize = 40;
+/// Largest hand the solver accepts: every hand of the game (at most 14 cards) and then some.
+/// The cost grows about tenfold per four cards; the worst hands found at this size take under
+/// 0.1 s and a few MB (`docs/meld-solver.md`), 32 cards already take seconds.
+pub const MAX_HAND: usize = 24;
 /// Largest point value accepted for wilds and jokers.
 pub const MAX_POINTS: u32 = 1000;
 
