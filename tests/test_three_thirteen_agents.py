@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from cardcore.cards import Card
+from cardcore.errors import CardParseError
 from cardcore.rng import Rng
 from cardcore.three_thirteen.agents import AGENTS, GreedyAgent, HardAgent, RandomAgent
 from cardcore.three_thirteen.rules import (
@@ -20,6 +21,7 @@ from cardcore.three_thirteen.rules import (
     State,
 )
 from cardcore.three_thirteen.spec import run_game
+from three_thirteen_hard_reference import ReferenceHardAgent
 
 
 def ids(text: str) -> list[int]:
@@ -155,3 +157,38 @@ def test_hard_beats_greedy_on_average() -> None:
     sd = math.sqrt(sum((x - mean) ** 2 for x in gaps) / (games - 1))
     print(f"hard vs greedy: mean gap {mean:.1f} points/game, se {sd / math.sqrt(games):.1f}")
     assert mean > 2 * sd / math.sqrt(games)
+
+
+@pytest.mark.parametrize(
+    "opts",
+    [
+        {},
+        {"num_players": 2, "num_decks": 1, "jokers": 2},
+        {"ace_mode": "high", "jokers": 4, "forbid_return_of_discard_draw": True},
+        {"ace_mode": "both", "wild_points": 25, "joker_points": 50, "jokers": 2},
+        {"num_players": 6, "num_decks": 3, "min_own_turns_before_out": 2},
+    ],
+)
+def test_hard_decides_as_its_python_reference(opts: dict[str, Any]) -> None:
+    """The Rust decisions equal the Python agent they replaced at every decision of a game
+    (every seat hard, so the positions are the ones hard meets)."""
+    o = Options(**{"num_players": 4, **opts})
+    seed = 31 + len(opts)
+    st = State(o, seed)
+    hard, ref = HardAgent(), ReferenceHardAgent()
+    rngs = [Rng.for_stream(seed, s, "agent") for s in range(o.num_players)]
+    decisions = 0
+    while not st.over:
+        s = st.current
+        obs, legal = st.observation(s), st.legal_moves()
+        mv = hard.act(obs, legal, rngs[s])
+        assert mv == ref.act(obs, legal, Rng(0)), (obs, legal)
+        st.apply(mv)
+        decisions += 1
+    assert decisions > 100
+
+
+def test_hard_rejects_bad_faces() -> None:
+    obs = make_obs("7h 8h Kc Qs 2d", 2, "discard")
+    with pytest.raises(CardParseError):
+        HardAgent().act(obs._replace(face_of=bytes([60]) * 256), legal_of(obs), Rng(1))

@@ -58,6 +58,24 @@ def meld_best(
     faces: bytes, wild: int, ace_mode: int = ..., wild_points: int = ..., joker_points: int = ...
 ) -> tuple[list[tuple[int, list[tuple[int, int]]]], list[int], int]: ...
 
+_HardView = tuple[bytes, bytes, int, int, int, bool]
+_HardParams = tuple[float, float, float, int, int, float]
+
+def tt_hard_take_pile(
+    view: _HardView,
+    top: int,
+    can_go_out: bool,
+    rules: tuple[int, int, int],
+    params: _HardParams,
+) -> bool: ...
+def tt_hard_discard(
+    view: _HardView,
+    banned: int | None,
+    feed: bytes,
+    rules: tuple[int, int, int],
+    params: _HardParams,
+) -> int | None: ...
+
 # --- spite (spite & malice) ----------------------------------------------------------------
 SPITE_FEATURES: list[str]
 SPITE_NUM_FEATURES: int

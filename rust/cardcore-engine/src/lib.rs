@@ -2,7 +2,8 @@
 //!
 //! * [`card`]: faces, physical ids, text notation.
 //! * [`rng`] and [`shuffle`]: the versioned seeded generator and Fisher–Yates.
-//! * [`meld`]: Three-Thirteen exact wildcard meld solver.
+//! * [`meld`]: Three-Thirteen exact wildcard meld solver; [`three_thirteen_hard`]: the `hard`
+//!   agent's decisions.
 //! * [`spite`]: Spite & Malice turn planner.
 //! * [`nerts`]: Nerts move generation; [`nerts_rollout`]: Nerts look-ahead simulator.
 
@@ -14,3 +15,4 @@ pub mod nerts_rollout;
 pub mod rng;
 pub mod shuffle;
 pub mod spite;
+pub mod three_thirteen_hard;

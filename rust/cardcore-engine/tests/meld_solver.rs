@@ -133,6 +133,7 @@ proptest! {
             rest.remove(i);
             prop_assert_eq!(got, search::deadwood(&rest, w, &r), "discard {}", i);
         }
+        prop_assert_eq!(fast::min_discard(&hand, w, &r), d.iter().copied().min().unwrap_or(0));
     }
 
     /// Discards on hands of isolated same-rank groups (ranks taken out of the suits).
@@ -159,6 +160,7 @@ proptest! {
             rest.remove(i);
             prop_assert_eq!(got, search::deadwood(&rest, w, &r), "discard {}", i);
         }
+        prop_assert_eq!(fast::min_discard(&hand, w, &r), d.iter().copied().min().unwrap_or(0));
     }
 
     /// Fast path == memoised search on hands from two decks plus jokers.
@@ -176,15 +178,22 @@ proptest! {
         prop_assert_eq!(a.points, fast::deadwood(&hand, w, &r));
     }
 
-    /// Discards == individual solves.
+    /// Discards == individual solves, and the least of them == `min_discard`.
     #[test]
-    fn discards_equal_solves(hand in prop::collection::vec(0u8..56, 1..=15), wild in 3u32..=13) {
-        let r = MeldRules::default();
+    fn discards_equal_solves(
+        hand in prop::collection::vec(0u8..56, 1..=15),
+        wild in 3u32..=13,
+        mode in 0u8..3,
+    ) {
+        let r = rules(mode_of(mode));
         let d = discard_deadwoods(&hand, wild, &r).unwrap();
         for (i, &got) in d.iter().enumerate() {
             let mut rest = hand.clone();
             rest.remove(i);
             prop_assert_eq!(got, min_deadwood(&rest, wild, &r).unwrap());
         }
+        #[allow(clippy::cast_possible_truncation)]
+        let least = fast::min_discard(&hand, wild as u8, &r);
+        prop_assert_eq!(least, d.iter().copied().min().unwrap());
     }
 }

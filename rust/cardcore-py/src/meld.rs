@@ -4,6 +4,7 @@
 //! joker points)`. Invalid input raises `OptionError` / `CardParseError`, never a panic.
 
 use cardcore_engine::meld::{self, AceMode, MeldError, MeldKind, MeldRules};
+use cardcore_engine::three_thirteen_hard::{self as hard, HardParams, View};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PySequence};
 
@@ -168,7 +169,70 @@ fn meld_best(
     Ok((melds, a.deadwood, a.points))
 }
 
+/// The hard agent's tuning: `(out_bonus, feed_penalty, now_weight, slack, max_candidates, gamma)`.
+type PyHardParams = (f64, f64, f64, u32, usize, f64);
+
+/// The hard agent's view: `(hand, seen, num_decks, jokers, wild, final_turn)` with the rules.
+type PyView<'a> = (&'a [u8], &'a [u8], u8, u8, u8, bool);
+
+fn hard_inputs<'a>(
+    view: PyView<'a>,
+    rules_: (u8, u32, u32),
+    params: PyHardParams,
+) -> PyResult<(View<'a>, HardParams)> {
+    let (hand, seen, num_decks, jokers, wild, final_turn) = view;
+    let rules = rules(rules_.0, rules_.1, rules_.2)?;
+    let (out_bonus, feed_penalty, now_weight, slack, max_candidates, gamma) = params;
+    Ok((
+        View {
+            hand,
+            seen,
+            num_decks,
+            jokers,
+            wild,
+            rules,
+            final_turn,
+        },
+        HardParams {
+            out_bonus,
+            feed_penalty,
+            now_weight,
+            slack,
+            max_candidates,
+            gamma,
+        },
+    ))
+}
+
+/// Three-Thirteen hard agent, draw phase: whether to take the discard-pile top `top`.
+#[pyfunction]
+fn tt_hard_take_pile(
+    view: PyView<'_>,
+    top: u8,
+    can_go_out: bool,
+    rules: (u8, u32, u32),
+    params: PyHardParams,
+) -> PyResult<bool> {
+    let (v, p) = hard_inputs(view, rules, params)?;
+    hard::take_pile(&v, top, can_go_out, &p).map_err(map_err)
+}
+
+/// Three-Thirteen hard agent, discard phase: the hand index to discard (never `banned`).
+#[pyfunction]
+fn tt_hard_discard(
+    view: PyView<'_>,
+    banned: Option<usize>,
+    feed: &[u8],
+    rules: (u8, u32, u32),
+    params: PyHardParams,
+) -> PyResult<Option<usize>> {
+    let (v, p) = hard_inputs(view, rules, params)?;
+    hard::discard(&v, banned, feed, &p).map_err(map_err)
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(tt_hard_take_pile, m)?)?;
+    m.add_function(wrap_pyfunction!(tt_hard_discard, m)?)?;
     m.add_function(wrap_pyfunction!(meld_deadwood, m)?)?;
     m.add_function(wrap_pyfunction!(meld_discards, m)?)?;
     m.add_function(wrap_pyfunction!(meld_deadwood_batch, m)?)?;

@@ -961,29 +961,31 @@ fn parse(hand: &[u8], wild: u8, rules: &MeldRules) -> Parsed {
     p
 }
 
-/// Minimum deadwood.
-#[must_use]
-pub fn deadwood(hand: &[u8], wild: u8, rules: &MeldRules) -> u32 {
-    // Common case first: no wild, no duplicate, no rank with 3 naturals. Then no set is
-    // possible and the suits are independent: four table lookups.
+/// The suits' rank masks of a *plain* hand: no wild, no duplicate, no rank with 3 naturals.
+/// Then no set is possible and the suits are independent (and stay so without any card).
+fn plain_masks(hand: &[u8], wild: u8) -> Option<[u16; 4]> {
     let mut masks = [0u16; 4];
     let mut per_rank = [0u8; 14];
-    let mut plain = true;
     for &f in hand {
         if f >= JOKER0 || rank(f) == wild {
-            plain = false;
-            break;
+            return None;
         }
         let (s, r) = (usize::from(suit(f)), usize::from(rank(f)));
         let bit = 1u16 << (r - 1);
         per_rank[r] += 1;
         if masks[s] & bit != 0 || per_rank[r] >= 3 {
-            plain = false;
-            break;
+            return None;
         }
         masks[s] |= bit;
     }
-    if plain {
+    Some(masks)
+}
+
+/// Minimum deadwood.
+#[must_use]
+pub fn deadwood(hand: &[u8], wild: u8, rules: &MeldRules) -> u32 {
+    // Common case first: a plain hand is four table lookups.
+    if let Some(masks) = plain_masks(hand, wild) {
         let tab = table(rules.ace_mode);
         return masks
             .iter()
@@ -1027,81 +1029,190 @@ fn unmeldable(cnt: &[[u8; 14]; 4], s: usize, r: usize, wilds: u32, mode: AceMode
     true
 }
 
-/// Deadwood after discarding each card, index-aligned.
+/// Shared work for the deadwood left after each discard of one hand.
 ///
-/// Work is shared: the hand is parsed and prepared once; one tracked solve of the whole hand
-/// gives its deadwood and one optimal arrangement; equal faces (and all jokers) share a result;
-/// a natural left unmelded by that arrangement (or unmeldable) costs `deadwood - value` without a
-/// solve, and so does a wild the arrangement does not need (`deadwood` unchanged); every other
-/// card reuses the preparation, rebuilding only its own rank's set options.
-#[must_use]
-pub fn discards(hand: &[u8], wild: u8, rules: &MeldRules) -> Vec<u32> {
-    let p = parse(hand, wild, rules);
-    let mode = rules.ace_mode;
-    let mut opts: Vec<SetOpt> = Vec::new();
-    let prep = if p.counts.over {
-        None
-    } else {
-        prepare(&p.counts, p.split.wilds, mode, &mut opts)
-    };
-    let Some(prep) = prep else {
-        return slow_discards(hand, wild, rules);
-    };
-    let mut whole = prep.h.clone();
-    whole.track = true;
-    let d = run(&mut whole, &prep.ranks[..prep.n_ranks], &opts, mode);
-    let (dead, used) = dead_naturals(&whole, mode);
-    let full = finish(d, &p.split);
-    // A wild the optimal arrangement does not need: discarding it changes nothing (fewer wilds
-    // never help, and that arrangement still fits).
-    let spare_wild = d < p.split.nat_sum && used < p.split.wilds;
-    let mut extra: Vec<SetOpt> = Vec::new();
-    let mut without_wild: Option<Option<u32>> = None;
-    let mut out: Vec<u32> = Vec::with_capacity(hand.len());
-    let class = |f: u8| -> u8 { if f >= JOKER0 { JOKER0 } else { f } };
-    for i in 0..hand.len() {
-        let f = hand[i];
-        if let Some(j) = (0..i).find(|&j| class(hand[j]) == class(f)) {
-            out.push(out[j]);
-            continue;
+/// The hand is parsed and prepared once; one tracked solve of the whole hand gives its deadwood
+/// and one optimal arrangement. A natural left unmelded by that arrangement (or unmeldable)
+/// costs `deadwood - value` without a solve, and so does a wild the arrangement does not need
+/// (`deadwood` unchanged); every other natural reuses the preparation, rebuilding only its own
+/// rank's set options, and one solve serves every wild.
+struct Discarder<'a> {
+    hand: &'a [u8],
+    wild: u8,
+    rules: &'a MeldRules,
+    p: Parsed,
+    prep: Prepared,
+    opts: Vec<SetOpt>,
+    extra: Vec<SetOpt>,
+    /// `D` of the whole hand.
+    d: u32,
+    /// Deadwood of the whole hand.
+    full: u32,
+    dead: [u16; 4],
+    spare_wild: bool,
+    without_wild: Option<Option<u32>>,
+}
+
+impl<'a> Discarder<'a> {
+    /// `None` outside the fast path's domain.
+    fn new(hand: &'a [u8], wild: u8, rules: &'a MeldRules) -> Option<Self> {
+        let p = parse(hand, wild, rules);
+        if p.counts.over {
+            return None;
         }
-        let mut counts = p.counts;
-        let mut sp = p.split.clone();
-        let v = super::card_value(f, wild, rules);
-        let reused = if f >= JOKER0 || rank(f) == wild {
-            if spare_wild {
-                out.push(full);
-                continue;
-            }
+        let mode = rules.ace_mode;
+        let mut opts: Vec<SetOpt> = Vec::new();
+        let prep = prepare(&p.counts, p.split.wilds, mode, &mut opts)?;
+        let mut whole = prep.h.clone();
+        whole.track = true;
+        let d = run(&mut whole, &prep.ranks[..prep.n_ranks], &opts, mode);
+        let (dead, used) = dead_naturals(&whole, mode);
+        let full = finish(d, &p.split);
+        // A wild the optimal arrangement does not need: discarding it changes nothing (fewer
+        // wilds never help, and that arrangement still fits).
+        let spare_wild = d < p.split.nat_sum && used < p.split.wilds;
+        Some(Self {
+            hand,
+            wild,
+            rules,
+            p,
+            prep,
+            opts,
+            extra: Vec::new(),
+            d,
+            full,
+            dead,
+            spare_wild,
+            without_wild: None,
+        })
+    }
+
+    /// The deadwood after discarding card `i` when it needs no solve.
+    fn quick(&self, i: usize) -> Option<u32> {
+        let f = self.hand[i];
+        let v = super::card_value(f, self.wild, self.rules);
+        if f >= JOKER0 || rank(f) == self.wild {
+            return self.spare_wild.then_some(self.full);
+        }
+        let (s, r) = (usize::from(suit(f)), usize::from(rank(f)));
+        let dead = self.dead[s] & (1 << (r - 1)) != 0;
+        (dead
+            || unmeldable(
+                &self.p.counts.cnt,
+                s,
+                r,
+                self.p.split.wilds,
+                self.rules.ace_mode,
+            ))
+        .then(|| self.full - v)
+    }
+
+    /// The deadwood after discarding card `i`, solved.
+    fn solve(&mut self, i: usize) -> u32 {
+        let f = self.hand[i];
+        let mode = self.rules.ace_mode;
+        let mut counts = self.p.counts;
+        let mut sp = self.p.split.clone();
+        let v = super::card_value(f, self.wild, self.rules);
+        let reused = if f >= JOKER0 || rank(f) == self.wild {
             sp.wilds -= 1;
             sp.wild_cost -= v;
             // Every wild leaves the same naturals and one wild fewer: one solve serves all
             // (only the value of the wilds left in the deadwood differs, applied by `finish`).
             // Fewer wilds never help, so `D(hand)` is a lower bound.
-            if without_wild.is_none() {
-                without_wild = Some(solve_floor(&p.counts, sp.wilds, mode, d));
-            }
-            without_wild.flatten()
+            let (c, d) = (&self.p.counts, self.d);
+            *self
+                .without_wild
+                .get_or_insert_with(|| solve_floor(c, sp.wilds, mode, d))
         } else {
             let (s, r) = (usize::from(suit(f)), usize::from(rank(f)));
-            let cnt = &p.counts.cnt;
-            if dead[s] & (1 << (r - 1)) != 0 || unmeldable(cnt, s, r, p.split.wilds, mode) {
-                out.push(full - v);
-                continue;
-            }
             counts.remove_one(s, r);
             sp.nat_sum -= v;
             // Lower bound: the hand's own arrangement with this card added as deadwood.
-            let floor = d.saturating_sub(natural_value(r_u8(r), mode));
-            run_without(&prep, &opts, s, r, floor, &mut extra)
+            let floor = self.d.saturating_sub(natural_value(r_u8(r), mode));
+            run_without(&self.prep, &self.opts, s, r, floor, &mut self.extra)
         };
-        let d = reused.or_else(|| solve_counts(&counts, sp.wilds, mode));
-        out.push(match d {
+        match reused.or_else(|| solve_counts(&counts, sp.wilds, mode)) {
             Some(d) => finish(d, &sp),
-            None => search::deadwood(&without(hand, i), wild, rules),
-        });
+            None => search::deadwood(&without(self.hand, i), self.wild, self.rules),
+        }
+    }
+}
+
+/// The first index holding a card interchangeable with card `i` (equal faces; all jokers).
+fn first_alike(hand: &[u8], i: usize) -> usize {
+    let class = |f: u8| -> u8 { if f >= JOKER0 { JOKER0 } else { f } };
+    (0..i)
+        .find(|&j| class(hand[j]) == class(hand[i]))
+        .unwrap_or(i)
+}
+
+/// Deadwood after discarding each card, index-aligned (work shared as [`Discarder`] says;
+/// equal faces and all jokers share a result).
+#[must_use]
+pub fn discards(hand: &[u8], wild: u8, rules: &MeldRules) -> Vec<u32> {
+    let Some(mut dc) = Discarder::new(hand, wild, rules) else {
+        return slow_discards(hand, wild, rules);
+    };
+    let mut out: Vec<u32> = Vec::with_capacity(hand.len());
+    for i in 0..hand.len() {
+        let j = first_alike(hand, i);
+        let v = if j < i {
+            out[j]
+        } else {
+            dc.quick(i).unwrap_or_else(|| dc.solve(i))
+        };
+        out.push(v);
     }
     out
+}
+
+/// The least deadwood left by any discard (`min(discards(hand))`; 0 for an empty hand).
+///
+/// Discarding a card of value `v` leaves at least `deadwood - v` (an arrangement without it plus
+/// the card unmelded is one of the whole hand), so the cards that need a solve are tried from
+/// the most valuable down and the rest are skipped once that bound cannot beat the best so far.
+#[must_use]
+pub fn min_discard(hand: &[u8], wild: u8, rules: &MeldRules) -> u32 {
+    if let Some(masks) = plain_masks(hand, wild) {
+        // A discard changes one suit's row of a plain hand.
+        let tab = table(rules.ace_mode);
+        let cost = |m: u16| u32::from(tab[usize::from(m)][0]);
+        let total: u32 = masks.iter().map(|&m| cost(m)).sum();
+        return hand
+            .iter()
+            .map(|&f| {
+                let m = masks[usize::from(suit(f))];
+                total - cost(m) + cost(m & !(1 << (rank(f) - 1)))
+            })
+            .min()
+            .unwrap_or(0);
+    }
+    let Some(mut dc) = Discarder::new(hand, wild, rules) else {
+        return slow_discards(hand, wild, rules)
+            .into_iter()
+            .min()
+            .unwrap_or(0);
+    };
+    let mut best = u32::MAX;
+    let mut todo: Vec<(u32, usize)> = Vec::with_capacity(hand.len());
+    for i in 0..hand.len() {
+        if first_alike(hand, i) < i {
+            continue;
+        }
+        match dc.quick(i) {
+            Some(v) => best = best.min(v),
+            None => todo.push((super::card_value(hand[i], wild, rules), i)),
+        }
+    }
+    todo.sort_unstable_by(|a, b| b.cmp(a));
+    for (v, i) in todo {
+        if dc.full.saturating_sub(v) >= best {
+            break;
+        }
+        best = best.min(dc.solve(i));
+    }
+    if best == u32::MAX { 0 } else { best }
 }
 
 fn without(hand: &[u8], i: usize) -> Vec<u8> {

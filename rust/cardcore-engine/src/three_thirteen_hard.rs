@@ -1,0 +1,406 @@
+//! The Three-Thirteen `hard` agent's decisions (`cardcore.three_thirteen.agents.HardAgent`).
+//!
+//! The agent counts the cards it has not seen and values a hand by its expected optimal deadwood
+//! after one more stock draw and the best discard after it, minus a bonus for the chance that the
+//! draw lets it go out. Draw: the pile card plus one more draw against two stock draws. Discard:
+//! among the discards near the minimum deadwood, the hand with the best value, with a penalty for
+//! feeding the next player's visible pickups. Faces that cannot meld with the hand are priced in
+//! closed form, so only the faces that interact cost a solve.
+//!
+//! Every step, and every floating-point operation in its order, is the one the Python agent
+//! made before this module replaced its loops, so the agent's games are unchanged.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+use crate::card::{JOKER0, MAX_JOKERS, rank, suit};
+use crate::meld::{self, AceMode, MeldError, MeldRules, card_value, fast};
+
+/// Number of face codes (naturals and jokers).
+const FACES: usize = (JOKER0 + MAX_JOKERS) as usize;
+
+/// Tuning of the agent (the Python class constants).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct HardParams {
+    /// Value of the chance that the next draw lets the hand go out.
+    pub out_bonus: f64,
+    /// Added to a discard that fits the next player's visible pickups.
+    pub feed_penalty: f64,
+    /// Weight of the deadwood right now, next to the look-ahead.
+    pub now_weight: f64,
+    /// Discards considered: within this many points of the best deadwood.
+    pub slack: u32,
+    /// Most discards valued.
+    pub max_candidates: usize,
+    /// Share of the first stock draw's gain assumed for a second one.
+    pub gamma: f64,
+}
+
+impl Default for HardParams {
+    fn default() -> Self {
+        Self {
+            out_bonus: 10.0,
+            feed_penalty: 2.0,
+            now_weight: 0.05,
+            slack: 10,
+            max_candidates: 4,
+            gamma: 0.8,
+        }
+    }
+}
+
+/// What the deciding seat sees, as face codes.
+#[derive(Clone, Copy, Debug)]
+pub struct View<'a> {
+    /// The seat's hand in hand order.
+    pub hand: &'a [u8],
+    /// Every other card the seat has seen and cannot draw: the discard pile (its top included)
+    /// and the cards opponents took from it and still hold.
+    pub seen: &'a [u8],
+    /// Decks in the game (copies of each natural face).
+    pub num_decks: u8,
+    /// Jokers in the game (`X1..Xk`).
+    pub jokers: u8,
+    /// The round's wild rank (3..=13).
+    pub wild: u8,
+    /// Scoring and ace variant.
+    pub rules: MeldRules,
+    /// Someone went out: this is the seat's final turn, scored on the hand after it.
+    pub final_turn: bool,
+}
+
+impl View<'_> {
+    fn check(&self) -> Result<(), MeldError> {
+        meld::check_rules(u32::from(self.wild), &self.rules)?;
+        meld::check_hand(self.hand)?;
+        if self.hand.len() + 1 > meld::MAX_HAND {
+            return Err(MeldError::TooManyCards(self.hand.len() + 1));
+        }
+        if let Some(&f) = self.seen.iter().find(|&&f| f >= JOKER0 + MAX_JOKERS) {
+            return Err(MeldError::BadFace(f));
+        }
+        Ok(())
+    }
+
+    /// Count per face of the cards not in the hand and not seen.
+    fn unseen(&self) -> [i32; FACES] {
+        let mut counts = [0i32; FACES];
+        counts[..52].fill(i32::from(self.num_decks));
+        for c in counts.iter_mut().skip(52).take(usize::from(self.jokers)) {
+            *c = 1;
+        }
+        for &f in self.hand.iter().chain(self.seen) {
+            counts[usize::from(f)] -= 1;
+        }
+        counts
+    }
+}
+
+/// Rank(s) of a natural face for adjacency: `(low rank, alternative rank for a high ace)`.
+fn rank_hi(face: u8, mode: AceMode) -> (i32, i32) {
+    let r = i32::from(rank(face));
+    match (r, mode) {
+        (1, AceMode::Both) => (1, 14),
+        (1, AceMode::High) => (14, 14),
+        _ => (r, r),
+    }
+}
+
+/// Whether face `u` could ever share a meld with `naturals` (conservative: may say yes). The
+/// faces are compared by `face % 13` and `face / 13` as given, jokers included.
+fn interacts(u: u8, naturals: &[u8], wilds: usize, wild: u8, mode: AceMode) -> bool {
+    if u >= JOKER0 || rank(u) == wild || wilds >= 2 {
+        return true;
+    }
+    let (a1, a2) = rank_hi(u, mode);
+    naturals.iter().any(|&f| {
+        if f % 13 == u % 13 {
+            return true;
+        }
+        if f / 13 != suit(u) {
+            return false;
+        }
+        let (b1, b2) = rank_hi(f, mode);
+        [a1 - b1, a1 - b2, a2 - b1, a2 - b2]
+            .iter()
+            .any(|d| d.abs() <= 2)
+    })
+}
+
+/// Hasher of the memo's `u128` keys.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    fn write_u128(&mut self, n: u128) {
+        #[allow(clippy::cast_possible_truncation)]
+        let folded = (n as u64) ^ ((n >> 64) as u64).rotate_left(29);
+        self.0 = (folded ^ (folded >> 31)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+}
+
+type Memo = HashMap<u128, u32, BuildHasherDefault<KeyHasher>>;
+
+/// Memo entries per generation (two generations: about 2 x 1.5 MB per thread).
+const MEMO_LIMIT: usize = 1 << 16;
+
+/// Least deadwood after any discard, remembered per thread: a hand valued in one turn comes
+/// back in the next (after the drawn card is discarded again), so about a quarter of the calls
+/// are repeats. The memo holds one wild rank and rule set at a time.
+struct MinDiscardMemo {
+    rules: Option<(u8, MeldRules)>,
+    cur: Memo,
+    old: Memo,
+}
+
+thread_local! {
+    static MEMO: RefCell<MinDiscardMemo> = RefCell::new(MinDiscardMemo {
+        rules: None,
+        cur: Memo::default(),
+        old: Memo::default(),
+    });
+}
+
+/// The multiset of a hand of at most 16 faces as a key (sorted faces + 1, 7 bits each).
+fn hand_key(hand: &[u8]) -> Option<u128> {
+    if hand.len() > 16 {
+        return None;
+    }
+    let mut sorted = [0u8; 16];
+    sorted[..hand.len()].copy_from_slice(hand);
+    sorted[..hand.len()].sort_unstable();
+    Some(
+        sorted[..hand.len()]
+            .iter()
+            .fold(0u128, |k, &f| (k << 7) | u128::from(f + 1)),
+    )
+}
+
+/// [`fast::min_discard`] through the per-thread memo.
+fn min_discard(hand: &[u8], wild: u8, rules: &MeldRules) -> u32 {
+    let Some(key) = hand_key(hand) else {
+        return fast::min_discard(hand, wild, rules);
+    };
+    MEMO.with(|m| {
+        let mut m = m.borrow_mut();
+        if m.rules != Some((wild, *rules)) {
+            m.rules = Some((wild, *rules));
+            m.cur.clear();
+            m.old.clear();
+        }
+        if let Some(&v) = m.cur.get(&key).or_else(|| m.old.get(&key)) {
+            return v;
+        }
+        let v = fast::min_discard(hand, wild, rules);
+        if m.cur.len() >= MEMO_LIMIT {
+            m.old = std::mem::take(&mut m.cur);
+        }
+        m.cur.insert(key, v);
+        v
+    })
+}
+
+fn min_of(values: &[u32]) -> u32 {
+    values.iter().copied().min().unwrap_or(0)
+}
+
+/// Deadwood left after each discard of `hand` (validated by the caller).
+fn discards(hand: &[u8], wild: u8, rules: &MeldRules) -> Vec<u32> {
+    fast::discards(hand, wild, rules)
+}
+
+struct Agent<'a> {
+    view: &'a View<'a>,
+    params: &'a HardParams,
+    counts: [i32; FACES],
+}
+
+impl Agent<'_> {
+    fn points(&self, face: u8) -> u32 {
+        card_value(face, self.view.wild, &self.view.rules)
+    }
+
+    /// Expected optimal deadwood of `faces` (n cards) after one stock draw and discard, minus
+    /// `bonus` times the chance that this draw lets the hand go out.
+    fn value_after_draw(&self, faces: &[u8], dw_now: u32, bonus: f64) -> f64 {
+        let (wild, rules) = (self.view.wild, &self.view.rules);
+        let naturals: Vec<u8> = faces
+            .iter()
+            .copied()
+            .filter(|&f| f < JOKER0 && rank(f) != wild)
+            .collect();
+        let wilds = faces.len() - naturals.len();
+        let mut with = Vec::with_capacity(faces.len() + 1);
+        with.extend_from_slice(faces);
+        with.push(0);
+        let (mut total, mut outs) = (0i64, 0i64);
+        let mut acc = 0.0f64;
+        let mut one_less: Option<u32> = None;
+        for (u, &cnt) in (0u8..).zip(&self.counts) {
+            if cnt <= 0 {
+                continue;
+            }
+            total += i64::from(cnt);
+            if interacts(u, &naturals, wilds, wild, rules.ace_mode) {
+                *with.last_mut().expect("not empty") = u;
+                let m = min_discard(&with, wild, rules);
+                acc += (i64::from(cnt) * i64::from(m)) as f64;
+                if m == 0 {
+                    outs += i64::from(cnt);
+                }
+            } else {
+                let less = *one_less.get_or_insert_with(|| min_discard(faces, wild, rules));
+                let v = dw_now.min(less + self.points(u));
+                acc += (i64::from(cnt) * i64::from(v)) as f64;
+            }
+        }
+        if total == 0 {
+            return f64::from(dw_now);
+        }
+        (acc - bonus * outs as f64) / total as f64
+    }
+
+    fn take_pile(&self, top: u8, can_go_out: bool) -> bool {
+        let (wild, rules, p) = (self.view.wild, &self.view.rules, self.params);
+        let hand = self.view.hand;
+        let mut with_top = hand.to_vec();
+        with_top.push(top);
+        let dws = discards(&with_top, wild, rules);
+        let n = hand.len();
+        let keep = dws[n];
+        let take = min_of(&dws[..n]);
+        if take == 0 && can_go_out {
+            return true;
+        }
+        if take >= keep {
+            return false; // the expected stock draw is never worse than keeping
+        }
+        if self.view.final_turn {
+            // scored on the hand after this turn
+            return f64::from(take) < self.value_after_draw(hand, keep, 0.0);
+        }
+        let stock = self.value_after_draw(hand, keep, p.out_bonus);
+        // The same horizon on both sides: the pile card plus one more draw (for the two best
+        // discards after taking it), against two stock draws, the second gaining a share
+        // `gamma` of what the first gains.
+        let mut order: Vec<usize> = (0..n).collect();
+        order.sort_by_key(|&i| dws[i]);
+        let mut take2 = f64::INFINITY;
+        for &i in order.iter().take(2) {
+            let mut rest = with_top.clone();
+            rest.remove(i);
+            let v = self.value_after_draw(&rest, dws[i], p.out_bonus);
+            if v < take2 {
+                take2 = v;
+            }
+        }
+        let stock2 = stock - p.gamma * (f64::from(keep) - stock);
+        take2 < stock2
+    }
+
+    /// The lowest-deadwood discard among the allowed ones (the first on ties).
+    fn lowest(dws: &[u32], banned: Option<usize>) -> Option<usize> {
+        let mut best: Option<usize> = None;
+        for (i, &d) in dws.iter().enumerate() {
+            if Some(i) != banned && best.is_none_or(|b| d < dws[b]) {
+                best = Some(i);
+            }
+        }
+        best
+    }
+
+    fn discard(&self, banned: Option<usize>, feed: &[u8]) -> Option<usize> {
+        let (wild, rules, p) = (self.view.wild, &self.view.rules, self.params);
+        let hand = self.view.hand;
+        let dws = discards(hand, wild, rules);
+        let lowest = Self::lowest(&dws, banned)?;
+        let best_now = dws[lowest];
+        if best_now == 0 || self.view.final_turn {
+            return Some(lowest);
+        }
+        // Candidates: near-minimal deadwood, one per face (equal faces give equal hands).
+        let mut order: Vec<usize> = (0..hand.len()).filter(|&i| Some(i) != banned).collect();
+        order.sort_by_key(|&i| (dws[i], std::cmp::Reverse(self.points(hand[i]))));
+        let mut seen = [false; FACES];
+        let mut cands: Vec<usize> = Vec::with_capacity(p.max_candidates);
+        for i in order {
+            let f = usize::from(hand[i]);
+            if seen[f] || dws[i] > best_now + p.slack {
+                continue;
+            }
+            seen[f] = true;
+            cands.push(i);
+            if cands.len() >= p.max_candidates {
+                break;
+            }
+        }
+        let mut best = (f64::INFINITY, cands.first().copied()?);
+        for &i in &cands {
+            let mut rest = hand.to_vec();
+            rest.remove(i);
+            let mut score = self.value_after_draw(&rest, dws[i], p.out_bonus);
+            if !feed.is_empty() && interacts(hand[i], feed, 0, wild, rules.ace_mode) {
+                score += p.feed_penalty;
+            }
+            score += p.now_weight * f64::from(dws[i]);
+            if score < best.0 {
+                best = (score, i);
+            }
+        }
+        Some(best.1)
+    }
+}
+
+/// Draw decision: whether to take the discard-pile top `top` (else draw from the stock).
+/// `can_go_out`: taking it and going out at once would count (own turns so far suffice).
+///
+/// # Errors
+/// [`MeldError`] for bad faces, hand size, wild rank or points.
+pub fn take_pile(
+    view: &View<'_>,
+    top: u8,
+    can_go_out: bool,
+    params: &HardParams,
+) -> Result<bool, MeldError> {
+    view.check()?;
+    meld::check_hand(&[top])?;
+    let agent = Agent {
+        view,
+        params,
+        counts: view.unseen(),
+    };
+    Ok(agent.take_pile(top, can_go_out))
+}
+
+/// Discard decision: the index in `view.hand` of the card to discard (never `banned`, the card
+/// that may not go back this turn); `None` when no card may be discarded. `feed` is the next
+/// player's visible pickups.
+///
+/// # Errors
+/// [`MeldError`] for bad faces, hand size, wild rank or points.
+pub fn discard(
+    view: &View<'_>,
+    banned: Option<usize>,
+    feed: &[u8],
+    params: &HardParams,
+) -> Result<Option<usize>, MeldError> {
+    view.check()?;
+    if let Some(&f) = feed.iter().find(|&&f| f >= JOKER0 + MAX_JOKERS) {
+        return Err(MeldError::BadFace(f));
+    }
+    let agent = Agent {
+        view,
+        params,
+        counts: view.unseen(),
+    };
+    Ok(agent.discard(banned, feed))
+}
