@@ -219,3 +219,25 @@ def test_ctrl_c_keeps_whole_records_and_exits_130(tmp_path: Path) -> None:
     assert 0 < n < 2000000
     assert json.loads(data.splitlines()[-1])["index"] == n - 1
     assert not part.exists()
+
+
+def test_cli_is_not_silent_when_stderr_is_not_a_terminal(tmp_path: Path) -> None:
+    out_file = str(tmp_path / "a.jsonl")
+    code, out = invoke(["sim", "toy", "-n", "20", "--seed", "1", "-o", out_file])
+    assert code == 0
+    assert "toy: 20 to play" in out  # a start line instead of the bar
+    code, out = invoke(["sim", "toy", "-n", "20", "--seed", "1", "-o", out_file, "-q", "--force"])
+    assert code == 0
+    assert "to play" not in out
+
+
+def test_progress_lines_report_the_count(capsys: pytest.CaptureFixture[str]) -> None:
+    from cardcore.cli.render import Progress
+
+    with Progress(total=3, enabled=False, label="toy", lines=True, every=0.0) as bar:
+        bar.advance(1)
+        bar.advance(2)
+    err = capsys.readouterr().err
+    assert "toy: 3 to play" in err
+    assert "toy: 1/3 done" in err
+    assert "3/3" not in err  # the summary reports the end

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from types import TracebackType
 
 from rich.console import Console
@@ -23,10 +24,17 @@ stderr = Console(stderr=True)
 
 
 class Progress:
-    """A progress bar on stderr that does nothing when disabled."""
+    """Progress on stderr: a bar (``enabled``), plain lines (``lines``: a start line, then one
+    every ``every`` seconds, for a stderr that is not a terminal), or nothing."""
 
-    def __init__(self, total: int, enabled: bool, label: str) -> None:
+    def __init__(
+        self, total: int, enabled: bool, label: str, *, lines: bool = False, every: float = 10.0
+    ) -> None:
         self._bar: RichProgress | None = None
+        self._label, self._total, self._every = label, total, every
+        self._lines = lines and not enabled
+        self._done = 0
+        self._t0 = self._last = time.perf_counter()
         if enabled:
             self._bar = RichProgress(
                 TextColumn("[bold]{task.description}"),
@@ -42,6 +50,9 @@ class Progress:
     def __enter__(self) -> Progress:
         if self._bar is not None:
             self._bar.start()
+        if self._lines:
+            self._t0 = self._last = time.perf_counter()
+            stderr.print(f"{self._label}: {self._total:,} to play", highlight=False)
         return self
 
     def __exit__(
@@ -56,6 +67,14 @@ class Progress:
     def advance(self, n: int) -> None:
         if self._bar is not None:
             self._bar.advance(self._task, n)
+        self._done += n
+        now = time.perf_counter()
+        if self._lines and now - self._last >= self._every and self._done < self._total:
+            self._last = now
+            stderr.print(
+                f"{self._label}: {self._done:,}/{self._total:,} done, {now - self._t0:,.0f} s",
+                highlight=False,
+            )
 
 
 def _row(name: str, t: Tally) -> list[str]:

@@ -106,7 +106,8 @@ def _game_name(ctx: click.Context, param: click.Parameter, value: str) -> str:
 @click.option(
     "--progress/--no-progress",
     default=None,
-    help="Progress bar on stderr (default: when stderr is a terminal).",
+    help="Progress bar on stderr (default: a bar on a terminal, otherwise a start line and a "
+    "line every 10 s).",
 )
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar and no summary table.")
 def sim_cmd(
@@ -182,12 +183,14 @@ def sim_cmd(
     plan = dataclasses.replace(plan, start=start)
 
     summary = Summary(plan.game, plan.players)
-    show = (not quiet) and (sys.stderr.isatty() if progress is None else progress)
+    tty = sys.stderr.isatty()
+    show = (not quiet) and (tty if progress is None else progress)
+    lines = (not quiet) and progress is None and not tty  # never silent in a log or pipe
     t0 = time.perf_counter()
     interrupted = False
     try:
         outputs.open(plan, append=start > 0)
-        with Progress(total=games - start, enabled=show, label=f"{game}") as bar:
+        with Progress(total=games - start, enabled=show, label=game, lines=lines) as bar:
             for records in run_plan(
                 plan, jobs=jobs, backend=backend, address=address, chunk_size=chunk_size
             ):
