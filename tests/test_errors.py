@@ -15,14 +15,17 @@ from cardcore.errors import (
     IllegalMoveError,
     OptionError,
     ReplayMismatchError,
+    StateFormatError,
+    UnsupportedVersionError,
 )
 
 
 def test_hierarchy() -> None:
     for cls in (CardParseError, IllegalMoveError, OptionError, ReplayMismatchError):
         assert issubclass(cls, CardcoreError)
-    for cls in (CardParseError, IllegalMoveError, OptionError):
+    for cls in (CardParseError, IllegalMoveError, OptionError, StateFormatError):
         assert issubclass(cls, ValueError)
+    assert issubclass(UnsupportedVersionError, StateFormatError)
     assert not issubclass(ReplayMismatchError, ValueError)
     assert issubclass(CardcoreError, Exception)
     assert not issubclass(CardcoreError, ValueError)
@@ -35,6 +38,8 @@ def test_exports() -> None:
         "IllegalMoveError",
         "OptionError",
         "ReplayMismatchError",
+        "StateFormatError",
+        "UnsupportedVersionError",
     }
     for name in errors.__all__:
         assert getattr(cardcore, name) is getattr(errors, name)

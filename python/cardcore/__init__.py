@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from importlib.metadata import PackageNotFoundError, version
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cardcore.cards import Card, format_cards, make_deck, parse_card, parse_cards
 from cardcore.errors import (
@@ -16,6 +16,8 @@ from cardcore.errors import (
     IllegalMoveError,
     OptionError,
     ReplayMismatchError,
+    StateFormatError,
+    UnsupportedVersionError,
 )
 from cardcore.rng import (
     RNG_VERSION,
@@ -26,6 +28,17 @@ from cardcore.rng import (
     shuffle_batch,
     shuffled_deck,
 )
+
+if TYPE_CHECKING:
+    from cardcore.games.api import Game
+
+
+def load_game(name: str, **options: Any) -> Game[Any]:
+    """The game ``name`` with validated ``options`` (``players`` among them); see
+    :func:`cardcore.games.api.load_game` and ``docs/embedding.md``."""
+    from cardcore.games.api import load_game as _load_game
+
+    return _load_game(name, **options)
 
 
 def simulate(game: str, **kwargs: Any) -> Iterator[dict[str, Any]]:
@@ -49,10 +62,13 @@ __all__ = [
     "OptionError",
     "ReplayMismatchError",
     "Rng",
+    "StateFormatError",
+    "UnsupportedVersionError",
     "__version__",
     "deck_order",
     "derive_seed",
     "format_cards",
+    "load_game",
     "make_deck",
     "parse_card",
     "parse_cards",

@@ -8,6 +8,8 @@ __all__ = [
     "IllegalMoveError",
     "OptionError",
     "ReplayMismatchError",
+    "StateFormatError",
+    "UnsupportedVersionError",
 ]
 
 
@@ -29,3 +31,12 @@ class OptionError(CardcoreError, ValueError):
 
 class ReplayMismatchError(CardcoreError):
     """A replay whose re-run does not reproduce the recorded game."""
+
+
+class StateFormatError(CardcoreError, ValueError):
+    """JSON that is not a valid state, observation or move of the game reading it: malformed,
+    inconsistent (cards missing or twice), of another format or of another game."""
+
+
+class UnsupportedVersionError(StateFormatError):
+    """JSON written in a format version this cardcore cannot read (a newer one)."""

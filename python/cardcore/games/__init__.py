@@ -1,7 +1,12 @@
-"""Game registry: every game describes itself with a :class:`~cardcore.games.base.GameSpec`."""
+"""Game registry and the embedding protocol.
+
+Every game describes itself with a :class:`~cardcore.games.base.GameSpec` (runner, CLI, replays)
+and implements :mod:`cardcore.games.api` (:func:`load_game`, :class:`Game`, :class:`State`).
+"""
 
 from __future__ import annotations
 
+from cardcore.games.api import Game, RealtimeState, State, load_game, state_from_json
 from cardcore.games.base import (
     Agent,
     AgentFactory,
@@ -16,10 +21,15 @@ from cardcore.games.base import (
 __all__ = [
     "Agent",
     "AgentFactory",
+    "Game",
     "GameRequest",
     "GameSpec",
     "OptionSpec",
+    "RealtimeState",
+    "State",
     "get_game",
+    "load_game",
     "register_game",
     "registered_games",
+    "state_from_json",
 ]

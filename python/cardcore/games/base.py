@@ -171,6 +171,9 @@ class GameSpec:
     raises :class:`~cardcore.errors.OptionError`. Runs before any game is played."""
     record_schema: RecordSchema | None = None
     match_schema: RecordSchema | None = None
+    game_factory: Callable[[int, dict[str, OptionValue]], Any] | None = None
+    """Builds the game's :class:`cardcore.games.api.Game` from a player count and resolved
+    options (``None``: the game does not implement the embedding protocol)."""
 
     def option(self, name: str) -> OptionSpec:
         for o in self.options:

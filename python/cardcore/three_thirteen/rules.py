@@ -17,10 +17,11 @@ from bisect import insort
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
 from functools import lru_cache
-from typing import Any, Final, NamedTuple
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 from cardcore.cards import Card
 from cardcore.errors import IllegalMoveError, OptionError
+from cardcore.games import api
 from cardcore.games.base import OptionSpec, OptionValue
 from cardcore.rng import Rng
 from cardcore.three_thirteen.melds import (
@@ -28,6 +29,9 @@ from cardcore.three_thirteen.melds import (
     deadwood_of_faces,
     deadwood_of_faces_batch,
 )
+
+if TYPE_CHECKING:
+    from cardcore.three_thirteen.game import ThreeThirteenGame
 
 __all__ = [
     "DRAW_DISCARD",
@@ -257,6 +261,20 @@ def face_table(num_decks: int, jokers: int) -> bytes:
     return bytes(out)
 
 
+ACTION_DRAW_STOCK: Final = 0
+ACTION_DRAW_DISCARD: Final = 1
+ACTION_DISCARD: Final = 2
+"""Action ids: 0 draw from the stock, 1 draw the discard-pile top, ``2 + f`` discard a card of
+face ``f`` (0..51 the naturals as face codes, 52 any joker: jokers are interchangeable)."""
+
+
+@lru_cache(maxsize=64)
+def action_table(num_decks: int, jokers: int) -> bytes:
+    """256-byte table mapping physical id -> the action id that discards it."""
+    face = face_table(num_decks, jokers)
+    return bytes(ACTION_DISCARD + min(face[i], 52) for i in range(256))
+
+
 def card_points(face: int, wild_rank: int, rules: MeldRules) -> int:
     """Deadwood value of one unmelded card (RULES §2.5 and §2.9) by face code."""
     if face >= 52:
@@ -330,15 +348,23 @@ _new_observation: Final = tuple.__new__  # skips NamedTuple's Python-level __new
 # --- state -------------------------------------------------------------------------------------
 
 
-class State:
+class State(api.State[Move]):
     """A whole Three-Thirteen game (11 rounds), mutable, with :meth:`clone`.
 
-    Build with ``State(options, seed)``; the first round is dealt at once. ``stacked_decks``
-    (tests and analysis only) maps a 1-based round to the deck order to deal instead of
-    shuffling (the deck stream is then not used for that round's deal).
+    Build with ``load_game("three-thirteen", ...).new_state(seed)`` (or ``State(options,
+    seed)``); the first round is dealt at once. ``stacked_decks`` (tests and analysis only) maps
+    a 1-based round to the deck order to deal instead of shuffling (the deck stream is then not
+    used for that round's deal).
+
+    The embedding protocol (:class:`cardcore.games.api.State`) is implemented here. Hidden
+    information: ``hands``, ``stock``, ``deck_orders`` and ``rebuilds`` (and the deck stream)
+    are the engine's full state; a player sees only :meth:`observation`.
     """
 
     __slots__ = (
+        "_act",
+        "_game",
+        "_resample_cache",
         "_rng",
         "_stacked",
         "_taken_t",
@@ -370,6 +396,7 @@ class State:
         "taken",
         "totals",
         "turn_in_round",
+        "upcard",
         "went_out",
         "wild_rank",
     )
@@ -388,6 +415,9 @@ class State:
         self.num_decks = opts.num_decks
         self.rules = opts.meld_rules
         self.face_of = face_table(opts.num_decks, opts.jokers)
+        self._act = action_table(opts.num_decks, opts.jokers)
+        self._game: ThreeThirteenGame | None = None
+        self._resample_cache: Any = None
         self._rng = Rng.for_stream(seed, 0, "deck")
         self._stacked = {int(k): list(v) for k, v in (stacked_decks or {}).items()}
         self.totals = [0] * opts.num_players
@@ -408,18 +438,21 @@ class State:
     # -- copying ----------------------------------------------------------------------------
 
     def clone(self) -> State:
-        """An independent copy (the deck stream included)."""
+        """An independent copy (the deck stream included). The lists of finished rounds (and
+        each recorded deck order) are never changed again, so the copy shares them."""
         new = State.__new__(State)
         for name in State.__slots__:
             setattr(new, name, getattr(self, name))
         new._rng = Rng.from_state(self._rng.state)
         new._stacked = dict(self._stacked)
         new.totals = list(self.totals)
-        new.round_scores = [list(r) for r in self.round_scores]
+        new.round_scores = list(self.round_scores)
         new.went_out = list(self.went_out)
-        new.deck_orders = [list(d) for d in self.deck_orders]
-        new.move_log = [list(m) for m in self.move_log]
-        new.rebuilds = [[list(x) for x in r] for r in self.rebuilds]
+        new.deck_orders = list(self.deck_orders)
+        log = self.move_log
+        new.move_log = [*log[:-1], list(log[-1])] if log else []
+        rb = self.rebuilds
+        new.rebuilds = [*rb[:-1], list(rb[-1])] if rb else []
         new.hands = [list(h) for h in self.hands]
         new.stock = list(self.stock)
         new.discard_pile = list(self.discard_pile)
@@ -457,6 +490,7 @@ class State:
             h.sort()
         self.hands = hands
         self.discard_pile = [deck[p * n]]
+        self.upcard = deck[p * n]
         rest = deck[p * n + 1 :]
         rest.reverse()  # top of the stock is the last element
         self.stock = rest
@@ -547,6 +581,24 @@ class State:
             return [d[c] for c in hand if c != banned]
         return [d[c] for c in hand]
 
+    def legal_actions(self) -> list[int]:
+        """The legal action ids, sorted (one per face in the hand when discarding)."""
+        if self.phase == PHASE_DRAW:
+            return [ACTION_DRAW_STOCK, ACTION_DRAW_DISCARD]
+        if self.over:
+            return []
+        hand = self.hands[self.current]
+        if self.drawn_from_discard and self.options.forbid_return_of_discard_draw:
+            banned = self.drawn
+            hand = [c for c in hand if c != banned]
+        return sorted(set(bytes(hand).translate(self._act)))
+
+    def _banned(self) -> int:
+        """The card that may not be discarded now (-1 when none)."""
+        if self.drawn_from_discard and self.options.forbid_return_of_discard_draw:
+            return self.drawn if self.drawn is not None else -1
+        return -1
+
     def is_legal(self, move: object) -> bool:
         if self.over:
             return False
@@ -558,14 +610,32 @@ class State:
         cid = move.card_id  # type: ignore[attr-defined]
         if type(cid) is not int or cid not in self.hands[self.current]:
             return False
-        return not (
-            self.drawn_from_discard
-            and self.options.forbid_return_of_discard_draw
-            and cid == self.drawn
-        )
+        return cid != self._banned()
 
-    def apply(self, move: Move) -> None:
-        """Plays ``move`` for :attr:`current`; raises :class:`IllegalMoveError`, state unchanged."""
+    def _action_move(self, action: int) -> Move:
+        """The move of action id ``action`` for the seat to play (the lowest copy of its face
+        that may be discarded)."""
+        if action == ACTION_DRAW_STOCK:
+            return DRAW_STOCK
+        if action == ACTION_DRAW_DISCARD:
+            return DRAW_DISCARD
+        if not ACTION_DISCARD <= action < ACTION_DISCARD + 53:
+            raise IllegalMoveError(f"no three-thirteen action {action}")
+        if not self.over and self.phase == PHASE_DISCARD:
+            hand = self.hands[self.current]
+            acts = bytes(hand).translate(self._act)
+            i = acts.find(action)
+            if i >= 0 and hand[i] == self._banned():
+                i = acts.find(action, i + 1)
+            if i >= 0:
+                return _DISCARDS[hand[i]]
+        raise IllegalMoveError(f"action {action} is not legal now")
+
+    def apply(self, move: Move | int) -> None:
+        """Plays ``move`` for :attr:`current`; raises :class:`IllegalMoveError`, state
+        unchanged. An action id discards the lowest copy of its face that may be discarded."""
+        if type(move) is int:
+            move = self._action_move(move)
         if self.over:
             raise IllegalMoveError("the game is over")
         seat = self.current
@@ -609,6 +679,49 @@ class State:
         self.discards.append((seat, cid))
         self.move_log[-1].append((seat, cid))
         self._end_turn(seat)
+
+    # -- protocol ---------------------------------------------------------------------------
+
+    @property
+    def game(self) -> ThreeThirteenGame:
+        """The :class:`~cardcore.three_thirteen.game.ThreeThirteenGame` of these options."""
+        game = self._game
+        if game is None:
+            from cardcore.three_thirteen.game import game_for
+
+            game = self._game = game_for(self.options)
+        return game
+
+    @property
+    def current_player(self) -> int | None:
+        return None if self.over else self.current
+
+    @property
+    def is_over(self) -> bool:
+        return self.over
+
+    def returns(self) -> list[float]:
+        """+1 for each winning seat, -1 for the others; all 0 before the end and when nobody
+        wins (a shared lowest total under ``tie_rule="all_tied"``)."""
+        p = self.num_players
+        if not self.over:
+            return [0.0] * p
+        winners = decide_winner(self.totals, self.options.tie_rule)[3]
+        if not winners:
+            return [0.0] * p
+        return [1.0 if s in winners else -1.0 for s in range(p)]
+
+    def points(self) -> list[int]:
+        """Total penalty points so far per seat (lower is better)."""
+        return list(self.totals)
+
+    @property
+    def moves(self) -> list[tuple[int, Move]]:
+        return [(s, move_from_code(c)) for log in self.move_log for s, c in log]
+
+    def resample_hidden(self, seat: int, seed: int) -> State:
+        """See :meth:`cardcore.games.api.State.resample_hidden` and ``docs/embedding.md``."""
+        return self.game.resample_hidden(self, seat, seed)
 
     # -- views ----------------------------------------------------------------------------------
 

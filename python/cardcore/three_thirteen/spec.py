@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from cardcore.errors import IllegalMoveError, OptionError, ReplayMismatchError
-from cardcore.games.base import GameRequest, GameSpec, get_game, register_game
+from cardcore.games.base import GameRequest, GameSpec, OptionValue, get_game, register_game
 from cardcore.games.schema import (
     HEAD,
     INT64,
@@ -234,6 +234,14 @@ RECORD_SCHEMA: Final = RecordSchema(
     rounds="round_scores",
 )
 
+
+def _game(players: int, options: dict[str, OptionValue]) -> Any:
+    from cardcore.three_thirteen.game import ThreeThirteenGame, game_for
+
+    game: ThreeThirteenGame = game_for(Options.from_mapping(players, options))
+    return game
+
+
 SPEC: Final = register_game(
     GameSpec(
         name=GAME,
@@ -249,5 +257,6 @@ SPEC: Final = register_game(
         description="11 rounds of 3..13 cards; the wild rank follows the round; lowest total wins.",
         check_options=lambda players, options: Options.from_mapping(players, dict(options)),
         record_schema=RECORD_SCHEMA,
+        game_factory=_game,
     )
 )

@@ -1,0 +1,467 @@
+"""The embedding protocol: the one shape every game has (``docs/embedding.md``).
+
+``cardcore.load_game(name, **options)`` returns a :class:`Game`: the rules for those options, a
+fixed space of integer actions and the shape of the observation tensor. ``game.new_state(seed)``
+deals a :class:`State` (turn-based games) or a :class:`RealtimeState` (Nerts).
+
+A player sees a state only through ``observation(seat)``, ``observation_tensor(seat)`` and
+``observation_json(seat)``; nothing hidden from that seat appears in them. Every other attribute
+of a state is the engine's full (hidden) information: store it with ``to_json()``, never show it
+to a player. ``resample_hidden(seat, seed)`` re-deals what a seat has not seen (search AIs).
+
+Action ids name card faces, not physical copies: the two 7h of a two-deck game are one action.
+JSON documents carry ``"format"`` (``cardcore-state``, ``cardcore-observation``,
+``cardcore-move``), ``"version"`` and ``"game"``; readers reject other formats, other games and
+newer versions with :class:`~cardcore.errors.StateFormatError` /
+:class:`~cardcore.errors.UnsupportedVersionError`.
+"""
+
+from __future__ import annotations
+
+import json
+from abc import ABC, abstractmethod
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any, ClassVar, Final, Generic, TypeVar
+
+from cardcore.errors import OptionError, StateFormatError, UnsupportedVersionError
+from cardcore.games.base import OptionValue, get_game
+from cardcore.rng import Rng
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
+
+__all__ = [
+    "JSON_VERSION",
+    "MOVE_FORMAT",
+    "OBSERVATION_FORMAT",
+    "STATE_FORMAT",
+    "Game",
+    "JsonInput",
+    "RealtimeState",
+    "State",
+    "load_game",
+    "state_from_json",
+]
+
+STATE_FORMAT: Final = "cardcore-state"
+OBSERVATION_FORMAT: Final = "cardcore-observation"
+MOVE_FORMAT: Final = "cardcore-move"
+JSON_VERSION: Final = 1
+"""The version of all three JSON formats this cardcore writes (and the newest it reads)."""
+
+MoveT = TypeVar("MoveT")
+JsonInput = str | bytes | bytearray | Mapping[str, Any]
+"""What the JSON readers accept: the text, or the object already parsed."""
+
+
+def load_game(name: str, **options: OptionValue) -> Game[Any]:
+    """The game ``name`` with ``options`` validated and defaults filled in.
+
+    ``players`` is an option like any other (default: the game's usual table). Unknown names and
+    bad values raise :class:`~cardcore.errors.OptionError`.
+    """
+    spec = get_game(name)
+    if spec.game_factory is None:
+        raise OptionError(f"{spec.name} does not implement the embedding protocol")
+    players = options.pop("players", spec.default_players)
+    if isinstance(players, bool) or not isinstance(players, int):
+        raise OptionError(f"option players: expected int, got {players!r}")
+    if not spec.min_players <= players <= spec.max_players:
+        raise OptionError(
+            f"{spec.name} takes {spec.min_players}..{spec.max_players} players, not {players}"
+        )
+    game: Game[Any] = spec.game_factory(players, spec.resolve_options(options))
+    return game
+
+
+def state_from_json(data: JsonInput) -> State[Any] | RealtimeState[Any]:
+    """A state from ``to_json()`` output of any game, with the game and options it names."""
+    doc = _parse(data)
+    with reading("state"):
+        options = dict(doc["options"])
+        game = load_game(str(doc["game"]), **options)
+    state: State[Any] | RealtimeState[Any] = game.state_from_json(doc)
+    return state
+
+
+def dump(doc: Mapping[str, Any]) -> str:
+    """Compact JSON text (no spaces), the form every ``*_json`` method returns."""
+    return json.dumps(doc, separators=(",", ":"))
+
+
+def rng_words(rng: Rng) -> list[str]:
+    """A generator's state as four 16-digit hex words (JSON numbers above 2**53 are not safe
+    in every reader)."""
+    return [f"{w:016x}" for w in rng.state]
+
+
+def rng_from_words(words: object) -> Rng:
+    """The generator :func:`rng_words` describes."""
+    if not isinstance(words, list) or len(words) != 4:
+        raise StateFormatError(f"expected four hex words of random state, got {words!r}")
+    try:
+        state = [int(w, 16) for w in words if isinstance(w, str) and len(w) == 16]
+    except ValueError:
+        state = []
+    if len(state) != 4:
+        raise StateFormatError(f"expected four 16-digit hex words, got {words!r}")
+    try:
+        return Rng.from_state(state)
+    except ValueError as e:
+        raise StateFormatError(f"bad random state: {e}") from None
+
+
+def _parse(data: JsonInput) -> Mapping[str, Any]:
+    if isinstance(data, str | bytes | bytearray):
+        try:
+            obj = json.loads(data)
+        except (ValueError, RecursionError) as e:
+            raise StateFormatError(f"not valid JSON: {e}") from None
+    else:
+        obj = data
+    if not isinstance(obj, Mapping):
+        raise StateFormatError(f"expected a JSON object, got {type(obj).__name__}")
+    return obj
+
+
+def open_document(data: JsonInput, fmt: str, game: str) -> Mapping[str, Any]:
+    """The parsed document after checking its ``format``, ``version`` and ``game``."""
+    doc = _parse(data)
+    if doc.get("format") != fmt:
+        raise StateFormatError(f"expected format {fmt!r}, got {doc.get('format')!r}")
+    version = doc.get("version")
+    if isinstance(version, bool) or not isinstance(version, int) or version < 1:
+        raise StateFormatError(f"bad {fmt} version {version!r}")
+    if version > JSON_VERSION:
+        raise UnsupportedVersionError(
+            f"{fmt} version {version} was written by a newer cardcore "
+            f"(this one reads up to version {JSON_VERSION})"
+        )
+    if doc.get("game") != game:
+        raise StateFormatError(f"a {doc.get('game')!r} {fmt}, not {game!r}")
+    return doc
+
+
+@contextmanager
+def reading(what: str) -> Iterator[None]:
+    """Turns the errors of reading a malformed document into :class:`StateFormatError`."""
+    try:
+        yield
+    except StateFormatError:
+        raise
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError, OverflowError) as e:
+        raise StateFormatError(f"malformed {what}: {type(e).__name__}: {e}") from None
+
+
+def check_seat(seat: object, players: int) -> int:
+    """``seat`` if it is a seat of a ``players``-player table, else ``ValueError``."""
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+        raise ValueError(f"no seat {seat!r} at a {players}-player table")
+    return seat
+
+
+class Game(ABC, Generic[MoveT]):
+    """The rules of one game for fixed options: immutable, hashable, picklable.
+
+    ``options`` is a plain dict (``players`` included, every default filled in);
+    ``num_actions`` is the size of the fixed action space; ``observation_shape`` the shape of
+    :meth:`State.observation_tensor`. Build one with :func:`load_game`.
+    """
+
+    name: ClassVar[str]
+    realtime: ClassVar[bool] = False
+    """True for games played in real time (:class:`RealtimeState`)."""
+
+    options: dict[str, OptionValue]
+    num_players: int
+    num_actions: int
+    observation_shape: tuple[int, ...]
+
+    @abstractmethod
+    def new_state(self, seed: int) -> Any:
+        """A new game dealt from ``seed``."""
+
+    @abstractmethod
+    def action_to_move(self, action: int) -> MoveT:
+        """The move of action id ``action`` (a canonical copy of its card when it names one);
+        :class:`~cardcore.errors.IllegalMoveError` when ``action`` is not an id of this game."""
+
+    @abstractmethod
+    def move_to_action(self, move: MoveT) -> int:
+        """The action id of ``move``; :class:`~cardcore.errors.IllegalMoveError` for an object
+        that is not a move of this game."""
+
+    @abstractmethod
+    def parse_move(self, text: str) -> MoveT:
+        """The move written as by :meth:`move_text`."""
+
+    @abstractmethod
+    def move_text(self, move: MoveT) -> str:
+        """Readable, parseable notation of ``move`` (cards by face and deck)."""
+
+    @abstractmethod
+    def _state_body(self, state: Any) -> dict[str, Any]: ...
+
+    @abstractmethod
+    def _state_from_body(self, body: Mapping[str, Any]) -> Any: ...
+
+    @abstractmethod
+    def _observation_body(self, state: Any, seat: int) -> dict[str, Any]: ...
+
+    @abstractmethod
+    def _observation_tensor(self, state: Any, seat: int) -> NDArray[np.float32]: ...
+
+    # -- shared machinery ------------------------------------------------------------------
+
+    def action_text(self, action: int) -> str:
+        """Readable text of an action id (its canonical move)."""
+        return self.move_text(self.action_to_move(action))
+
+    def state_to_json(self, state: Any) -> str:
+        """``state`` as a ``cardcore-state`` JSON document (what ``state.to_json()`` gives)."""
+        return dump(
+            {
+                "format": STATE_FORMAT,
+                "version": JSON_VERSION,
+                "game": self.name,
+                "options": self.options,
+                "state": self._state_body(state),
+            }
+        )
+
+    def state_from_json(self, data: JsonInput) -> Any:
+        """The state a ``to_json()`` document describes; it plays on exactly as the original
+        (same legal moves, same future deals). The document must be of this game with these
+        options; anything else raises :class:`~cardcore.errors.StateFormatError`."""
+        doc = open_document(data, STATE_FORMAT, self.name)
+        if doc.get("options") != self.options:
+            raise StateFormatError(
+                f"the state was saved with options {doc.get('options')!r}, not {self.options!r}"
+            )
+        with reading(f"{self.name} state"):
+            body = doc["state"]
+            if not isinstance(body, Mapping):
+                raise StateFormatError("the state is not a JSON object")
+            return self._state_from_body(body)
+
+    def observation_to_json(self, state: Any, seat: int) -> str:
+        """What ``seat`` may see of ``state``, as a ``cardcore-observation`` document."""
+        check_seat(seat, self.num_players)
+        return dump(
+            {
+                "format": OBSERVATION_FORMAT,
+                "version": JSON_VERSION,
+                "game": self.name,
+                "options": self.options,
+                "seat": seat,
+                "observation": self._observation_body(state, seat),
+            }
+        )
+
+    def move_to_json(self, move: MoveT) -> str:
+        """``move`` as a ``cardcore-move`` document (``"move"``: its text, ``"action"``: its
+        id)."""
+        return dump(
+            {
+                "format": MOVE_FORMAT,
+                "version": JSON_VERSION,
+                "game": self.name,
+                "move": self.move_text(move),
+                "action": self.move_to_action(move),
+            }
+        )
+
+    def move_from_json(self, data: JsonInput) -> MoveT:
+        """The move of a ``cardcore-move`` document (its ``"move"`` text; the ``"action"`` id
+        when there is no text)."""
+        doc = open_document(data, MOVE_FORMAT, self.name)
+        text, action = doc.get("move"), doc.get("action")
+        with reading(f"{self.name} move"):
+            if isinstance(text, str):
+                move = self.parse_move(text)
+            elif isinstance(action, int) and not isinstance(action, bool):
+                move = self.action_to_move(action)
+            else:
+                raise StateFormatError("a move document needs a 'move' text or an 'action' id")
+        return move
+
+    def mask_of(self, actions: list[int]) -> NDArray[np.bool_]:
+        """A bool array of length ``num_actions``, True at ``actions``."""
+        import numpy as np
+
+        mask = np.zeros(self.num_actions, dtype=np.bool_)
+        mask[actions] = True
+        return mask
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Game):
+            return NotImplemented
+        return self.name == other.name and self.options == other.options
+
+    def __hash__(self) -> int:
+        return hash((self.name, tuple(self.options.items())))
+
+    def __repr__(self) -> str:
+        args = ", ".join(f"{k}={v!r}" for k, v in self.options.items())
+        return f"load_game({self.name!r}, {args})"
+
+    def __reduce__(self) -> tuple[Any, tuple[str, dict[str, OptionValue]]]:
+        return (_load, (self.name, dict(self.options)))
+
+
+def _load(name: str, options: dict[str, OptionValue]) -> Game[Any]:
+    return load_game(name, **options)
+
+
+class State(ABC, Generic[MoveT]):
+    """A turn-based game in progress: mutable, copied with :meth:`clone`.
+
+    The seat to play is :attr:`current_player` (``None`` once the game is over). Play with
+    :meth:`apply` (a move or an action id); an illegal one raises
+    :class:`~cardcore.errors.IllegalMoveError` and changes nothing.
+    """
+
+    __slots__ = ()
+
+    @property
+    @abstractmethod
+    def game(self) -> Game[MoveT]:
+        """The :class:`Game` (rules and options) of this state."""
+
+    @property
+    @abstractmethod
+    def current_player(self) -> int | None:
+        """The seat to play, or ``None`` when the game is over."""
+
+    @property
+    @abstractmethod
+    def is_over(self) -> bool: ...
+
+    @abstractmethod
+    def legal_moves(self) -> list[MoveT]:
+        """The legal moves of the seat to play, one per physical card (two copies of a face
+        give two moves with the same action id)."""
+
+    @abstractmethod
+    def legal_actions(self) -> list[int]:
+        """The legal action ids, sorted, each once (empty when the game is over)."""
+
+    @abstractmethod
+    def apply(self, move: MoveT | int) -> None:
+        """Plays a move or an action id for :attr:`current_player`."""
+
+    @abstractmethod
+    def observation(self, seat: int) -> Any:
+        """What ``seat`` may see (the object the built-in agents read)."""
+
+    @abstractmethod
+    def clone(self) -> State[MoveT]:
+        """An independent copy (future deals included)."""
+
+    @abstractmethod
+    def returns(self) -> list[float]:
+        """One utility per seat once the game is over (all zero before); higher is better."""
+
+    @abstractmethod
+    def points(self) -> list[int]:
+        """The game's own score per seat so far (the direction depends on the game)."""
+
+    @property
+    @abstractmethod
+    def moves(self) -> list[tuple[int, MoveT]]:
+        """Every move played so far as ``(seat, move)``, in order."""
+
+    @abstractmethod
+    def resample_hidden(self, seat: int, seed: int) -> State[MoveT]:
+        """A state ``seat`` cannot tell apart from this one: everything the seat has seen is
+        kept, every card it has not seen is re-dealt uniformly at random (future deals too)."""
+
+    def action_mask(self) -> NDArray[np.bool_]:
+        """Bool array of length ``game.num_actions``: True exactly at :meth:`legal_actions`."""
+        return self.game.mask_of(self.legal_actions())
+
+    def observation_tensor(self, seat: int) -> NDArray[np.float32]:
+        """``observation(seat)`` as a float32 array of ``game.observation_shape``."""
+        game = self.game
+        check_seat(seat, game.num_players)
+        return game._observation_tensor(self, seat)
+
+    def observation_json(self, seat: int) -> str:
+        """``observation(seat)`` as a ``cardcore-observation`` document (what a server may
+        send to that seat)."""
+        return self.game.observation_to_json(self, seat)
+
+    def to_json(self) -> str:
+        """The whole state (hidden cards and the random stream included) as a
+        ``cardcore-state`` document; :meth:`Game.state_from_json` reads it back."""
+        return self.game.state_to_json(self)
+
+
+class RealtimeState(ABC, Generic[MoveT]):
+    """A real-time game in progress (Nerts): every seat may act at any moment.
+
+    There is no seat "to play": seats act when they like. :meth:`submit` schedules one seat's
+    move at a clock reading, :meth:`advance_to` / :meth:`step` run the clock; a move is
+    validated when it executes (it fails, changing nothing, when the table moved on).
+    """
+
+    __slots__ = ()
+
+    @property
+    @abstractmethod
+    def game(self) -> Game[MoveT]: ...
+
+    @property
+    @abstractmethod
+    def now(self) -> int:
+        """The table clock in ms since the round began."""
+
+    @property
+    @abstractmethod
+    def is_over(self) -> bool: ...
+
+    @abstractmethod
+    def legal_moves(self, seat: int) -> list[MoveT]: ...
+
+    @abstractmethod
+    def legal_actions(self, seat: int) -> list[int]: ...
+
+    @abstractmethod
+    def submit(self, seat: int, move: MoveT | int, t_ms: int) -> None:
+        """Schedules ``move`` for ``seat`` at ``t_ms`` (>= :attr:`now`)."""
+
+    @abstractmethod
+    def advance_to(self, t_ms: int) -> None:
+        """Runs every event due by ``t_ms`` and moves the clock there."""
+
+    @abstractmethod
+    def step(self) -> bool:
+        """Runs the next event; False when nothing is pending or the round is over."""
+
+    @abstractmethod
+    def observation(self, seat: int) -> Any: ...
+
+    @abstractmethod
+    def clone(self) -> RealtimeState[MoveT]: ...
+
+    @abstractmethod
+    def returns(self) -> list[float]: ...
+
+    @abstractmethod
+    def points(self) -> list[int]: ...
+
+    def action_mask(self, seat: int) -> NDArray[np.bool_]:
+        return self.game.mask_of(self.legal_actions(seat))
+
+    def observation_tensor(self, seat: int) -> NDArray[np.float32]:
+        game = self.game
+        check_seat(seat, game.num_players)
+        return game._observation_tensor(self, seat)
+
+    def observation_json(self, seat: int) -> str:
+        return self.game.observation_to_json(self, seat)
+
+    def to_json(self) -> str:
+        return self.game.state_to_json(self)
