@@ -38,7 +38,9 @@ def test_exports() -> None:
         "IllegalMoveError",
         "OptionError",
         "ReplayMismatchError",
+        "RunError",
         "StateFormatError",
+        "UnregisteredAgentError",
         "UnsupportedVersionError",
     }
     for name in errors.__all__:

@@ -16,7 +16,9 @@ from cardcore.errors import (
     IllegalMoveError,
     OptionError,
     ReplayMismatchError,
+    RunError,
     StateFormatError,
+    UnregisteredAgentError,
     UnsupportedVersionError,
 )
 from cardcore.rng import (
@@ -62,7 +64,9 @@ __all__ = [
     "OptionError",
     "ReplayMismatchError",
     "Rng",
+    "RunError",
     "StateFormatError",
+    "UnregisteredAgentError",
     "UnsupportedVersionError",
     "__version__",
     "deck_order",

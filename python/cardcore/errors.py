@@ -8,7 +8,9 @@ __all__ = [
     "IllegalMoveError",
     "OptionError",
     "ReplayMismatchError",
+    "RunError",
     "StateFormatError",
+    "UnregisteredAgentError",
     "UnsupportedVersionError",
 ]
 
@@ -40,3 +42,13 @@ class StateFormatError(CardcoreError, ValueError):
 
 class UnsupportedVersionError(StateFormatError):
     """JSON written in a format version this cardcore cannot read (a newer one)."""
+
+
+class UnregisteredAgentError(OptionError):
+    """An agent named by a replay that is neither built in nor registered: replays never
+    import code, so such an agent is not re-run."""
+
+
+class RunError(CardcoreError):
+    """A game of a run failed with an unexpected error (an agent or a plugin game raised);
+    the message names the game, its seed and the error."""

@@ -17,13 +17,19 @@ from cardcore.cli.sim import sim_cmd
 __all__ = ["cli", "main"]
 
 
+_debug = False
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="cardcore", prog_name="cardcore")
-def cli() -> None:
+@click.option("--debug", is_flag=True, help="Show the Python traceback of an unexpected error.")
+def cli(debug: bool) -> None:
     """cardcore: Three-Thirteen Rummy, Spite & Malice and Nerts engines, AIs and simulations.
 
     Exit codes: 0 success, 1 run failure, 2 usage error, 130 interrupted (Ctrl-C).
     """
+    global _debug
+    _debug = debug
 
 
 for _cmd in (sim_cmd, replay_cmd, play_cmd, games_cmd, melds_cmd, shuffle_cmd):
@@ -45,3 +51,10 @@ def main() -> None:
         raise SystemExit(e.exit_code) from None
     except click.exceptions.Exit as e:
         raise SystemExit(e.exit_code) from None
+    except Exception as e:
+        if _debug:
+            raise
+        click.echo(
+            f"Error: {type(e).__name__}: {e} (cardcore --debug shows the traceback)", err=True
+        )
+        raise SystemExit(1) from None

@@ -8,6 +8,7 @@ import time
 
 import click
 
+from cardcore.cli.imports import allow_cwd_imports
 from cardcore.errors import CardcoreError
 from cardcore.games.base import get_game, registered_games
 from cardcore.rng import new_seed
@@ -141,6 +142,8 @@ def sim_cmd(
 
     spec = get_game(game)
     drawn = False
+    if agents is not None and ":" in agents:
+        allow_cwd_imports()
     try:
         parsed = spec.parse_options(options)
         if seed is None:

@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, Protocol, runtime_checkable
 
-from cardcore.errors import OptionError
+from cardcore.errors import OptionError, UnregisteredAgentError
 from cardcore.games.schema import RecordSchema
 
 __all__ = [
@@ -25,10 +25,14 @@ __all__ = [
     "GameSpec",
     "OptionSpec",
     "agent_label",
+    "check_agent",
     "get_game",
+    "register_agent",
     "register_game",
     "registered_games",
     "resolve_agent",
+    "rules_only_note",
+    "trust_agent",
 ]
 
 OptionValue = int | float | bool | str | None
@@ -149,7 +153,9 @@ class GameSpec:
     ``players``, ``agents``, ``scores`` (one number per seat) and ``winner`` (seat or None),
     plus ``replay`` when requested. ``play_match`` (games with matches) returns one record per
     match with the same keys and a ``games`` list. ``verify_replay`` re-runs a replay dict and
-    raises :class:`~cardcore.errors.ReplayMismatchError` on any disagreement.
+    raises :class:`~cardcore.errors.ReplayMismatchError` on any disagreement; it returns None,
+    or a note saying what it did not check (``"rules only: ..."`` when the agents were not
+    re-run). It never imports code a replay names (see :func:`resolve_agent`).
     ``record_schema`` / ``match_schema`` declare the column types of those records (for typed
     Parquet and reports); without them, columnar output infers types from the first records.
     """
@@ -163,7 +169,7 @@ class GameSpec:
     agents: Mapping[str, AgentFactory]
     default_agent: str
     play: Callable[[GameRequest], dict[str, Any]]
-    verify_replay: Callable[[Mapping[str, Any]], None]
+    verify_replay: Callable[[Mapping[str, Any]], str | None]
     play_match: Callable[[GameRequest], dict[str, Any]] | None = None
     description: str = ""
     check_options: Callable[[int, Mapping[str, OptionValue]], object] | None = None
@@ -216,7 +222,25 @@ class GameSpec:
         return resolve_agent(self, name)()
 
 
-_LOCAL_AGENTS: dict[str, AgentFactory] = {}
+_REGISTERED_AGENTS: dict[str, AgentFactory] = {}
+AGENT_ENTRY_POINTS: Final = "cardcore.agents"
+"""Entry-point group of installed agents: name ``"<game>:<agent>"``, value the factory."""
+
+
+def register_agent(name: str, factory: AgentFactory) -> str:
+    """Makes ``factory`` the agent ``name`` in this process (for every game): runs may name it,
+    and replay verification may re-run it. Returns ``name``."""
+    if not callable(factory):
+        raise OptionError(f"agent {name!r}: {factory!r} is not callable")
+    _REGISTERED_AGENTS[name] = factory
+    return name
+
+
+def trust_agent(path: str) -> str:
+    """Imports ``package.module:callable`` and registers it under that name, so replays that
+    name it are re-run. Only for names a user chose (a CLI flag), never for names read from a
+    file."""
+    return register_agent(path, _import_agent(path))
 
 
 def agent_label(agent: str | AgentFactory) -> str:
@@ -226,32 +250,88 @@ def agent_label(agent: str | AgentFactory) -> str:
     if isinstance(agent, str):
         return agent
     label = f"{getattr(agent, '__module__', '?')}:{getattr(agent, '__qualname__', repr(agent))}"
-    _LOCAL_AGENTS[label] = agent
-    return label
+    return register_agent(label, agent)
 
 
-def resolve_agent(spec: GameSpec, name: str) -> AgentFactory:
-    """Looks up a built-in agent name, or imports ``package.module:callable``."""
+def _import_agent(name: str) -> AgentFactory:
+    module_name, _, attr = name.partition(":")
+    try:
+        obj: Any = importlib.import_module(module_name)
+        for part in attr.split("."):
+            obj = getattr(obj, part)
+    except (ImportError, AttributeError, ValueError) as e:
+        raise OptionError(f"cannot import agent {name!r}: {e}") from None
+    if not callable(obj):
+        raise OptionError(f"agent {name!r} is not callable")
+    factory: AgentFactory = obj
+    return factory
+
+
+def _entry_point_agent(game: str, name: str) -> AgentFactory | None:
+    """The installed agent ``name`` of ``game`` (entry-point group ``cardcore.agents``)."""
+    from importlib.metadata import entry_points
+
+    for ep in entry_points(group=AGENT_ENTRY_POINTS, name=f"{game}:{name}"):
+        try:
+            factory: AgentFactory = ep.load()
+        except Exception as e:  # an installed plugin that fails to load
+            raise OptionError(f"agent {name!r} ({ep.value}) failed to load: {e}") from None
+        return factory
+    return None
+
+
+def rules_only_note(spec: GameSpec, replay: Mapping[str, Any]) -> str | None:
+    """Why a replay's agents cannot be re-run here, or None when they can: another cardcore
+    version wrote it, or an agent is neither built-in nor registered."""
+    from cardcore import __version__
+
+    if replay.get("cardcore_version") != __version__:
+        return f"rules only: written by cardcore {replay.get('cardcore_version')}"
+    for name in replay.get("agents") or ():
+        try:
+            resolve_agent(spec, str(name), registered_only=True)
+        except UnregisteredAgentError:
+            return f"rules only: agent {name!r} is not registered (--trust-agent {name})"
+    return None
+
+
+def resolve_agent(spec: GameSpec, name: str, *, registered_only: bool = False) -> AgentFactory:
+    """The factory of agent ``name``: built-in, registered (:func:`register_agent`), installed
+    (entry point), else imported from ``"package.module:callable"``. With ``registered_only``
+    (replays: the name comes from a file) nothing is imported by name."""
     if name in spec.agents:
         return spec.agents[name]
-    if name in _LOCAL_AGENTS:
-        return _LOCAL_AGENTS[name]
+    if name in _REGISTERED_AGENTS:
+        return _REGISTERED_AGENTS[name]
+    installed = _entry_point_agent(spec.name, name)
+    if installed is not None:
+        return installed
+    if registered_only:
+        raise UnregisteredAgentError(
+            f"agent {name!r} is not a built-in or registered {spec.name} agent (replays never "
+            f"import code they name; to re-run it: cardcore replay --trust-agent {name})"
+        )
     if ":" in name:
-        module_name, _, attr = name.partition(":")
-        try:
-            obj: Any = importlib.import_module(module_name)
-            for part in attr.split("."):
-                obj = getattr(obj, part)
-        except (ImportError, AttributeError) as e:
-            raise OptionError(f"cannot import agent {name!r}: {e}") from None
-        if not callable(obj):
-            raise OptionError(f"agent {name!r} is not callable")
-        factory: AgentFactory = obj
-        return factory
+        return _import_agent(name)
     known = ", ".join(spec.agents)
     raise OptionError(
         f"{spec.name} has no agent {name!r} (built-in: {known}; or package.module:callable)"
     )
+
+
+def check_agent(spec: GameSpec, name: str) -> None:
+    """Resolves ``name`` and builds one agent: the factory must return an object with a
+    callable ``act``. Raises :class:`OptionError` (also when the factory raises)."""
+    factory = resolve_agent(spec, name)
+    try:
+        agent = factory()
+    except Exception as e:
+        raise OptionError(f"agent {name!r}: its factory raised {type(e).__name__}: {e}") from None
+    if not callable(getattr(agent, "act", None)):
+        raise OptionError(
+            f"agent {name!r}: its factory returned {type(agent).__name__}, which has no "
+            "act(observation, legal, rng) method"
+        )
 
 
 _REGISTRY: dict[str, GameSpec] = {}

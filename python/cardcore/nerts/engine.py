@@ -17,7 +17,7 @@ input give byte-identical logs.
 from __future__ import annotations
 
 import heapq
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from cardcore import _core
@@ -148,6 +148,15 @@ def _is_progress(action: Action) -> bool:
     return isinstance(action, ToWork) and action.src in (NERTS, WASTE)
 
 
+def _checked(seat: int, action: Any, legal: Sequence[Action]) -> Action | None:
+    """An agent's choice: one of ``legal`` or None (sleep); anything else raises."""
+    if action is None or action in legal:
+        return action  # type: ignore[no-any-return]
+    raise IllegalMoveError(
+        f"the agent of seat {seat} chose {action!r}, which is not one of its legal actions"
+    )
+
+
 class Round:
     """One real-time round. ``agents[s]`` is the policy of seat ``s`` or ``None`` for a human.
 
@@ -247,21 +256,27 @@ class Round:
         self._execute(seat, action)
         return True
 
-    def advance_to(self, t_ms: int) -> None:
-        """Executes every event with ``t_exec <= t_ms`` and moves the clock to ``t_ms``."""
+    def advance_to(self, t_ms: int, watch: Callable[[], object] | None = None) -> None:
+        """Executes every event with ``t_exec <= t_ms`` and moves the clock to ``t_ms``;
+        ``watch`` is called after each event (it may raise to stop)."""
         while self.running and self._queue and self._queue[0][0] <= t_ms:
             self.step()
+            if watch is not None:
+                watch()
         if self.running:
             self.now = max(self.now, min(t_ms, self.max_ms))
             if t_ms >= self.max_ms:
                 self._finish(self.max_ms, "cap", None)
 
-    def run(self) -> None:
-        """Plays until the round ends (a seat with no agent never acts)."""
+    def run(self, watch: Callable[[], object] | None = None) -> None:
+        """Plays until the round ends (a seat with no agent never acts); ``watch`` is called
+        after each event (it may raise to stop)."""
         while self.running:
             if not self.step() and self.running:
                 # nothing pending and no stalemate: only human seats could move
                 self._finish(self.now, "cap", None)
+            if watch is not None:
+                watch()
 
     def scores(self) -> list[int]:
         return self.table.scores(self.caller)
@@ -289,12 +304,12 @@ class Round:
             return
         obs = NertsObservation(self.table, seat, self.now)
         rng = self._agent_rng[seat]
-        action = agent.act(obs, legal, rng)
+        action = _checked(seat, agent.act(obs, legal, rng), legal)
         miss = self._timing[seat].random() < self.profile.miss
         if miss and isinstance(action, ToFoundation):
             # overlooked its chosen foundation play this time: decide without it
             rest = [a for a in legal if a != action]
-            action = agent.act(obs, rest, rng) if rest else None
+            action = _checked(seat, agent.act(obs, rest, rng), rest) if rest else None
             if action is None:  # nothing else to do: look again after retry_ms
                 self._schedule(seat, self.now + self.profile.retry_ms, _THINK, None)
                 return

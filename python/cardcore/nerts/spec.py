@@ -4,12 +4,41 @@ replays and their verification."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Final
 
 from cardcore import __version__
 from cardcore.cards import parse_card
-from cardcore.errors import IllegalMoveError, ReplayMismatchError
-from cardcore.games.base import HUMAN, GameRequest, GameSpec, OptionSpec, register_game
+from cardcore.errors import (
+    CardcoreError,
+    IllegalMoveError,
+    OptionError,
+    ReplayMismatchError,
+    UnregisteredAgentError,
+)
+from cardcore.games.base import (
+    HUMAN,
+    GameRequest,
+    GameSpec,
+    OptionSpec,
+    register_game,
+    resolve_agent,
+)
+from cardcore.games.replay_format import (
+    INT,
+    SEED,
+    STR,
+    Const,
+    Int,
+    Layout,
+    ListOf,
+    Obj,
+    Opt,
+    Row,
+    Str,
+    agents_per_seat,
+    check,
+    replay_head,
+)
 from cardcore.games.schema import (
     HEAD,
     INT64,
@@ -21,7 +50,7 @@ from cardcore.games.schema import (
     struct,
 )
 from cardcore.nerts.agents import GreedyAgent, HardAgent, RandomAgent
-from cardcore.nerts.engine import NertsAgent, Round
+from cardcore.nerts.engine import MAX_ROUND_MS, NertsAgent, Round
 from cardcore.nerts.rules import OPTION_SPECS, NertsOptions, card_text, parse_action
 from cardcore.rng import RNG_VERSION, derive_seed
 
@@ -76,7 +105,7 @@ def play_round(
     return rnd, fields
 
 
-_REPLAY_HEAD: dict[str, Any] = {
+REPLAY_HEAD: Final[dict[str, Any]] = {
     "format": "cardcore-replay",
     "version": 1,
     "cardcore_version": __version__,
@@ -94,7 +123,7 @@ def play(request: GameRequest) -> dict[str, Any]:
     }
     if request.replay:
         record["replay"] = {
-            **_REPLAY_HEAD,
+            **REPLAY_HEAD,
             "game": GAME,
             "kind": "round",
             "players": request.players,
@@ -144,7 +173,7 @@ def play_match(request: GameRequest) -> dict[str, Any]:
     }
     if request.replay:
         record["replay"] = {
-            **_REPLAY_HEAD,
+            **REPLAY_HEAD,
             "game": GAME,
             "kind": "match",
             "seed": request.seed,
@@ -166,11 +195,67 @@ def _compare(what: str, got: Any, want: Any) -> None:
         )
 
 
+_SEAT = Int(0, 3)
+_ROUND_DATA: dict[str, Layout] = {
+    "seed": SEED,
+    "rng": Const(RNG_VERSION),
+    "decks": ListOf(STR, 2, 4),
+    "events": ListOf(Row(Int(0, MAX_ROUND_MS), Int(-1, 3), STR, Str("ok", "fail")), 1),
+    "inputs": ListOf(Row(Int(0, MAX_ROUND_MS), _SEAT, Int(0, MAX_ROUND_MS), STR)),
+    "scores": ListOf(INT, 2, 4),
+    "end": Opt(Str("nerts", "stalemate", "cap")),
+    "caller": Opt(_SEAT),
+    "duration_ms": Int(0, MAX_ROUND_MS),
+}
+_HEAD = {**replay_head(GAME, 2, 4), "cardcore_version": STR}
+ROUND_LAYOUT: Final = Obj({**_HEAD, "kind": Const("round"), **_ROUND_DATA})
+"""A round replay (``docs/replays.md``), checked before any re-run."""
+MATCH_LAYOUT: Final = Obj(
+    {
+        **_HEAD,
+        "kind": Const("match"),
+        "rounds": ListOf(Obj(_ROUND_DATA), 1, MAX_MATCH_ROUNDS),
+        "scores": ListOf(INT, 2, 4),
+        "winner": Opt(_SEAT),
+    }
+)
+"""A match replay (``--match``, ``cardcore play``): its rounds without the repeated head."""
+
+
 def _replay_agents(names: Sequence[str], players: int) -> list[NertsAgent | None]:
-    full = list(names) * players if len(names) == 1 else list(names)
-    if len(full) != players:
-        raise ReplayMismatchError(f"nerts replay: {len(full)} agents for {players} players")
-    return [None if n == HUMAN else SPEC.make_agent(n) for n in full]
+    """Agents to re-run: built-in or registered ones only (never imported by a name in the
+    file); ``human`` seats get ``None``. A Nerts replay cannot be checked without its agents
+    (every event depends on their decisions), so an unknown agent rejects the replay."""
+    agents: list[NertsAgent | None] = []
+    for n in agents_per_seat(names, players, GAME):
+        if n == HUMAN:
+            agents.append(None)
+            continue
+        try:
+            factory = resolve_agent(SPEC, n, registered_only=True)
+        except UnregisteredAgentError as e:
+            raise ReplayMismatchError(
+                f"nerts replay: not verified: {e}; a Nerts replay is checked by re-running "
+                "its agents"
+            ) from None
+        agents.append(factory())
+    return agents
+
+
+class _EventCheck:
+    """Compares a re-run's log with the recorded events as it grows: the first difference
+    stops the re-run (a replay cannot make the verifier play longer than it records)."""
+
+    def __init__(self, rnd: Round, events: Sequence[Sequence[Any]]) -> None:
+        self.rnd, self.events, self.done = rnd, events, 0
+
+    def __call__(self) -> None:
+        log = self.rnd.log
+        while self.done < len(log):
+            if self.done >= len(self.events):
+                _compare("event count", f"more than {len(self.events)}", len(self.events))
+            _compare(f"event {self.done}", log[self.done], self.events[self.done])
+            self.done += 1
 
 
 def rerun_round(
@@ -179,20 +264,23 @@ def rerun_round(
     agents: Sequence[NertsAgent | None],
     inputs: Sequence[Sequence[Any]] = (),
     duration_ms: int | None = None,
+    events: Sequence[Sequence[Any]] | None = None,
 ) -> Round:
     """Re-plays one round: human seats (agent ``None``) get their recorded ``inputs``
     (``[now, seat, t_ms, action]`` rows of ``Round.inputs``) at the same clock readings; an
     input for an AI seat is a mismatch. A round with human seats is advanced to
-    ``duration_ms``; an agents-only round runs to its end.
+    ``duration_ms``; an agents-only round runs to its end. With ``events`` (the recorded log)
+    the re-run stops at the first event that differs.
     """
     rnd = Round(options, seed, agents)
+    watch = _EventCheck(rnd, events) if events is not None else None
     for row in inputs:
         now, seat, t_ms, text = int(row[0]), int(row[1]), int(row[2]), str(row[3])
         if not 0 <= seat < len(agents) or agents[seat] is not None:
             raise ReplayMismatchError(
                 f"nerts replay: input {list(row)} for a seat that is not human"
             )
-        rnd.advance_to(now)
+        rnd.advance_to(now, watch)
         if not rnd.running:
             raise ReplayMismatchError(f"nerts replay: input {list(row)} after the round ended")
         try:
@@ -201,31 +289,30 @@ def rerun_round(
             raise ReplayMismatchError(f"nerts replay: input {list(row)} rejected: {e}") from None
     if any(a is None for a in agents):
         if duration_ms is not None:
-            rnd.advance_to(duration_ms)
+            rnd.advance_to(duration_ms, watch)
     else:
-        rnd.run()
+        rnd.run(watch)
     return rnd
 
 
+def _deck_ids(text: str, players: int, seat: int) -> list[int]:
+    try:
+        return [c.id(players) for c in map(parse_card, text.split())]
+    except (CardcoreError, ValueError) as e:
+        raise ReplayMismatchError(f"nerts replay: deck of seat {seat}: {e}") from None
+
+
 def _verify_round(
-    replay: Mapping[str, Any], opts: NertsOptions, agent_names: Sequence[str]
+    replay: Mapping[str, Any], opts: NertsOptions, agents: Sequence[NertsAgent | None]
 ) -> None:
-    if replay.get("rng") != RNG_VERSION:
-        raise ReplayMismatchError(f"replay uses RNG {replay.get('rng')!r}, this is {RNG_VERSION}")
-    seed = int(replay["seed"])
-    agents = _replay_agents(agent_names, opts.num_players)
-    duration = replay.get("duration_ms")
-    rnd = rerun_round(
-        opts, seed, agents, replay.get("inputs", []), None if duration is None else int(duration)
-    )
-    decks = replay.get("decks")
-    if decks is not None:
-        for s, text in enumerate(decks):
-            ids = [c.id(opts.num_players) for c in map(parse_card, text.split())]
-            _compare(f"deck of seat {s}", rnd.decks[s], ids)
-    events = [list(e) for e in replay.get("events", [])]
-    for i, (got, want) in enumerate(zip(rnd.log, events, strict=False)):
-        _compare(f"event {i}", got, want)
+    n = opts.num_players
+    if len(replay["decks"]) != n:
+        raise ReplayMismatchError(f"nerts replay: {len(replay['decks'])} decks for {n} players")
+    decks = [_deck_ids(text, n, s) for s, text in enumerate(replay["decks"])]
+    events = replay["events"]
+    rnd = rerun_round(opts, replay["seed"], agents, replay["inputs"], replay["duration_ms"], events)
+    for s, ids in enumerate(decks):
+        _compare(f"deck of seat {s}", rnd.decks[s], ids)
     _compare("event count", len(rnd.log), len(events))
     got_end = {
         "scores": rnd.scores(),
@@ -234,45 +321,51 @@ def _verify_round(
         "duration_ms": rnd.now,
     }
     for key, value in got_end.items():
-        if key in replay or key in ("scores", "end"):
-            _compare(key, value, replay.get(key))
+        _compare(key, value, replay[key])
 
 
 def verify_replay(record: Mapping[str, Any]) -> None:
     """Re-runs a record's replay (round or match); raises ``ReplayMismatchError`` on any
-    difference in decks, events, scores or end."""
+    difference in decks, events, scores or end.
+
+    The layout (:data:`ROUND_LAYOUT`, :data:`MATCH_LAYOUT`), the options and the agents are
+    checked before anything runs; agents must be built-in or registered (never imported by a
+    name in the file)."""
+    if not isinstance(record, Mapping):
+        raise ReplayMismatchError("nerts replay: a replay must be a JSON object")
     replay = record.get("replay", record)
-    if replay.get("game", GAME) != GAME:
-        raise ReplayMismatchError(f"not a nerts replay: {replay.get('game')!r}")
-    players = int(replay["players"])
-    opts = _options(players, replay.get("options", {}))
-    names = list(replay["agents"])
-    if replay.get("kind") == "match":
-        rounds = replay["rounds"]
-        if not rounds:
-            raise ReplayMismatchError("nerts replay: a match without rounds")
-        totals = [0] * players
-        for r, rr in enumerate(rounds):
-            if r > 0 and _match_over(totals, opts.target_score):
-                raise ReplayMismatchError(f"nerts replay: round {r} played after the match ended")
-            _compare(f"round {r} seed", rr["seed"], derive_seed(int(replay["seed"]), r, "round"))
-            _verify_round(rr, opts, names)
-            totals = [t + s for t, s in zip(totals, rr["scores"], strict=True)]
-        if not _match_over(totals, opts.target_score) and len(rounds) < MAX_MATCH_ROUNDS:
-            raise ReplayMismatchError("nerts replay: the rounds end before the match does")
-        winner = totals.index(max(totals)) if totals.count(max(totals)) == 1 else None
-        _compare("match totals", totals, list(replay["scores"]))
-        _compare("match winner", winner, replay.get("winner"))
+    match = isinstance(replay, Mapping) and replay.get("kind") == "match"
+    check(replay, MATCH_LAYOUT if match else ROUND_LAYOUT, GAME)
+    players = replay["players"]
+    try:
+        opts = _options(players, replay["options"])
+    except OptionError as e:
+        raise ReplayMismatchError(f"nerts replay: bad options: {e}") from None
+    agents = _replay_agents(replay["agents"], players)
+    if not match:
+        _verify_round(replay, opts, agents)
         if record is not replay:
-            for key, value in (("scores", totals), ("winner", winner)):
+            for key in ("scores", "caller", "end"):
                 if key in record:
-                    _compare(f"record {key}", value, record[key])
+                    _compare(f"record {key}", replay[key], record[key])
         return
-    _verify_round(replay, opts, names)
+    rounds = replay["rounds"]
+    totals = [0] * players
+    for r, rr in enumerate(rounds):
+        if r > 0 and _match_over(totals, opts.target_score):
+            raise ReplayMismatchError(f"nerts replay: round {r} played after the match ended")
+        _compare(f"round {r} seed", rr["seed"], derive_seed(replay["seed"], r, "round"))
+        _verify_round(rr, opts, agents)
+        totals = [t + s for t, s in zip(totals, rr["scores"], strict=True)]
+    if not _match_over(totals, opts.target_score) and len(rounds) < MAX_MATCH_ROUNDS:
+        raise ReplayMismatchError("nerts replay: the rounds end before the match does")
+    winner = totals.index(max(totals)) if totals.count(max(totals)) == 1 else None
+    _compare("match totals", totals, replay["scores"])
+    _compare("match winner", winner, replay["winner"])
     if record is not replay:
-        for key in ("scores", "caller", "end"):
+        for key, value in (("scores", totals), ("winner", winner)):
             if key in record:
-                _compare(f"record {key}", replay.get(key), record[key])
+                _compare(f"record {key}", value, record[key])
 
 
 _ROUND_COLUMNS = {

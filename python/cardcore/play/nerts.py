@@ -37,6 +37,7 @@ from cardcore.nerts.rules import (
 from cardcore.nerts.rules import (
     card_text as nerts_card_text,
 )
+from cardcore.nerts.spec import REPLAY_HEAD
 from cardcore.play.common import (
     HUMAN,
     YOU,
@@ -221,6 +222,7 @@ class NertsSession:
             "rounds": rounds,
             "games": rounds,
             "replay": {
+                **REPLAY_HEAD,
                 "game": GAME,
                 "kind": "match",
                 "seed": self.seed,

@@ -14,15 +14,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from cardcore import __version__
-from cardcore.errors import OptionError
+from cardcore.errors import CardcoreError, OptionError, RunError
 from cardcore.games.base import (
     AgentFactory,
     GameRequest,
     GameSpec,
     OptionValue,
     agent_label,
+    check_agent,
     get_game,
-    resolve_agent,
 )
 from cardcore.rng import derive_seed
 
@@ -99,8 +99,8 @@ def plan_run(
         names *= p
     if len(names) != p:
         raise OptionError(f"{len(names)} agents given for {p} players (give 1 or {p})")
-    for n in names:
-        resolve_agent(spec, n)
+    for n in dict.fromkeys(names):
+        check_agent(spec, n)
     if match and spec.play_match is None:
         raise OptionError(f"{spec.name} has no matches")
     return RunPlan(
@@ -134,7 +134,16 @@ def run_chunk(chunk: Chunk) -> list[dict[str, Any]]:
     assert play is not None
     out = []
     for index in range(chunk.start, chunk.stop):
-        record = play(plan.request(index))
+        request = plan.request(index)
+        try:
+            record = play(request)
+        except CardcoreError:
+            raise
+        except Exception as e:
+            raise RunError(
+                f"game {index} (seed {request.seed}, agents {', '.join(request.agents)}) "
+                f"failed: {type(e).__name__}: {e}"
+            ) from e
         record["run_seed"] = plan.seed
         record["cardcore_version"] = __version__
         out.append(record)

@@ -15,7 +15,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from cardcore import __version__
-from cardcore.errors import IllegalMoveError, OptionError, ReplayMismatchError
+from cardcore.errors import (
+    IllegalMoveError,
+    OptionError,
+    ReplayMismatchError,
+)
 from cardcore.games.base import (
     Agent,
     GameRequest,
@@ -23,6 +27,20 @@ from cardcore.games.base import (
     OptionValue,
     register_game,
     resolve_agent,
+    rules_only_note,
+)
+from cardcore.games.replay_format import (
+    INT,
+    SEED,
+    STR,
+    Const,
+    Int,
+    ListOf,
+    Obj,
+    Opt,
+    Row,
+    check,
+    replay_head,
 )
 from cardcore.games.schema import HEAD, INT64, STRING, RecordSchema, list_of, optional, struct
 from cardcore.rng import RNG_VERSION, Rng, derive_seed
@@ -183,136 +201,155 @@ def play_match(request: GameRequest) -> dict[str, Any]:
     return rec
 
 
-def _verify_match(rep: Mapping[str, Any], record: Mapping[str, Any]) -> None:
-    games = rep.get("games")
-    if not isinstance(games, list) or not games:
-        raise _fail("match replay without games")
+_SEAT = Int(0, 3)
+_HEAD = {**replay_head(GAME, 2, 4), "cardcore_version": STR}
+GAME_LAYOUT: Final = Obj(
+    {
+        **_HEAD,
+        "deck": ListOf(Int(0, 10_000)),
+        "first_player": _SEAT,
+        "moves": ListOf(Row(_SEAT, STR)),
+        "result": Obj(
+            {
+                "winner": Opt(_SEAT),
+                "scores": ListOf(INT, 2, 4),
+                "turns": INT,
+                "reshuffles": INT,
+                "digest": STR,
+            }
+        ),
+    }
+)
+"""A game replay (``docs/replays.md``), checked before any re-run."""
+MATCH_LAYOUT: Final = Obj(
+    {
+        **_HEAD,
+        "kind": Const("match"),
+        "games": ListOf(Obj({}), 1, MAX_MATCH_GAMES),
+        "result": Obj({"scores": ListOf(INT, 2, 4), "winner": Opt(_SEAT)}),
+    }
+)
+"""A match replay (``--match``); each of its games is a :data:`GAME_LAYOUT` replay."""
+PLAYED_MATCH_LAYOUT: Final = Obj(
+    {"games": ListOf(Obj({"replay": Obj({})}), 1, MAX_MATCH_GAMES)},
+    {"seed": SEED, "agents": ListOf(STR), "scores": ListOf(INT), "winner": Opt(_SEAT)},
+)
+"""A match record of `cardcore play` whose games carry their own replays."""
+
+
+def _replay_options(rep: Mapping[str, Any]) -> SpiteOptions:
+    """The options of a (layout-checked) replay; ``num_players`` must agree with ``players``."""
+    opts = dict(rep["options"])
+    players = opts.pop("num_players", rep["players"])
+    if players != rep["players"]:
+        raise _fail(f"options.num_players {players!r} but players {rep['players']}")
     try:
-        seed = int(rep["seed"])
-        opts_in = dict(rep["options"])
-        players = int(opts_in.pop("num_players", rep["players"]))
-        options = SpiteOptions.from_mapping(opts_in, players)
-    except (OptionError, KeyError, TypeError, ValueError) as e:
-        raise _fail(f"cannot rebuild the match: {e}") from None
+        return SpiteOptions.from_mapping(opts, players)
+    except (OptionError, TypeError) as e:
+        raise _fail(f"cannot rebuild the game: {e}") from None
+
+
+def _verify_match(rep: Mapping[str, Any], record: Mapping[str, Any]) -> str | None:
+    games = rep["games"]
+    seed = rep["seed"]
+    options = _replay_options(rep)
     totals = [0] * options.num_players
+    notes = []
     for g, game in enumerate(games):
         if max(totals) >= options.target_score:
             raise _fail(f"game {g} played after the match was over")
-        if not isinstance(game, Mapping) or game.get("seed") != derive_seed(seed, g, "match-game"):
+        if game.get("seed") != derive_seed(seed, g, "match-game"):
             raise _fail(f"game {g}: seed is not the match's game seed")
-        if dict(game.get("options", {})) != options.as_dict():
+        if game.get("options") != options.as_dict():
             raise _fail(f"game {g}: options differ from the match's")
-        if game.get("agents") != rep.get("agents"):
+        if game.get("agents") != rep["agents"]:
             raise _fail(f"game {g}: agents {game.get('agents')} differ from the match's")
-        verify_replay(game)  # requires game["result"]["scores"] to equal the re-run's
+        notes.append(verify_replay(game))  # requires game["result"]["scores"] to equal the re-run's
         totals = [a + b for a, b in zip(totals, game["result"]["scores"], strict=True)]
     if max(totals) < options.target_score and len(games) < MAX_MATCH_GAMES:
         raise _fail("the games end before a seat reaches the target score")
     best = max(totals)
     leaders = [s for s, t in enumerate(totals) if t == best]
     winner = leaders[0] if best >= options.target_score and len(leaders) == 1 else None
-    result = rep.get("result")
-    if not isinstance(result, Mapping) or "scores" not in result or "winner" not in result:
-        raise _fail("the match replay has no result (scores and winner)")
-    for where in (result, record if record is not rep else {}):
-        if "scores" in where and list(where["scores"]) != totals:
+    for where in (rep["result"], record if record is not rep else {}):
+        if "scores" in where and where["scores"] != totals:
             raise _fail(f"match totals {where['scores']} != re-run {totals}")
         if "winner" in where and where["winner"] != winner:
             raise _fail(f"match winner {where['winner']} != re-run {winner}")
+    return next((n for n in notes if n), None)
 
 
-def _verify_game_list_match(record: Mapping[str, Any]) -> None:
+def _verify_game_list_match(record: Mapping[str, Any]) -> str | None:
     """A whole match saved as game records that carry their own replays (`cardcore play`):
     every game verifies, has the match's game seed and options, and the match stops at the
     first game where a total reaches ``target_score``; the totals and winner must agree."""
     games = record["games"]
-    if not isinstance(games, list) or not games:
-        raise _fail("match record without games")
     totals: list[int] = []
-    first_options: dict[str, Any] | None = None
+    first_options: Any = None
     target = 0
+    notes = []
     for g, game in enumerate(games):
-        if not isinstance(game, Mapping) or not isinstance(game.get("replay"), Mapping):
-            raise _fail(f"game {g} has no replay")
         rep = game["replay"]
-        opts = dict(rep.get("options", {}))
+        notes.append(verify_replay(game))
         if first_options is None:
-            first_options = opts
-            try:
-                rest = dict(opts)
-                players = int(rest.pop("num_players", rep["players"]))
-                target = SpiteOptions.from_mapping(rest, players).target_score
-            except (OptionError, KeyError, TypeError, ValueError) as e:
-                raise _fail(f"cannot rebuild the match: {e}") from None
-        elif opts != first_options:
+            first_options = rep["options"]
+            target = _replay_options(rep).target_score
+        elif rep["options"] != first_options:
             raise _fail(f"game {g}: options differ from game 0's")
-        if "agents" in record and rep.get("agents") != record["agents"]:
-            raise _fail(f"game {g}: agents {rep.get('agents')} differ from the match's")
+        if "agents" in record and rep["agents"] != record["agents"]:
+            raise _fail(f"game {g}: agents {rep['agents']} differ from the match's")
         if totals and max(totals) >= target:
             raise _fail(f"game {g} played after the match was over")
-        if "seed" in record and rep.get("seed") != derive_seed(
-            int(record["seed"]), g, "match-game"
-        ):
+        if "seed" in record and rep["seed"] != derive_seed(record["seed"], g, "match-game"):
             raise _fail(f"game {g}: seed is not the match's game seed")
-        verify_replay(game)
         sc = list(rep["result"]["scores"])
         totals = [a + b for a, b in zip(totals, sc, strict=True)] if totals else sc
     if max(totals) < target and len(games) < MAX_MATCH_GAMES:
         raise _fail("the games end before a seat reaches the target score")
-    if list(record.get("scores", totals)) != totals:
+    if record.get("scores", totals) != totals:
         raise _fail(f"match totals {record.get('scores')} != {totals}")
     best = max(totals)
     leaders = [s for s, t in enumerate(totals) if t == best]
     winner = leaders[0] if best >= target and len(leaders) == 1 else None
     if "winner" in record and record["winner"] != winner:
         raise _fail(f"match winner {record['winner']} != re-run {winner}")
+    return next((n for n in notes if n), None)
 
 
 def _fail(msg: str) -> ReplayMismatchError:
     return ReplayMismatchError(f"spite-malice replay: {msg}")
 
 
-def verify_replay(record: Mapping[str, Any]) -> None:
+def verify_replay(record: Mapping[str, Any]) -> str | None:
     """Re-runs a replay (a game record with ``replay``, a match record, or the replay dict) and
-    raises :class:`~cardcore.errors.ReplayMismatchError` on any disagreement."""
+    raises :class:`~cardcore.errors.ReplayMismatchError` on any disagreement.
+
+    The layout is checked first (:data:`GAME_LAYOUT`, :data:`MATCH_LAYOUT`). When the replay
+    was written by this cardcore version and its agents are built-in or registered, they are
+    re-run and must make the same moves; agents are never imported by a name in the file.
+    Returns None, or a note when the agents were not re-run."""
+    if not isinstance(record, Mapping):
+        raise _fail("a replay must be a JSON object")
     rep = record.get("replay", record)
     if isinstance(rep, Mapping) and rep.get("kind") == "match":
-        if rep.get("game") != GAME:
-            raise _fail(f"not a {GAME} replay: {rep.get('game')!r}")
-        _verify_match(rep, record)
-        return
-    if "replay" not in record and isinstance(record.get("games"), list):
-        # a match record whose games carry their own replays (as `cardcore play` writes)
-        _verify_game_list_match(record)
-        return
-    if not isinstance(rep, Mapping) or "moves" not in rep:
+        check(rep, MATCH_LAYOUT, GAME)
+        return _verify_match(rep, record)
+    if "replay" not in record and "format" not in record and "games" in record:
+        check(record, PLAYED_MATCH_LAYOUT, GAME)
+        return _verify_game_list_match(record)
+    if not isinstance(rep, Mapping) or not ("format" in rep or "moves" in rep):
         raise _fail("record has no replay (run with replays on)")
-    if (
-        rep.get("format", "cardcore-replay") != "cardcore-replay"
-        or rep.get("version", REPLAY_FORMAT) != REPLAY_FORMAT
-    ):
-        raise _fail(f"unknown replay format {rep.get('format')!r} v{rep.get('version')!r}")
-    if rep.get("game") != GAME:
-        raise _fail(f"not a {GAME} replay: {rep.get('game')!r}")
-    if rep.get("rng") != RNG_VERSION:
-        raise _fail(f"RNG version {rep.get('rng')!r}, this build has {RNG_VERSION!r}")
-    try:
-        opts_in = dict(rep["options"])
-        players = int(opts_in.pop("num_players", rep["players"]))
-        options = SpiteOptions.from_mapping(opts_in, players)
-        seed = int(rep["seed"])
-        st = State.new(options, seed)
-    except (OptionError, KeyError, TypeError, ValueError) as e:
-        raise _fail(f"cannot rebuild the game: {e}") from None
-    if list(st.deck_order) != list(rep["deck"]):
+    check(rep, GAME_LAYOUT, GAME)
+    options = _replay_options(rep)
+    if len(rep["agents"]) != options.num_players:
+        raise _fail(f"{len(rep['agents'])} agents for {options.num_players} players")
+    seed = rep["seed"]
+    st = State.new(options, seed)
+    if list(st.deck_order) != rep["deck"]:
         raise _fail("the deck order differs from the seed's deal")
-    if st.first_player != rep.get("first_player", st.first_player):
-        raise _fail(f"first player {st.first_player} != recorded {rep.get('first_player')}")
-    for n, entry in enumerate(rep["moves"]):
-        try:
-            seat, text = int(entry[0]), str(entry[1])
-        except (TypeError, ValueError, IndexError):
-            raise _fail(f"move {n}: malformed entry {entry!r}") from None
+    if st.first_player != rep["first_player"]:
+        raise _fail(f"first player {st.first_player} != recorded {rep['first_player']}")
+    for n, (seat, text) in enumerate(rep["moves"]):
         if st.over:
             raise _fail(f"move {n} ({text}) after the game ended")
         if seat != st.current:
@@ -323,9 +360,7 @@ def verify_replay(record: Mapping[str, Any]) -> None:
             raise _fail(f"move {n} ({text}) is illegal: {e}") from None
     if not st.over:
         raise _fail("the moves end before the game does")
-    result = rep.get("result")
-    if not isinstance(result, Mapping):
-        raise _fail("the replay has no result")
+    result = rep["result"]
     got = {
         "winner": st.winner,
         "scores": list(st.scores),
@@ -334,35 +369,28 @@ def verify_replay(record: Mapping[str, Any]) -> None:
         "digest": st.layout_digest(),
     }
     for key, value in got.items():
-        if key not in result:
-            raise _fail(f"result has no {key!r}")
         if result[key] != value:
             raise _fail(f"{key}: recorded {result[key]!r}, re-run gives {value!r}")
-    agents = rep.get("agents")
-    if rep.get("cardcore_version") == __version__ and isinstance(agents, list):
-        _check_agents(options, seed, [str(a) for a in agents], rep["moves"])
     if rep is not record:
         for key in ("scores", "winner", "turns"):
             if key in record and record[key] != got[key]:
                 raise _fail(f"record {key} {record[key]!r} != re-run {got[key]!r}")
         if "seed" in record and record["seed"] != seed:
             raise _fail(f"record seed {record['seed']} != replay seed {seed}")
+    note = rules_only_note(SPEC, rep)
+    if note is None:
+        _check_agents(options, seed, rep["agents"], rep["moves"])
+    return note
 
 
 def _check_agents(options: SpiteOptions, seed: int, names: list[str], moves: Sequence[Any]) -> None:
-    """Same version: the agents, re-run from their seeded streams, must make the same moves."""
-    try:
-        agents = [resolve_agent(SPEC, n)() for n in names]
-    except OptionError:
-        return  # an agent this process cannot import: the rules check above still holds
-    if len(agents) != options.num_players:
-        raise _fail(f"{len(agents)} agents for {options.num_players} players")
-    _, log = play_game(options, seed, agents, replay=True)
-    recorded = [[int(m[0]), str(m[1])] for m in moves]
-    if log != recorded:
+    """The agents (built-in or registered), re-run from their seeded streams, must make the
+    same moves."""
+    _, log = play_game(options, seed, [resolve_agent(SPEC, n)() for n in names], replay=True)
+    if log != moves:
         n = next(
-            (i for i, (a, b) in enumerate(zip(log, recorded, strict=False)) if a != b),
-            min(len(log), len(recorded)),
+            (i for i, (a, b) in enumerate(zip(log, moves, strict=False)) if a != b),
+            min(len(log), len(moves)),
         )
         raise _fail(f"the agents, re-run, play differently from move {n}")
 
