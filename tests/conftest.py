@@ -1,8 +1,26 @@
-"""Shared pytest setup: the toy game used by the runner tests is importable as ``toy_game``."""
+"""Shared pytest setup: the toy game used by the runner tests is importable as ``toy_game``;
+the ``browser`` fixture gives the end-to-end tests a headless Chromium."""
 
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    """A headless system Chromium driven by Playwright (see ``tests/browser.py``); the test is
+    skipped, with the reason, when Playwright or Chromium is not installed."""
+    from browser import launch
+
+    try:
+        with launch() as b:
+            yield b
+    except RuntimeError as e:
+        pytest.skip(f"no browser for the end-to-end tests: {e}")

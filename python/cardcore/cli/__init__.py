@@ -11,6 +11,7 @@ from cardcore.cli.games import games_cmd
 from cardcore.cli.melds import melds_cmd
 from cardcore.cli.play import play_cmd
 from cardcore.cli.replay import replay_cmd
+from cardcore.cli.serve import serve_cmd
 from cardcore.cli.shuffle import shuffle_cmd
 from cardcore.cli.sim import sim_cmd
 
@@ -32,7 +33,7 @@ def cli(debug: bool) -> None:
     _debug = debug
 
 
-for _cmd in (sim_cmd, replay_cmd, play_cmd, games_cmd, melds_cmd, shuffle_cmd):
+for _cmd in (sim_cmd, replay_cmd, play_cmd, serve_cmd, games_cmd, melds_cmd, shuffle_cmd):
     cli.add_command(_cmd)
 
 

@@ -1,0 +1,295 @@
+"""The ASGI application: the page, a small JSON API and one WebSocket per browser.
+
+========================  =======================================================
+``GET /``                 the single-page table (``static/index.html``)
+``GET /static/...``       its scripts, styles and icons (shipped in the wheel)
+``GET /api/games``        playable games, seat counts, AI levels, lobby options
+``POST /api/rooms``       create a room; answers its id and the host's seat token
+``GET /api/profile``      stats, daily streaks and the local leaderboard
+``WS /ws``                the table: client messages in :mod:`cardcore.web.messages`
+========================  =======================================================
+
+Cross-site requests are refused: a WebSocket or POST whose ``Origin`` is not this server's
+own is closed (a page on another site cannot join or create rooms through your browser).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import datetime as _dt
+import logging
+import time
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Final
+from urllib.parse import urlsplit
+
+from starlette.applications import Starlette
+from starlette.requests import HTTPConnection, Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from cardcore.errors import CardcoreError
+from cardcore.web.limits import TokenBucket
+from cardcore.web.messages import BadMessage, Message, clean_name, parse_message
+from cardcore.web.profile import Profile
+from cardcore.web.rooms import Connection, Lobby, Room, RoomError, TableFactory
+from cardcore.web.tables import Outcome
+
+__all__ = ["STATIC", "ServerConfig", "create_app"]
+
+log = logging.getLogger(__name__)
+
+STATIC: Final = Path(__file__).parent / "static"
+MAX_BODY_BYTES: Final = 4096
+_STRIKES_BEFORE_CLOSE: Final = 20
+SECURITY_HEADERS: Final = {
+    "Content-Security-Policy": (
+        "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+        "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
+    ),
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "X-Frame-Options": "DENY",
+}
+
+
+@dataclass
+class ServerConfig:
+    """What ``cardcore serve`` configures. ``profile`` None keeps no profile; ``replay_dir``
+    None saves no replays. ``ai_delay`` is the pause (seconds) before each AI move of the
+    turn-based games, so people can follow them."""
+
+    profile: Path | None = None
+    replay_dir: Path | None = None
+    ai_delay: float = 0.6
+    max_rooms: int = 500
+    idle_seconds: float = 4 * 3600
+    room_rate: float = 0.5
+    room_burst: float = 20.0
+    message_rate: float = 30.0
+    message_burst: float = 60.0
+    factory: TableFactory | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+class _Server:
+    """The state behind one app: rooms, profile, per-address limits."""
+
+    def __init__(self, config: ServerConfig) -> None:
+        from cardcore.web import games
+
+        self.config = config
+        self.games = games
+        factory = config.factory or games.table_factory(ai_delay=config.ai_delay)
+        self.profile = Profile(config.profile) if config.profile is not None else None
+        self.lobby = Lobby(
+            factory,
+            max_rooms=config.max_rooms,
+            idle_seconds=config.idle_seconds,
+            on_finish=self.finished,
+        )
+        self.room_buckets: dict[str, TokenBucket] = {}
+
+    def finished(self, room: Room, outcome: Outcome) -> dict[str, Any]:
+        """Saves the replay and each person's result; returns what the players are told."""
+        saved: dict[str, Any] = {}
+        path: Path | None = None
+        if self.config.replay_dir is not None and outcome.record:
+            path = self.games.save_replay(outcome.record, self.config.replay_dir, room.setup.game)
+            saved["replay"] = str(path)
+        if self.profile is not None:
+            daily = _dt.datetime.now(_dt.UTC).date() if room.setup.daily else None
+            for seat in room.seats:
+                if seat.kind != "human":
+                    continue
+                self.profile.record(
+                    seat.name,
+                    room.setup.game,
+                    room.setup.level,
+                    won=outcome.winner == seat.index,
+                    score=outcome.scores[seat.index],
+                    lower_is_better=outcome.lower_is_better,
+                    daily=daily,
+                    replay=str(path) if path is not None else None,
+                )
+        return saved
+
+
+def _same_origin(conn: HTTPConnection) -> bool:
+    """Whether the request comes from this server's own page (or from no page at all)."""
+    origin = conn.headers.get("origin")
+    if origin is None:
+        return True
+    host = conn.headers.get("host", "")
+    return urlsplit(origin).netloc == host
+
+
+def _client(conn: HTTPConnection) -> str:
+    return conn.client.host if conn.client is not None else "?"
+
+
+def _error(status: int, message: str) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status, headers=SECURITY_HEADERS)
+
+
+def create_app(config: ServerConfig | None = None) -> Starlette:
+    """The web app (serve it with uvicorn; ``cardcore serve`` does)."""
+    server = _Server(config or ServerConfig())
+
+    async def index(request: Request) -> Response:
+        return FileResponse(STATIC / "index.html", headers=SECURITY_HEADERS)
+
+    async def api_games(request: Request) -> Response:
+        return JSONResponse(server.games.catalog(), headers=SECURITY_HEADERS)
+
+    async def api_rooms(request: Request) -> Response:
+        if not _same_origin(request):
+            return _error(403, "cross-site request refused")
+        if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
+            return _error(415, "send JSON")
+        bucket = server.room_buckets.setdefault(
+            _client(request), TokenBucket(server.config.room_rate, server.config.room_burst)
+        )
+        if not bucket.allow(time.monotonic()):
+            return _error(429, "too many rooms created; wait a little")
+        body = await request.body()
+        if len(body) > MAX_BODY_BYTES:
+            return _error(413, "request too large")
+        try:
+            setup, host_name, ai_names = server.games.parse_room_request(body)
+            room = server.lobby.create(setup, host_name, ai_names)
+        except (CardcoreError, BadMessage) as e:
+            return _error(400, str(e))
+        return JSONResponse(
+            {"room": room.id, "seat": 0, "token": room.host.token}, headers=SECURITY_HEADERS
+        )
+
+    async def api_profile(request: Request) -> Response:
+        if server.profile is None:
+            return JSONResponse({"enabled": False}, headers=SECURITY_HEADERS)
+        try:
+            name = clean_name(request.query_params.get("name", ""))
+        except BadMessage as e:
+            return _error(400, str(e))
+        summary = server.profile.summary(name, list(server.games.TABLES))
+        return JSONResponse({"enabled": True, **summary}, headers=SECURITY_HEADERS)
+
+    async def ws_table(ws: WebSocket) -> None:
+        if not _same_origin(ws):
+            await ws.close(code=1008)
+            return
+        await ws.accept()
+        conn = Connection(rate=server.config.message_rate, burst=server.config.message_burst)
+        writer = asyncio.create_task(_write(ws, conn))
+        strikes = 0
+        try:
+            while not conn.closed:
+                frame = await ws.receive()
+                if frame["type"] == "websocket.disconnect":
+                    break
+                data = frame.get("text")
+                if data is None:
+                    data = frame.get("bytes") or b""
+                if not conn.bucket.allow(time.monotonic()):
+                    strikes += 1
+                    conn.push({"type": "error", "message": "too many messages; slow down"})
+                    if strikes >= _STRIKES_BEFORE_CLOSE:
+                        conn.close("too many messages")
+                    continue
+                msg: Message | None = None
+                try:
+                    msg = parse_message(data)
+                    _handle(server.lobby, conn, msg)
+                except (BadMessage, CardcoreError) as e:
+                    reply: dict[str, Any] = {"type": "error", "message": str(e)}
+                    if msg is not None and msg.seq is not None:
+                        reply["seq"] = msg.seq
+                    conn.push(reply)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            if conn.room is not None:
+                conn.room.detach(conn)
+            conn.close()
+            with contextlib.suppress(Exception):
+                await writer
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        sweeper = asyncio.create_task(_sweep(server.lobby))
+        try:
+            yield
+        finally:
+            sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await sweeper
+            await server.lobby.close()
+
+    app = Starlette(
+        routes=[
+            Route("/", index),
+            Route("/api/games", api_games),
+            Route("/api/rooms", api_rooms, methods=["POST"]),
+            Route("/api/profile", api_profile),
+            WebSocketRoute("/ws", ws_table),
+            Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
+        ],
+        lifespan=lifespan,
+    )
+    app.state.server = server
+    return app
+
+
+def _handle(lobby: Lobby, conn: Connection, msg: Message) -> None:
+    """Acts on one valid message (raises RoomError / IllegalMoveError to refuse it)."""
+    if msg.type == "ping":
+        conn.push({"type": "pong", "seq": msg.seq})
+        return
+    if msg.type in ("join", "resume"):
+        if conn.seat is not None:
+            raise RoomError("this page already has a seat")
+        assert msg.room is not None
+        room = lobby.get(msg.room)
+        if msg.type == "join":
+            assert msg.name is not None
+            seat = room.join(msg.name)
+        else:
+            assert msg.token is not None
+            seat = room.seat_for(msg.token)
+        conn.push({"type": "welcome", "room": room.id, "seat": seat.index, "token": seat.token})
+        room.attach(seat, conn)
+        return
+    if conn.room is None or conn.seat is None:
+        raise RoomError("join a room first")
+    room, seat = conn.room, conn.seat
+    if msg.type == "move":
+        assert msg.move is not None
+        room.move(seat, msg.move, conn, msg.seq)
+    elif msg.type == "start":
+        room.start(seat)
+    elif msg.type == "next":
+        room.proceed(seat)
+
+
+async def _write(ws: WebSocket, conn: Connection) -> None:
+    """Sends the connection's outbox until it is closed."""
+    with contextlib.suppress(Exception):
+        while True:
+            text = await conn.outbox.get()
+            if text is None:
+                await ws.close(code=1000 if not conn.close_reason else 1008)
+                return
+            await ws.send_text(text)
+
+
+async def _sweep(lobby: Lobby, every: float = 60.0) -> None:
+    while True:
+        await asyncio.sleep(every)
+        n = await lobby.sweep()
+        if n:
+            log.info("closed %d idle rooms", n)

@@ -1,0 +1,187 @@
+"""The games a room can play, the lobby's choices, and room requests.
+
+Built on public names only: the game registry (:func:`cardcore.games.base.get_game`: titles,
+seat counts, options, agents) and each game's table module (``cardcore.web.<game>``), which
+registers its table builder in :data:`TABLES`.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any, Final
+
+from cardcore.errors import OptionError
+from cardcore.games.base import get_game
+from cardcore.play.common import AI_LEVELS, agent_for_level, daily_seed, seat_names, write_replay
+from cardcore.rng import new_seed
+from cardcore.web.messages import BadMessage, clean_name
+from cardcore.web.rooms import SEAT_KINDS, RoomSetup, TableFactory
+from cardcore.web.tables import Table
+
+__all__ = [
+    "LOBBY_OPTIONS",
+    "TABLES",
+    "catalog",
+    "parse_room_request",
+    "save_replay",
+    "table_factory",
+]
+
+_SEED_LIMIT: Final = 1 << 63
+
+TableMaker = Callable[[RoomSetup, Sequence[str | None], float], Table]
+TABLES: dict[str, TableMaker] = {}
+"""Game name -> table builder ``(setup, agents, ai_delay)``; filled by the table modules."""
+
+LOBBY_OPTIONS: Final[dict[str, tuple[str, ...]]] = {
+    "three-thirteen": ("jokers",),
+    "spite-malice": ("target_score",),
+    "nerts": ("speed", "target_score"),
+}
+"""The rules options the lobby offers per game (any option of the game is accepted)."""
+
+
+def _register_tables() -> None:
+    # imported here: each game's table module registers itself in TABLES
+    import cardcore.web.three_thirteen  # noqa: F401
+
+
+def catalog() -> dict[str, Any]:
+    """What the lobby offers: each playable game with its seats, AI levels and options."""
+    _register_tables()
+    out = []
+    for name in TABLES:
+        spec = get_game(name)
+        opts = []
+        for key in LOBBY_OPTIONS.get(name, ()):
+            o = spec.option(key)
+            opts.append(
+                {
+                    "name": o.name,
+                    "default": o.default,
+                    "help": o.help,
+                    "choices": list(o.choices) if o.choices is not None else None,
+                    "min": o.minimum,
+                    "max": o.maximum,
+                }
+            )
+        out.append(
+            {
+                "name": name,
+                "title": spec.title,
+                "min_players": spec.min_players,
+                "max_players": spec.max_players,
+                "default_players": spec.default_players,
+                "options": opts,
+            }
+        )
+    return {"games": out, "levels": list(AI_LEVELS), "daily": str(daily_seed())}
+
+
+def table_factory(*, ai_delay: float = 0.6) -> TableFactory:
+    """Builds each room's table with the game's :data:`TABLES` entry."""
+    _register_tables()
+
+    def make(setup: RoomSetup, agents: Sequence[str | None]) -> Table:
+        return TABLES[setup.game](setup, agents, ai_delay)
+
+    return make
+
+
+def _seed(value: object) -> int:
+    if isinstance(value, str) and value.strip().isdigit():
+        value = int(value.strip())
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < _SEED_LIMIT:
+        raise BadMessage("seed must be an integer in 0..2**63-1")
+    return value
+
+
+_ROOM_KEYS: Final = frozenset(
+    {"game", "players", "seats", "level", "name", "seed", "daily", "options"}
+)
+
+
+def parse_room_request(body: bytes | str) -> tuple[RoomSetup, str, list[str]]:
+    """Validates a ``POST /api/rooms`` body; returns the setup, the host's name and the seat
+    names of the AIs.
+
+    Keys: ``game``; optional ``players``, ``seats`` (one of ``"ai"``/``"friend"`` per seat
+    after the host; default all AIs), ``level`` (easy/normal/hard), ``name``, ``seed`` (int or
+    decimal string), ``daily`` (today's deal), ``options`` (rules options of the game).
+    """
+    _register_tables()
+    try:
+        data: Any = json.loads(body)
+    except ValueError:
+        raise BadMessage("the request is not JSON") from None
+    if not isinstance(data, dict):
+        raise BadMessage("the request must be a JSON object")
+    if extra := set(data) - _ROOM_KEYS:
+        raise BadMessage(f"unknown key {sorted(extra)[0][:20]!r}")
+    game = data.get("game")
+    if not isinstance(game, str) or game not in TABLES:
+        raise BadMessage(f"game must be one of {', '.join(TABLES)}")
+    spec = get_game(game)
+    players = data.get("players", spec.default_players)
+    if (
+        isinstance(players, bool)
+        or not isinstance(players, int)
+        or not spec.min_players <= players <= spec.max_players
+    ):
+        raise BadMessage(f"{game} needs {spec.min_players}-{spec.max_players} players")
+    seats = data.get("seats", ["ai"] * (players - 1))
+    if (
+        not isinstance(seats, list)
+        or len(seats) != players - 1
+        or any(s not in SEAT_KINDS for s in seats)
+    ):
+        raise BadMessage(f"seats must list {players - 1} of {', '.join(SEAT_KINDS)}")
+    level = data.get("level", "normal")
+    if level not in AI_LEVELS:
+        raise BadMessage(f"level must be one of {', '.join(AI_LEVELS)}")
+    name = clean_name(data.get("name", "You"))
+    daily = data.get("daily", False)
+    if not isinstance(daily, bool):
+        raise BadMessage("daily must be true or false")
+    if daily and data.get("seed") is not None:
+        raise BadMessage("a daily deal has its own seed")
+    seed = (
+        daily_seed()
+        if daily
+        else _seed(data["seed"])
+        if data.get("seed") is not None
+        else new_seed()
+    )
+    raw = data.get("options", {})
+    if not isinstance(raw, dict):
+        raise BadMessage("options must be an object")
+    options: dict[str, Any] = {}
+    for key, value in raw.items():
+        if key == "players":
+            raise OptionError("players is set by the seats")
+        options[key] = spec.option(key).validate(value)
+    spec.resolve_options(options)
+    setup = RoomSetup(
+        game=game,
+        players=players,
+        seats=tuple(seats),
+        agent=agent_for_level(spec, level),
+        level=level,
+        options=options,
+        seed=seed,
+        daily=daily,
+    )
+    return setup, name, seat_names(players)
+
+
+def save_replay(record: Mapping[str, Any], folder: Path, game: str) -> Path:
+    """Writes a finished game's record as ``<folder>/<game>-<UTC time>-<n>.jsonl`` (one line,
+    the format ``cardcore replay`` reads)."""
+    stamp = _dt.datetime.now(_dt.UTC).strftime("%Y%m%dT%H%M%S")
+    n = 0
+    while (path := folder / f"{game}-{stamp}-{n}.jsonl").exists():
+        n += 1
+    return write_replay(record, path, game)

@@ -1,0 +1,402 @@
+"""Rooms: who sits where, which browser is connected to which seat, and the room's driver.
+
+A room holds the only copy of its game (a :class:`~cardcore.web.tables.Table`). Seat 0 is the
+host who created the room; every other seat is an AI or *open* for a friend who arrives with
+the invite link. The room id (in the link) and the seat tokens (kept by each browser, used to
+reconnect) are 128+ bit random strings. The game starts when no seat is open, or when the host
+lets AIs take the open seats.
+
+Everything here runs on one asyncio event loop, so a room's methods never interleave; each
+connection has an outbox drained by its own writer task, and a connection that lets its outbox
+fill up is closed rather than allowed to slow the room down.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hmac
+import json
+import logging
+import secrets
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from cardcore.errors import CardcoreError
+from cardcore.web.limits import TokenBucket
+from cardcore.web.tables import Outcome, Table
+
+__all__ = [
+    "Connection",
+    "Lobby",
+    "Room",
+    "RoomError",
+    "RoomSetup",
+    "Seat",
+    "TableFactory",
+]
+
+log = logging.getLogger(__name__)
+
+OUTBOX_LIMIT: Final = 256
+"""Messages waiting for one browser before it counts as stuck and is disconnected."""
+MAX_CONNECTIONS_PER_SEAT: Final = 4
+SEAT_KINDS: Final = ("ai", "friend")
+
+
+class RoomError(CardcoreError, ValueError):
+    """A request a room refuses (unknown room, full room, bad token, not the host ...)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RoomSetup:
+    """How a room was created. ``seats[i]`` is the kind of seat ``i + 1`` (``"ai"`` or
+    ``"friend"``); seat 0 is the host. ``agents`` names the built-in agent an AI seat plays
+    (one for every seat; ignored for people)."""
+
+    game: str
+    players: int
+    seats: tuple[str, ...]
+    agent: str
+    level: str
+    options: Mapping[str, Any]
+    seed: int
+    daily: bool = False
+
+    def public(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "players": self.players,
+            "level": self.level,
+            "options": dict(self.options),
+            "seed": str(self.seed),
+            "daily": self.daily,
+        }
+
+
+TableFactory = Callable[[RoomSetup, Sequence[str | None]], Table]
+"""Builds the table of a room: the setup and, per seat, the agent name (``None`` = a person)."""
+
+
+class Connection:
+    """One browser's socket as the room sees it: an outbox of JSON texts.
+
+    The server's writer task drains :attr:`outbox`; ``None`` in it means "close".
+    """
+
+    def __init__(self, *, rate: float = 30.0, burst: float = 60.0) -> None:
+        self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
+        self.closed = False
+        self.close_reason = ""
+        self.room: Room | None = None
+        self.seat: Seat | None = None
+        self.bucket = TokenBucket(rate, burst)
+
+    def push(self, message: Mapping[str, Any]) -> None:
+        """Queues a message (dropped once the connection is closing)."""
+        if self.closed:
+            return
+        if self.outbox.qsize() >= OUTBOX_LIMIT:
+            self.close("too slow: messages were not being read")
+            return
+        self.outbox.put_nowait(json.dumps(message, separators=(",", ":")))
+
+    def close(self, reason: str = "") -> None:
+        if not self.closed:
+            self.closed = True
+            self.close_reason = reason
+            self.outbox.put_nowait(None)
+
+
+@dataclass(eq=False, slots=True)
+class Seat:
+    """One place at the table: ``kind`` is ``"human"``, ``"ai"`` or ``"open"``."""
+
+    index: int
+    kind: str
+    name: str
+    token: str | None = None
+    conns: set[Connection] = field(default_factory=set)
+
+    def public(self) -> dict[str, Any]:
+        return {"name": self.name, "kind": self.kind, "connected": bool(self.conns)}
+
+
+def new_token(nbytes: int = 24) -> str:
+    """An unguessable URL-safe token (``nbytes`` random bytes)."""
+    return secrets.token_urlsafe(nbytes)
+
+
+class Room:
+    """One table and its seats. Use through :class:`Lobby`."""
+
+    def __init__(
+        self,
+        room_id: str,
+        setup: RoomSetup,
+        host_name: str,
+        factory: TableFactory,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        on_finish: Callable[[Room, Outcome], Any] | None = None,
+        ai_names: Sequence[str] = (),
+    ) -> None:
+        self.id = room_id
+        self.setup = setup
+        self.factory = factory
+        self.clock = clock
+        self.on_finish = on_finish
+        self.seats = [Seat(0, "human", host_name, new_token())]
+        for i, kind in enumerate(setup.seats, start=1):
+            if kind not in SEAT_KINDS:
+                raise RoomError(f"seat kind must be one of {', '.join(SEAT_KINDS)}, got {kind!r}")
+            name = ai_names[i] if i < len(ai_names) else f"AI {i}"
+            self.seats.append(Seat(i, "ai" if kind == "ai" else "open", name))
+        self.table: Table | None = None
+        self.outcome: Outcome | None = None
+        self.saved: dict[str, Any] = {}
+        self.error: str | None = None
+        self.last_active = clock()
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+
+    # -- seats --------------------------------------------------------------------------------
+
+    @property
+    def status(self) -> str:
+        if self.error is not None:
+            return "error"
+        if self.outcome is not None:
+            return "over"
+        return "playing" if self.table is not None else "waiting"
+
+    @property
+    def host(self) -> Seat:
+        return self.seats[0]
+
+    def join(self, name: str) -> Seat:
+        """Gives ``name`` the first open seat (a fresh token), or raises :class:`RoomError`."""
+        for seat in self.seats:
+            if seat.kind == "open":
+                seat.kind, seat.name, seat.token = "human", name, new_token()
+                if not any(s.kind == "open" for s in self.seats):
+                    self._start()
+                else:
+                    self.broadcast()
+                return seat
+        raise RoomError("this room has no open seat")
+
+    def seat_for(self, token: str) -> Seat:
+        """The seat whose token is ``token`` (compared in constant time)."""
+        for seat in self.seats:
+            if seat.token is not None and hmac.compare_digest(seat.token, token):
+                return seat
+        raise RoomError("that seat token does not belong to this room")
+
+    def attach(self, seat: Seat, conn: Connection) -> None:
+        if len(seat.conns) >= MAX_CONNECTIONS_PER_SEAT:
+            raise RoomError("this seat already has too many open pages")
+        seat.conns.add(conn)
+        conn.room, conn.seat = self, seat
+        self.last_active = self.clock()
+        self.broadcast()
+
+    def detach(self, conn: Connection) -> None:
+        if conn.seat is not None:
+            conn.seat.conns.discard(conn)
+            self.last_active = self.clock()
+            self.broadcast()
+        conn.room = conn.seat = None
+
+    @property
+    def connections(self) -> int:
+        return sum(len(s.conns) for s in self.seats)
+
+    # -- play ---------------------------------------------------------------------------------
+
+    def start(self, seat: Seat) -> None:
+        """The host starts now: AIs take the open seats."""
+        if seat is not self.host:
+            raise RoomError("only the host can start the game")
+        if self.table is not None:
+            raise RoomError("the game has already started")
+        for s in self.seats:
+            if s.kind == "open":
+                s.kind = "ai"
+        self._start()
+
+    def _start(self) -> None:
+        agents = [None if s.kind == "human" else self.setup.agent for s in self.seats]
+        self.table = self.factory(self.setup, agents)
+        self._task = asyncio.get_running_loop().create_task(self._drive())
+        self.broadcast()
+
+    def _playing(self) -> Table:
+        if self.table is None:
+            raise RoomError("the game has not started yet")
+        if self.outcome is not None:
+            raise RoomError("the game is over")
+        return self.table
+
+    def move(
+        self, seat: Seat, move: str, conn: Connection | None = None, seq: int | None = None
+    ) -> None:
+        """Plays move id ``move`` for ``seat`` (IllegalMoveError: nothing changed)."""
+        table = self._playing()
+        table.act(seat.index, move, self.clock())
+        self._changed(ack=(conn, seq) if conn is not None and seq is not None else None)
+
+    def proceed(self, seat: Seat) -> None:
+        """``seat`` closed the score sheet."""
+        if self._playing().proceed(seat.index, self.clock()):
+            self._changed()
+
+    def _changed(self, ack: tuple[Connection, int] | None = None) -> None:
+        self.last_active = self.clock()
+        assert self.table is not None
+        outcome = self.table.outcome
+        if outcome is not None and self.outcome is None:
+            self.outcome = outcome
+            if self.on_finish is not None:
+                try:
+                    self.saved = dict(self.on_finish(self, outcome) or {})
+                except Exception:  # pragma: no cover - saving must not take the room down
+                    log.exception("room %s: saving the finished game failed", self.id)
+        self._wake.set()
+        self.broadcast(ack)
+
+    async def _drive(self) -> None:
+        """Runs the table's timed work (AI moves, the Nerts clock) until the game ends."""
+        table = self.table
+        assert table is not None
+        try:
+            while self.outcome is None:
+                due = table.due()
+                self._wake.clear()
+                if due is None:
+                    await self._wake.wait()
+                    continue
+                wait = due - self.clock()
+                if wait > 0:
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(self._wake.wait(), wait)
+                    continue
+                if table.tick(self.clock()):
+                    self._changed()
+                await asyncio.sleep(0)
+        except asyncio.CancelledError:
+            raise
+        except Exception as e:  # a bug: report it to the players rather than hang
+            log.exception("room %s: the table failed", self.id)
+            self.error = f"internal error: {type(e).__name__}"
+            self.broadcast()
+
+    # -- messages -----------------------------------------------------------------------------
+
+    def snapshot(self, seat: Seat) -> dict[str, Any]:
+        """The ``state`` message for ``seat``: the room, and the table as ``seat`` sees it."""
+        msg: dict[str, Any] = {
+            "type": "state",
+            "room": self.id,
+            "seat": seat.index,
+            "host": seat is self.host,
+            "status": self.status,
+            "setup": self.setup.public(),
+            "seats": [s.public() for s in self.seats],
+            "table": self.table.view(seat.index) if self.table is not None else None,
+        }
+        if self.outcome is not None:
+            msg["result"] = {
+                "scores": self.outcome.scores,
+                "winner": self.outcome.winner,
+                **self.saved,
+            }
+        if self.error is not None:
+            msg["error"] = self.error
+        return msg
+
+    def broadcast(self, ack: tuple[Connection, int] | None = None) -> None:
+        """Sends every connected seat its own view (each view built once per seat)."""
+        for seat in self.seats:
+            if not seat.conns:
+                continue
+            msg = self.snapshot(seat)
+            for conn in seat.conns:
+                if ack is not None and ack[0] is conn:
+                    conn.push({**msg, "ack": ack[1]})
+                else:
+                    conn.push(msg)
+
+    async def close(self) -> None:
+        """Stops the driver and disconnects everyone."""
+        for seat in self.seats:
+            for conn in list(seat.conns):
+                conn.close("the room was closed")
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+
+
+class Lobby:
+    """Every room of a server, by id, with limits on their number and idle life."""
+
+    def __init__(
+        self,
+        factory: TableFactory,
+        *,
+        max_rooms: int = 500,
+        idle_seconds: float = 4 * 3600,
+        clock: Callable[[], float] = time.monotonic,
+        on_finish: Callable[[Room, Outcome], Any] | None = None,
+    ) -> None:
+        self.factory = factory
+        self.max_rooms = max_rooms
+        self.idle_seconds = idle_seconds
+        self.clock = clock
+        self.on_finish = on_finish
+        self.rooms: dict[str, Room] = {}
+
+    def create(self, setup: RoomSetup, host_name: str, ai_names: Sequence[str] = ()) -> Room:
+        """A new room; the host holds seat 0 (its token is ``room.host.token``)."""
+        if len(self.rooms) >= self.max_rooms:
+            raise RoomError("the server has too many rooms open; try again later")
+        room = Room(
+            new_token(16),
+            setup,
+            host_name,
+            self.factory,
+            clock=self.clock,
+            on_finish=self.on_finish,
+            ai_names=ai_names,
+        )
+        self.rooms[room.id] = room
+        if not any(s.kind == "open" for s in room.seats):
+            room._start()
+        return room
+
+    def get(self, room_id: str) -> Room:
+        try:
+            return self.rooms[room_id]
+        except KeyError:
+            raise RoomError("no such room (it may have ended)") from None
+
+    async def sweep(self) -> int:
+        """Closes rooms nobody has been connected to for ``idle_seconds``; returns how many."""
+        now = self.clock()
+        stale = [
+            r
+            for r in self.rooms.values()
+            if r.connections == 0 and now - r.last_active > self.idle_seconds
+        ]
+        for room in stale:
+            del self.rooms[room.id]
+            await room.close()
+        return len(stale)
+
+    async def close(self) -> None:
+        rooms, self.rooms = list(self.rooms.values()), {}
+        for room in rooms:
+            await room.close()

@@ -1,0 +1,573 @@
+// The cardcore web table: lobby, room connection, and the game-neutral interaction layer.
+//
+// The server sends each seat its view ({type: "state", table: {..., legal: [{id, src, dst}]}}).
+// A game module (games/*.js) draws the view and tags piles with data-src / data-dst keys; this
+// file turns clicks, taps, drags and keys into a legal move's id and sends {type: "move"}. A
+// drop snaps to the nearest pile that is a legal target for the dragged card.
+
+import threeThirteen from "./games/three-thirteen.js";
+
+const GAMES = { "three-thirteen": threeThirteen };
+const POSITIONS = {
+  2: ["top"],
+  3: ["left", "right"],
+  4: ["left", "top", "right"],
+  5: ["left", "top-left", "top-right", "right"],
+  6: ["left", "top-left", "top", "top-right", "right"],
+};
+const DRAG_START_PX = 6;
+
+const $ = (id) => document.getElementById(id);
+const ui = {
+  catalog: null,
+  ws: null,
+  room: null,
+  msg: null, // the last "state" message
+  selected: null, // a src key
+  drag: null,
+  seq: 0,
+  sent: new Map(), // seq -> time sent (round trips, shown in the status line)
+  rtt: null,
+  sheetSeen: "",
+  leaving: false,
+  retry: 0,
+};
+window.cardcore = ui; // for tests and the curious
+
+const store = {
+  get(k) {
+    try { return localStorage.getItem("cardcore." + k); } catch { return null; }
+  },
+  set(k, v) {
+    try { localStorage.setItem("cardcore." + k, v); } catch { /* private mode */ }
+  },
+};
+
+function h(tag, attrs = {}, ...kids) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "class") e.className = v;
+    else if (k === "text") e.textContent = v;
+    else if (v !== false && v !== null && v !== undefined) e.setAttribute(k, v === true ? "" : v);
+  }
+  for (const kid of kids.flat()) if (kid !== null && kid !== undefined && kid !== false) e.append(kid);
+  return e;
+}
+export { h };
+
+let toastTimer = 0;
+function toast(text) {
+  const t = $("toast");
+  t.textContent = text;
+  t.hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => { t.hidden = true; }, 3200);
+}
+
+// ---- lobby ----------------------------------------------------------------------------------
+
+async function showLobby() {
+  $("room").hidden = true;
+  $("lobby").hidden = false;
+  $("title").textContent = "";
+  for (const b of ["btn-sheet", "btn-invite"]) $(b).hidden = true;
+  if (!ui.catalog) ui.catalog = await (await fetch("/api/games")).json();
+  const cat = ui.catalog;
+  const choice = $("game-choice");
+  choice.replaceChildren(h("legend", { text: "Game" }));
+  const last = store.get("game") || cat.games[0].name;
+  for (const g of cat.games) {
+    choice.append(
+      h("label", { class: "game-pick" },
+        h("input", { type: "radio", name: "game", value: g.name, checked: g.name === last }),
+        h("span", { text: g.title })),
+    );
+  }
+  $("f-level").replaceChildren(...cat.levels.map((l) => h("option", { value: l, text: l, selected: l === (store.get("level") || "normal") })));
+  $("f-name").value = store.get("name") || "You";
+  choice.onchange = lobbyGameChanged;
+  $("f-players").onchange = lobbySeats;
+  lobbyGameChanged();
+}
+
+function lobbyGame() {
+  const name = document.querySelector("input[name=game]:checked").value;
+  return ui.catalog.games.find((g) => g.name === name);
+}
+
+function lobbyGameChanged() {
+  const g = lobbyGame();
+  $("f-players").replaceChildren(
+    ...Array.from({ length: g.max_players - g.min_players + 1 }, (_, i) => {
+      const n = g.min_players + i;
+      return h("option", { value: n, text: n, selected: n === g.default_players });
+    }),
+  );
+  $("option-choice").replaceChildren(
+    ...g.options.map((o) => {
+      const id = "opt-" + o.name;
+      const input = o.choices
+        ? h("select", { id, "data-opt": o.name }, ...o.choices.map((c) => h("option", { value: c, text: c, selected: c === o.default })))
+        : h("input", { id, "data-opt": o.name, type: "number", value: o.default, min: o.min ?? false, max: o.max ?? false });
+      return h("label", { title: o.help }, o.name.replace(/_/g, " ") + " ", input);
+    }),
+  );
+  lobbySeats();
+}
+
+function lobbySeats() {
+  const n = Number($("f-players").value);
+  const pos = POSITIONS[n] || [];
+  $("seat-choice").replaceChildren(
+    ...pos.map((p, i) => h("label", {}, p + " ",
+      h("select", { "data-seat": i + 1 }, h("option", { value: "ai", text: "AI" }), h("option", { value: "friend", text: "friend (invite)" })))),
+  );
+}
+
+async function createRoom(ev) {
+  ev.preventDefault();
+  const g = lobbyGame();
+  const options = {};
+  for (const e of document.querySelectorAll("[data-opt]")) {
+    const o = g.options.find((x) => x.name === e.dataset.opt);
+    const v = typeof o.default === "number" ? Number(e.value) : e.value;
+    if (v !== o.default) options[o.name] = v;
+  }
+  const body = {
+    game: g.name,
+    players: Number($("f-players").value),
+    level: $("f-level").value,
+    name: $("f-name").value.trim() || "You",
+    seats: [...document.querySelectorAll("[data-seat]")].map((e) => e.value),
+    options,
+  };
+  if ($("f-daily").checked) body.daily = true;
+  else if ($("f-seed").value.trim()) body.seed = $("f-seed").value.trim();
+  store.set("name", body.name);
+  store.set("game", g.name);
+  store.set("level", body.level);
+  const r = await fetch("/api/rooms", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  const data = await r.json();
+  if (!r.ok) return toast(data.error);
+  store.set("seat:" + data.room, data.token);
+  location.hash = "#room=" + data.room;
+}
+
+// ---- connection -----------------------------------------------------------------------------
+
+function route() {
+  const m = /^#(room|join)=([A-Za-z0-9_-]{16,64})$/.exec(location.hash);
+  if (!m) {
+    closeSocket();
+    return showLobby();
+  }
+  const [, kind, room] = m;
+  const token = store.get("seat:" + room);
+  if (kind === "join" && !token) {
+    $("j-name").value = store.get("name") || "";
+    $("dlg-join").showModal();
+    $("join-form").onsubmit = () => {
+      const name = $("j-name").value.trim() || "Friend";
+      store.set("name", name);
+      openRoom(room, { type: "join", room, name });
+    };
+    return;
+  }
+  openRoom(room, { type: "resume", room, token });
+}
+
+function closeSocket() {
+  if (ui.ws) {
+    ui.leaving = true;
+    ui.ws.close();
+    ui.ws = null;
+  }
+}
+
+function openRoom(room, hello) {
+  closeSocket();
+  ui.leaving = false;
+  ui.room = room;
+  $("lobby").hidden = true;
+  $("room").hidden = false;
+  const ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws");
+  ui.ws = ws;
+  ws.onopen = () => { ui.retry = 0; ws.send(JSON.stringify(hello)); };
+  ws.onmessage = (e) => receive(JSON.parse(e.data));
+  ws.onclose = () => {
+    if (ui.ws !== ws || ui.leaving) return;
+    const token = store.get("seat:" + room);
+    if (!token) return;
+    $("status").textContent = "Connection lost; reconnecting…";
+    ui.retry = Math.min(ui.retry + 1, 5);
+    setTimeout(() => { if (ui.ws === ws) openRoom(room, { type: "resume", room, token }); }, 400 * ui.retry);
+  };
+}
+
+export function send(obj) {
+  if (ui.ws && ui.ws.readyState === WebSocket.OPEN) ui.ws.send(JSON.stringify(obj));
+}
+
+export function play(id) {
+  ui.seq += 1;
+  ui.sent.set(ui.seq, performance.now());
+  ui.selected = null;
+  send({ type: "move", move: id, seq: ui.seq });
+}
+
+function receive(msg) {
+  if (msg.type === "welcome") {
+    store.set("seat:" + msg.room, msg.token);
+    if (location.hash !== "#room=" + msg.room) history.replaceState(null, "", "#room=" + msg.room);
+  } else if (msg.type === "state") {
+    if (msg.ack !== undefined && ui.sent.has(msg.ack)) {
+      ui.rtt = performance.now() - ui.sent.get(msg.ack);
+      ui.sent.delete(msg.ack);
+    }
+    ui.msg = msg;
+    render();
+  } else if (msg.type === "error") {
+    if (msg.seq !== undefined) ui.sent.delete(msg.seq);
+    if (/token does not belong|no such room/.test(msg.message)) {
+      store.set("seat:" + ui.room, "");
+      closeSocket();
+      toast(msg.message);
+      location.hash = "";
+      return;
+    }
+    toast(msg.message);
+    ui.selected = null;
+    if (ui.msg) render();
+  }
+}
+
+// ---- seats ----------------------------------------------------------------------------------
+
+/** Where each other seat sits from this seat's point of view: [{seat, pos}], clockwise from the left. */
+export function around(n, me) {
+  return (POSITIONS[n] || []).map((pos, i) => ({ seat: (me + 1 + i) % n, pos }));
+}
+
+function seatName(i) {
+  const msg = ui.msg;
+  if (i === msg.seat) return "You";
+  const s = msg.seats[i];
+  return s.name + (s.kind === "ai" ? " (AI)" : s.connected ? "" : " (away)");
+}
+
+// ---- rendering ------------------------------------------------------------------------------
+
+function render() {
+  const msg = ui.msg;
+  const game = GAMES[msg.setup.game];
+  const title = ui.catalog?.games.find((g) => g.name === msg.setup.game)?.title || msg.setup.game;
+  $("title").textContent = title + (msg.setup.daily ? " · daily deal" : "");
+  $("btn-invite").hidden = !msg.seats.some((s, i) => i !== 0 && s.kind !== "ai");
+  $("btn-sheet").hidden = !msg.table;
+  document.body.dataset.game = msg.setup.game;
+  const waiting = $("waiting");
+  waiting.hidden = msg.status !== "waiting";
+  if (msg.status === "waiting") renderWaiting(waiting, msg);
+  const table = $("table");
+  if (msg.table) {
+    const ctx = { me: msg.seat, n: msg.seats.length, name: seatName, around: around(msg.seats.length, msg.seat), h, ui };
+    game.render(table, msg.table, ctx);
+    decorate(table, msg.table);
+  } else table.replaceChildren();
+  renderStatus(msg, game);
+  renderSheet(msg);
+}
+
+function renderWaiting(box, msg) {
+  const link = location.origin + "/#join=" + msg.room;
+  box.replaceChildren(
+    h("h2", { text: "Waiting for friends" }),
+    h("p", { text: "Send this link to the friends who play with you (they must reach this computer):" }),
+    h("p", {}, h("input", { class: "invite", readonly: true, value: link, "aria-label": "invite link" })),
+    h("ul", {}, ...msg.seats.map((s, i) => h("li", { text: `${seatName(i)}: ${s.kind === "open" ? "open seat" : s.kind === "ai" ? "AI" : "joined"}` }))),
+    msg.host ? h("button", { class: "primary", id: "start-now", type: "button", text: "Start now (AIs take the open seats)" }) : h("p", { text: "The host starts the game." }),
+  );
+  const start = document.getElementById("start-now");
+  if (start) start.onclick = () => send({ type: "start" });
+}
+
+function renderStatus(msg, game) {
+  const t = msg.table;
+  let text = "";
+  if (msg.status === "error") text = "The table stopped: " + msg.error;
+  else if (msg.status === "over") text = "Game over. " + resultText(msg);
+  else if (t) text = game.status ? game.status(t, { me: msg.seat, name: seatName }) : "";
+  if (ui.rtt !== null) text += `  ·  ${Math.round(ui.rtt)} ms`;
+  $("status").textContent = text;
+}
+
+function resultText(msg) {
+  const r = msg.result;
+  if (!r) return "";
+  const who = r.winner === null || r.winner === undefined ? "Nobody wins (tie)." : `${seatName(r.winner)} ${r.winner === msg.seat ? "win" : "wins"}!`;
+  return who + (r.replay ? ` Replay saved: ${r.replay}` : "");
+}
+
+/** Marks playable sources, the targets of the selected source, and each seat's last move. */
+function decorate(root, view) {
+  const legal = view.legal || [];
+  const srcs = new Set(legal.map((m) => m.src));
+  for (const e of root.querySelectorAll("[data-src]")) {
+    e.classList.toggle("playable", srcs.has(e.dataset.src));
+    e.classList.toggle("selected", e.dataset.src === ui.selected);
+  }
+  const targets = new Set(legal.filter((m) => m.src === ui.selected).map((m) => m.dst));
+  for (const e of root.querySelectorAll("[data-dst]")) e.classList.toggle("target", targets.has(e.dataset.dst));
+  for (const e of root.querySelectorAll(".last")) e.classList.remove("last");
+  (view.last || []).forEach((m, seat) => {
+    if (!m) return;
+    for (const key of [m.dst]) {
+      const e = root.querySelector(`[data-dst="${CSS.escape(key)}"]`) || root.querySelector(`[data-seat-box="${seat}"]`);
+      if (e && !e.classList.contains("hand")) {
+        e.classList.add("last");
+        e.dataset.lastSeat = seat;
+      }
+    }
+  });
+}
+
+function renderSheet(msg) {
+  const t = msg.table;
+  if (!t || !t.sheet) return;
+  const over = msg.status === "over";
+  const key = `${msg.room}:${t.sheet.rows.length}:${over}`;
+  const open = t.sheet_open || over;
+  if (open && ui.sheetSeen !== key) {
+    ui.sheetSeen = key;
+    showSheet(true);
+  } else if (!open && $("dlg-sheet").open && $("dlg-sheet").dataset.auto === "1") {
+    $("dlg-sheet").close();
+  }
+}
+
+function showSheet(auto) {
+  const msg = ui.msg;
+  const t = msg.table;
+  const s = t.sheet;
+  const n = msg.seats.length;
+  const names = Array.from({ length: n }, (_, i) => seatName(i));
+  const table = h("table", { class: "sheet" },
+    h("thead", {}, h("tr", {}, h("th", { text: s.unit || "Round" }), ...names.map((x) => h("th", { text: x })))),
+    h("tbody", {}, ...s.rows.map((r) => h("tr", {},
+      h("td", { text: r.label }),
+      ...r.scores.map((v, i) => h("td", { class: i === r.marked ? "marked" : "", text: (i === r.marked ? "★ " : "") + v }))))),
+    h("tfoot", {}, h("tr", {}, h("th", { text: "Total" }), ...s.totals.map((v) => h("th", { text: v })))),
+  );
+  const over = msg.status === "over";
+  const note = over ? resultText(msg) : t.sheet_open ? "Continue when you are ready." : "";
+  $("sheet-body").replaceChildren(
+    h("h2", { text: over ? "Final scores" : "Score sheet" }),
+    table,
+    h("p", { class: "note", text: (s.lower_wins ? "Lowest total wins. " : "") + (s.footer || "") + " " + note }),
+  );
+  const dlg = $("dlg-sheet");
+  dlg.dataset.auto = auto ? "1" : "0";
+  $("sheet-next").textContent = over ? "New game" : "Continue";
+  $("sheet-next").onclick = () => {
+    dlg.close();
+    if (over) location.hash = "";
+    else if (ui.msg.table.sheet_open) send({ type: "next" });
+  };
+  if (!dlg.open) dlg.showModal();
+}
+
+// ---- pointer: tap, click, drag and drop ------------------------------------------------------
+
+function movesFrom(src) {
+  return (ui.msg?.table?.legal || []).filter((m) => m.src === src);
+}
+
+function game() {
+  return GAMES[ui.msg.setup.game];
+}
+
+/** The legal move whose target pile is nearest to (x, y) among `moves` ("snap"). */
+function nearest(moves, x, y, maxDist) {
+  let best = null;
+  let bestD = Infinity;
+  for (const m of moves) {
+    for (const e of document.querySelectorAll(`#table [data-dst="${CSS.escape(m.dst)}"]`)) {
+      const r = e.getBoundingClientRect();
+      const dx = Math.max(r.left - x, 0, x - r.right);
+      const dy = Math.max(r.top - y, 0, y - r.bottom);
+      const d = Math.hypot(dx, dy);
+      if (d < bestD) {
+        bestD = d;
+        best = m;
+      }
+    }
+  }
+  return bestD <= maxDist ? best : null;
+}
+
+function tap(el) {
+  const src = el.closest("[data-src]")?.dataset.src;
+  const dst = el.closest("[data-dst]")?.dataset.dst;
+  if (ui.selected && dst) {
+    const m = movesFrom(ui.selected).find((x) => x.dst === dst);
+    if (m) return play(m.id);
+  }
+  if (src) {
+    const moves = movesFrom(src);
+    if (moves.length) {
+      const quick = game().tap?.(src, moves, ui.selected === src);
+      if (quick) return play(quick.id);
+      ui.selected = ui.selected === src ? null : src;
+      return render();
+    }
+  }
+  if (ui.selected) {
+    ui.selected = null;
+    render();
+  }
+}
+
+function onPointerDown(ev) {
+  if (ev.button !== 0 || !ui.msg?.table) return;
+  const srcEl = ev.target.closest("[data-src]");
+  ui.drag = { x: ev.clientX, y: ev.clientY, el: ev.target, srcEl, ghost: null, id: ev.pointerId };
+}
+
+function onPointerMove(ev) {
+  const d = ui.drag;
+  if (!d || d.id !== ev.pointerId || !d.srcEl) return;
+  if (!d.ghost) {
+    if (Math.hypot(ev.clientX - d.x, ev.clientY - d.y) < DRAG_START_PX) return;
+    const src = d.srcEl.dataset.src;
+    if (!movesFrom(src).length) return;
+    ui.selected = src;
+    decorate($("table"), ui.msg.table);
+    const r = d.srcEl.getBoundingClientRect();
+    const ghost = d.srcEl.cloneNode(true);
+    ghost.classList.add("ghost");
+    ghost.removeAttribute("data-src");
+    ghost.style.width = r.width + "px";
+    ghost.style.height = r.height + "px";
+    d.dx = d.x - r.left;
+    d.dy = d.y - r.top;
+    document.body.append(ghost);
+    d.ghost = ghost;
+    d.srcEl.classList.add("lifted");
+  }
+  d.ghost.style.transform = `translate(${ev.clientX - d.dx}px, ${ev.clientY - d.dy}px)`;
+  ev.preventDefault();
+}
+
+function onPointerUp(ev) {
+  const d = ui.drag;
+  ui.drag = null;
+  if (!d || d.id !== ev.pointerId) return;
+  if (!d.ghost) return tap(d.el);
+  d.ghost.remove();
+  d.srcEl.classList.remove("lifted");
+  const moves = movesFrom(d.srcEl.dataset.src);
+  const snap = game().dropAnywhere ? Infinity : Math.max(120, window.innerWidth / 6);
+  const m = nearest(moves, ev.clientX, ev.clientY, snap);
+  if (m) play(m.id);
+  else {
+    ui.selected = null;
+    render();
+  }
+}
+
+function onPointerCancel() {
+  if (ui.drag?.ghost) {
+    ui.drag.ghost.remove();
+    ui.drag.srcEl.classList.remove("lifted");
+  }
+  ui.drag = null;
+}
+
+// ---- keys -----------------------------------------------------------------------------------
+
+function onKey(ev) {
+  if (ev.target.closest("input, select, textarea") || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+  if (ev.key === "?" || ev.key === "F1") {
+    ev.preventDefault();
+    return openHelp();
+  }
+  if (!ui.msg?.table || document.querySelector("dialog[open]")) return;
+  if (ev.key === "Escape") {
+    ui.selected = null;
+    return render();
+  }
+  if (ev.key === "t") return showSheet(false);
+  const ctx = {
+    legal: ui.msg.table.legal || [],
+    selected: ui.selected,
+    select(src) { ui.selected = src; render(); },
+    play,
+  };
+  if (game().key?.(ev.key, ui.msg.table, ctx)) ev.preventDefault();
+}
+
+// ---- panels ---------------------------------------------------------------------------------
+
+function openHelp() {
+  const g = GAMES[ui.msg?.setup.game || document.querySelector("input[name=game]:checked")?.value || "three-thirteen"];
+  const body = $("help-body");
+  body.replaceChildren();
+  body.append(...g.help(h));
+  body.append(
+    h("h3", { text: "Playing here" }),
+    h("p", { text: "Click or tap a card to pick it up, then a lit pile to play it; or drag it and drop it near the pile (it snaps to the nearest legal one). Lit cards can be played. Coloured rings show each player's last move. Keys: ? help · t score sheet · Esc put the card back." }),
+  );
+  $("dlg-help").showModal();
+}
+
+async function openProfile() {
+  const name = store.get("name") || "You";
+  const r = await (await fetch("/api/profile?name=" + encodeURIComponent(name))).json();
+  const body = $("profile-body");
+  if (!r.enabled) {
+    body.replaceChildren(h("p", { text: "This server keeps no profile." }));
+  } else {
+    body.replaceChildren(
+      h("h2", { text: "Profile: " + r.player }),
+      h("table", { class: "sheet" },
+        h("thead", {}, h("tr", {}, ...["Game", "AI", "Played", "Won", "Best"].map((x) => h("th", { text: x })))),
+        h("tbody", {}, ...r.stats.map((s) => h("tr", {}, ...[s.game, s.level, s.played, s.won, s.best].map((x) => h("td", { text: x })))))),
+      h("p", { text: "Daily streaks: " + Object.entries(r.streaks).map(([g, n]) => `${g} ${n}`).join(" · ") }),
+      h("h3", { text: "Leaderboard (this computer)" }),
+      h("ol", {}, ...r.leaderboard.map((p) => h("li", { text: `${p.player}: ${p.won} won of ${p.played}` }))),
+    );
+  }
+  $("dlg-profile").showModal();
+}
+
+function copyInvite() {
+  const link = location.origin + "/#join=" + ui.room;
+  navigator.clipboard?.writeText(link).then(() => toast("Invite link copied"), () => toast(link));
+}
+
+// ---- start ----------------------------------------------------------------------------------
+
+function init() {
+  $("lobby-form").addEventListener("submit", createRoom);
+  $("btn-help").onclick = openHelp;
+  $("btn-profile").onclick = openProfile;
+  $("btn-sheet").onclick = () => showSheet(false);
+  $("btn-invite").onclick = copyInvite;
+  $("home").onclick = (ev) => {
+    ev.preventDefault();
+    location.hash = "";
+  };
+  const table = $("table");
+  table.addEventListener("pointerdown", onPointerDown);
+  window.addEventListener("pointermove", onPointerMove, { passive: false });
+  window.addEventListener("pointerup", onPointerUp);
+  window.addEventListener("pointercancel", onPointerCancel);
+  window.addEventListener("keydown", onKey);
+  window.addEventListener("hashchange", route);
+  fetch("/api/games").then((r) => r.json()).then((c) => {
+    ui.catalog = c;
+    route();
+  });
+}
+
+init();

@@ -1,0 +1,85 @@
+// Cards drawn as SVG. A face code is 0..51 (suit = face / 13 in ♣ ♦ ♥ ♠ order, rank = face % 13
+// + 1, ace = 1) or 52+ for a joker. Every card is one <svg> scaled by CSS (--cw), so it stays
+// sharp at phone and desktop sizes.
+
+export const SUITS = ["♣", "♦", "♥", "♠"];
+export const SUIT_NAMES = ["clubs", "diamonds", "hearts", "spades"];
+const RANKS = ["", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
+const RANK_NAMES = ["", "ace", "2", "3", "4", "5", "6", "7", "8", "9", "10", "jack", "queen", "king"];
+
+export const rankOf = (f) => (f % 13) + 1;
+export const suitOf = (f) => Math.floor(f / 13) % 4;
+export const isJoker = (f) => f >= 52;
+export const isRed = (f) => !isJoker(f) && (suitOf(f) === 1 || suitOf(f) === 2);
+export const rankLabel = (r) => RANKS[r] ?? "?";
+
+/** Short text of a face: "7♥", "10♠", "JK". */
+export function label(f) {
+  return isJoker(f) ? "JK" : RANKS[rankOf(f)] + SUITS[suitOf(f)];
+}
+
+/** Words for screen readers: "7 of hearts". */
+export function spoken(f) {
+  return isJoker(f) ? "joker" : `${RANK_NAMES[rankOf(f)]} of ${SUIT_NAMES[suitOf(f)]}`;
+}
+
+const NS = "http://www.w3.org/2000/svg";
+
+function el(name, attrs, text) {
+  const e = document.createElementNS(NS, name);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+/** An SVG card. opts: {back, wild, as (face it stands for), small} */
+export function cardSvg(f, opts = {}) {
+  const svg = el("svg", { viewBox: "0 0 100 140", class: "card", role: "img" });
+  if (opts.back || f === null || f === undefined) {
+    svg.classList.add("back");
+    svg.setAttribute("aria-label", "face-down card");
+    svg.append(
+      el("rect", { x: 1.5, y: 1.5, width: 97, height: 137, rx: 9, class: "edge" }),
+      el("rect", { x: 9, y: 9, width: 82, height: 122, rx: 5, class: "pattern" }),
+      el("path", { d: "M50 30 L72 70 L50 110 L28 70 Z", class: "diamond" }),
+    );
+    return svg;
+  }
+  const red = isRed(f);
+  svg.classList.add(isJoker(f) ? "joker" : red ? "red" : "black");
+  if (opts.wild) svg.classList.add("wild");
+  svg.setAttribute("aria-label", spoken(f) + (opts.wild ? " (wild)" : ""));
+  svg.append(el("rect", { x: 1.5, y: 1.5, width: 97, height: 137, rx: 9, class: "edge" }));
+  if (isJoker(f)) {
+    svg.append(
+      el("text", { x: 10, y: 30, class: "idx" }, "J"),
+      el("text", { x: 10, y: 54, class: "idx" }, "K"),
+      el("text", { x: 50, y: 95, class: "pip", "text-anchor": "middle" }, "★"),
+    );
+  } else {
+    const r = RANKS[rankOf(f)];
+    const s = SUITS[suitOf(f)];
+    svg.append(
+      el("text", { x: 8, y: 33, class: "idx" + (r.length > 1 ? " wide" : "") }, r),
+      el("text", { x: 9, y: 60, class: "idx-suit" }, s),
+      el("text", { x: 58, y: 118, class: "pip", "text-anchor": "middle" }, s),
+    );
+  }
+  if (opts.wild) svg.append(el("circle", { cx: 84, cy: 18, r: 9, class: "wild-dot" }));
+  if (opts.as !== undefined && opts.as !== null) {
+    svg.append(
+      el("rect", { x: 44, y: 6, width: 50, height: 26, rx: 6, class: "as-bg" }),
+      el("text", { x: 69, y: 26, class: "as", "text-anchor": "middle" }, "=" + label(opts.as)),
+    );
+  }
+  return svg;
+}
+
+/** An empty pile's outline with an optional hint ("A", "K", "+"). */
+export function slotSvg(hint = "") {
+  const svg = el("svg", { viewBox: "0 0 100 140", class: "card slot", role: "img" });
+  svg.setAttribute("aria-label", "empty pile");
+  svg.append(el("rect", { x: 3, y: 3, width: 94, height: 134, rx: 9, class: "slot-edge" }));
+  if (hint) svg.append(el("text", { x: 50, y: 84, class: "slot-hint", "text-anchor": "middle" }, hint));
+  return svg;
+}

@@ -1,0 +1,106 @@
+// Three-Thirteen Rummy: the stock and discard pile in the middle, your hand in its best
+// arrangement (melds, then deadwood) at the bottom, the other seats around.
+// Pile keys: stock, discard, hand, card:<id>.
+
+import { cardSvg, rankLabel } from "../cards.js";
+
+const wildOf = (v, f) => f >= 52 || (f % 13) + 1 === v.wild_rank;
+
+function card(h, c, v, extra = {}) {
+  const wrap = h("div", { class: "cardwrap", ...extra });
+  wrap.append(cardSvg(c.f, { wild: wildOf(v, c.f), as: c.as }));
+  return wrap;
+}
+
+function opponent(h, v, ctx, { seat, pos }) {
+  const n = v.hand_sizes[seat];
+  const fan = h("div", { class: "fan" });
+  for (let i = 0; i < Math.min(n, 13); i++) fan.append(cardSvg(null, { back: true }));
+  const last = v.last[seat];
+  return h("div", { class: `seat-box seat-${seat} pos-${pos}` + (v.current === seat ? " turn" : ""), "data-seat-box": seat },
+    h("div", { class: "who" },
+      h("span", { class: "name", text: ctx.name(seat) }),
+      v.dealer === seat ? h("span", { class: "badge", text: "dealer" }) : null,
+      v.out === seat ? h("span", { class: "badge out", text: "out!" }) : null),
+    fan,
+    h("div", { class: "meta", text: `${n} cards · total ${v.totals[seat]}` }),
+    h("div", { class: "said", text: last ? last.text : "" }));
+}
+
+export default {
+  render(root, v, ctx) {
+    const { h, me } = ctx;
+    const top = v.discard[v.discard.length - 1];
+    const stock = h("div", { class: "pile", "data-src": "stock", title: "stock (s)" },
+      cardSvg(null, { back: true }), h("span", { class: "count", text: v.stock }));
+    const discard = h("div", { class: "pile", "data-src": "discard", "data-dst": "discard", title: "discard pile (p)" },
+      top ? cardSvg(top.f, { wild: wildOf(v, top.f) }) : cardSvg(null, { back: true }),
+      h("span", { class: "count", text: v.discard_count }));
+    const info = h("div", { class: "info" },
+      h("div", { class: "big", text: `Round ${v.round}/${v.rounds}` }),
+      h("div", { text: `${v.cards_dealt} cards · ${rankLabel(v.wild_rank)}s wild` + (v.jokers ? ` · ${v.jokers} jokers` : "") }));
+    const hand = h("div", { class: "hand", "data-dst": "hand" });
+    for (const meld of v.hand.melds) {
+      const g = h("div", { class: "meld" });
+      for (const c of meld) g.append(card(h, c, v, { "data-src": `card:${c.id}`, "data-card": c.id, class: "cardwrap" + (c.id === v.drawn ? " drawn" : "") }));
+      hand.append(g);
+    }
+    const dead = h("div", { class: "meld dead" });
+    for (const c of v.hand.deadwood) dead.append(card(h, c, v, { "data-src": `card:${c.id}`, "data-card": c.id, class: "cardwrap" + (c.id === v.drawn ? " drawn" : "") }));
+    hand.append(dead);
+    const mine = v.last[me];
+    root.replaceChildren(
+      h("div", { class: "opponents" }, ...ctx.around.map((a) => opponent(h, v, ctx, a))),
+      h("div", { class: "middle" }, stock, discard, info),
+      h("div", { class: `seat-box me seat-${me}` + (v.current === me ? " turn" : ""), "data-seat-box": me },
+        h("div", { class: "who" }, h("span", { class: "name", text: "You" }),
+          v.dealer === me ? h("span", { class: "badge", text: "dealer" }) : null,
+          v.out === me ? h("span", { class: "badge out", text: "out!" }) : null,
+          h("span", { class: "meta", text: ` deadwood ${v.hand.points} · total ${v.totals[me]}` })),
+        hand,
+        h("div", { class: "said", text: mine ? mine.text : "" })),
+    );
+  },
+
+  status(v, { me, name }) {
+    if (v.sheet_open) return "Round over: close the score sheet to go on.";
+    if (v.current === me) {
+      const out = v.out !== null ? ` ${name(v.out)} went out: last turn!` : "";
+      return (v.phase === "draw" ? "Your turn: draw from the stock or take the discard." : "Discard a card (drag it to the pile, or tap it twice).") + out;
+    }
+    return v.current === null ? "" : `${name(v.current)} is playing…`;
+  },
+
+  // a tap on the stock or the discard pile draws at once; a hand card discards on its second tap
+  tap(src, moves, again) {
+    if (src === "stock" || src === "discard") return moves[0];
+    return again && moves.length === 1 ? moves[0] : null;
+  },
+
+  key(k, v, ctx) {
+    const by = (src) => ctx.legal.find((m) => m.src === src);
+    if (k === "s" && by("stock")) return ctx.play(by("stock").id), true;
+    if (k === "p" && by("discard")) return ctx.play(by("discard").id), true;
+    const order = [...v.hand.melds.flat(), ...v.hand.deadwood].map((c) => `card:${c.id}`);
+    if (k === "ArrowLeft" || k === "ArrowRight" || k === "h" || k === "l") {
+      const i = order.indexOf(ctx.selected);
+      const step = k === "ArrowLeft" || k === "h" ? -1 : 1;
+      const j = i < 0 ? (step > 0 ? 0 : order.length - 1) : (i + step + order.length) % order.length;
+      ctx.select(order[j]);
+      return true;
+    }
+    if ((k === "d" || k === "Enter") && ctx.selected && by(ctx.selected)) return ctx.play(by(ctx.selected).id), true;
+    return false;
+  },
+
+  help(h) {
+    return [
+      h("h2", { text: "Three-Thirteen Rummy" }),
+      h("p", { text: "11 rounds. Round 1 deals 3 cards and 3s are wild, round 2 deals 4 and 4s are wild … round 11 deals 13 and kings are wild. Jokers (an option) are always wild." }),
+      h("p", { text: "On your turn draw one card (the stock or the top of the discard pile), then discard one. Arrange your cards in melds: sets (3 or more of a rank) and runs (3 or more in sequence in one suit, ace low). Wild cards stand for any card (shown as =7♥). Unmelded cards are deadwood: A = 1, 2–10 face value, J/Q/K 10, an unmelded wild 15, a joker 20." }),
+      h("p", { text: "When your whole hand melds after a discard you go out: everyone else gets one last turn, then each hand's deadwood is added to its total. Lowest total after 11 rounds wins. Your hand is always shown in its best arrangement: melds first, then the deadwood." }),
+      h("h3", { text: "Keys" }),
+      h("p", { text: "s draw from the stock · p take the discard · ← → choose a card · d or Enter discard it" }),
+    ];
+  },
+};

@@ -1,0 +1,66 @@
+"""A *table* is the game a room plays, behind one small interface.
+
+The room (:mod:`cardcore.web.rooms`) knows nothing about any game: it asks its table for each
+seat's view, passes moves on, and wakes the table when it is due (an AI's move, the Nerts
+clock). Concrete tables are built on the public game protocol (``cardcore.load_game``) in
+:mod:`cardcore.web.games`.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = ["Outcome", "Table"]
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """A finished table: final scores (the game's own points; ``lower_is_better`` for
+    Three-Thirteen), the winning seat or ``None``, and the record (with its replay) that
+    ``cardcore replay`` verifies."""
+
+    scores: list[float]
+    winner: int | None
+    record: Mapping[str, Any] = field(default_factory=dict)
+    lower_is_better: bool = False
+
+
+class Table(ABC):
+    """One game (or match) in progress. Every method runs on the server's event loop.
+
+    Times are monotonic seconds given by the room, so tests can drive a table with a fake
+    clock.
+    """
+
+    players: int
+
+    @abstractmethod
+    def view(self, seat: int) -> dict[str, Any]:
+        """JSON-ready: what ``seat`` may see (its observation and its legal actions), nothing
+        hidden from it."""
+
+    @abstractmethod
+    def act(self, seat: int, move: str, now: float) -> None:
+        """Plays ``seat``'s move named ``move`` (its id in the view). Raises
+        :class:`~cardcore.errors.IllegalMoveError` (the game unchanged) when it is refused."""
+
+    @abstractmethod
+    def due(self) -> float | None:
+        """When :meth:`tick` should run next (monotonic seconds), or ``None`` to wait for a
+        person."""
+
+    @abstractmethod
+    def tick(self, now: float) -> bool:
+        """Does what is due by ``now`` (AI moves, the clock); True when anything changed."""
+
+    def proceed(self, seat: int, now: float) -> bool:
+        """``seat`` closed the score sheet; True when that dealt the next round or game."""
+        return False
+
+    @property
+    @abstractmethod
+    def outcome(self) -> Outcome | None:
+        """The result once the whole game or match is over, else ``None``."""

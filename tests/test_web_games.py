@@ -1,0 +1,127 @@
+"""Each game's web table played through the WebSocket protocol (no browser): whole games,
+replays that ``cardcore replay`` verifies, the profile, and views that hide other seats' cards."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("httpx2")
+
+from starlette.testclient import TestClient
+
+from cardcore.cli import cli
+from cardcore.web.app import ServerConfig, create_app
+from cardcore.web.profile import Profile
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    app = create_app(
+        ServerConfig(
+            ai_delay=0,
+            replay_dir=tmp_path / "replays",
+            profile=tmp_path / "p.sqlite3",
+            message_rate=1000,  # a script plays far faster than a person
+        )
+    )
+    with TestClient(app) as c:
+        yield c
+
+
+def states(ws: Any) -> Iterator[dict[str, Any]]:
+    while True:
+        msg: dict[str, Any] = ws.receive_json()
+        assert msg["type"] != "error", msg
+        if msg["type"] == "state":
+            yield msg
+
+
+def play_out(ws: Any, pick: Any = lambda legal: legal[-1]) -> dict[str, Any]:
+    """Plays this seat (the given policy) until the game is over; returns the last state.
+    After each move it waits for the state that acknowledges it."""
+    seq, waiting, sheet = 0, False, False
+    for st in states(ws):
+        if st["status"] == "over":
+            return st
+        if waiting and st.get("ack") != seq:
+            continue
+        waiting = False
+        t = st["table"]
+        if t["sheet_open"]:
+            if not sheet:
+                ws.send_json({"type": "next"})
+            sheet = True
+            continue
+        sheet = False
+        if t["legal"]:
+            seq += 1
+            ws.send_json({"type": "move", "move": pick(t["legal"])["id"], "seq": seq})
+            waiting = True
+    raise AssertionError("unreachable")
+
+
+def card_ids(obj: Any) -> set[int]:
+    """Every ``{"id": n, "f": face}`` card anywhere in a JSON value."""
+    if isinstance(obj, dict):
+        out = {obj["id"]} if "id" in obj and "f" in obj else set()
+        for v in obj.values():
+            out |= card_ids(v)
+        return out
+    if isinstance(obj, list):
+        return set().union(*(card_ids(v) for v in obj)) if obj else set()
+    return set()
+
+
+def test_three_thirteen_whole_game_saves_a_verified_replay(
+    client: TestClient, tmp_path: Path
+) -> None:
+    from click.testing import CliRunner
+
+    r = client.post(
+        "/api/rooms", json={"game": "three-thirteen", "players": 3, "seed": "42", "name": "Ann"}
+    ).json()
+    with client.websocket_connect("/ws") as ws:
+        ws.send_json({"type": "resume", "room": r["room"], "token": r["token"]})
+        st = play_out(ws)
+    assert st["table"]["sheet"]["final"]
+    assert len(st["table"]["sheet"]["rows"]) == 11
+    replay = Path(st["result"]["replay"])
+    assert replay.parent == tmp_path / "replays"
+    record = json.loads(replay.read_text())
+    assert record["agents"] == ["human", "greedy", "greedy"]
+    assert record["seed"] == 42
+    out = CliRunner().invoke(cli, ["replay", str(replay)])
+    assert out.exit_code == 0, out.output
+    stats = Profile(tmp_path / "p.sqlite3").stats("Ann")
+    assert stats == [
+        {
+            "game": "three-thirteen",
+            "level": "normal",
+            "played": 1,
+            "won": int(st["result"]["winner"] == 0),
+            "best": st["result"]["scores"][0],
+        }
+    ]
+    prof = client.get("/api/profile", params={"name": "Ann"}).json()
+    assert prof["stats"] == stats
+    assert prof["leaderboard"][0]["player"] == "Ann"
+
+
+def test_three_thirteen_view_hides_other_hands(client: TestClient) -> None:
+    r = client.post(
+        "/api/rooms", json={"game": "three-thirteen", "players": 2, "seats": ["friend"]}
+    ).json()
+    with client.websocket_connect("/ws") as host, client.websocket_connect("/ws") as guest:
+        host.send_json({"type": "resume", "room": r["room"], "token": r["token"]})
+        guest.send_json({"type": "join", "room": r["room"], "name": "Bob"})
+        views = [next(s for s in states(ws) if s["status"] == "playing") for ws in (host, guest)]
+        hands = [card_ids(v["table"]["hand"]) for v in views]
+        assert len(hands[0]) == len(hands[1]) == 3
+        for me, other in ((0, 1), (1, 0)):
+            assert not card_ids(views[me]) & hands[other]
