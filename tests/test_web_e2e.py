@@ -146,3 +146,113 @@ def test_keyboard_and_help(browser: Any, server: tuple[str, Path]) -> None:
     page.wait_for_function(
         "(src) => !document.querySelector(`[data-src='${src}']`)", arg=chosen, timeout=10_000
     )
+
+
+def king_seed() -> int:
+    """A match seed whose first game deals seat 0 a king (seat 0 moves first)."""
+    from cardcore.rng import derive_seed
+    from cardcore.spite_malice.rules import SpiteOptions, State
+
+    opts = SpiteOptions.from_mapping({"first_player": 0}, 2)
+    for seed in range(1000):
+        hand = State.new(opts, derive_seed(seed, 0, "match-game")).observation(0).hand
+        if any(c % 52 % 13 == 12 for c in hand):
+            return seed
+    raise AssertionError("no seed")
+
+
+def drag(page: Any, src: str, dst: str, *, offset: tuple[float, float] = (0, 0)) -> None:
+    """Drags the element ``src`` with the mouse and drops it on ``dst`` (moved by ``offset``)."""
+    a = page.locator(src).first.bounding_box()
+    b = page.locator(dst).first.bounding_box()
+    page.mouse.move(a["x"] + a["width"] / 2, a["y"] + a["height"] / 2)
+    page.mouse.down()
+    x, y = b["x"] + b["width"] / 2 + offset[0], b["y"] + b["height"] / 2 + offset[1]
+    page.mouse.move(x, y, steps=8)
+    page.mouse.up()
+
+
+def open_room(page: Any, body: dict[str, Any]) -> None:
+    """Creates a room through the API from the page and opens it."""
+    page.evaluate(
+        """async (body) => {
+          const r = await (await fetch('/api/rooms', {method: 'POST',
+            headers: {'content-type': 'application/json'}, body: JSON.stringify(body)})).json();
+          localStorage.setItem('cardcore.seat:' + r.room, r.token);
+          location.hash = '#room=' + r.room;
+        }""",
+        body,
+    )
+    page.wait_for_function("() => window.cardcore.msg && window.cardcore.msg.table")
+
+
+def test_spite_malice_drag_and_drop_with_a_king(browser: Any, server: tuple[str, Path]) -> None:
+    url, _ = server
+    page = new_page(browser, url)
+    body = {"game": "spite-malice", "seed": king_seed(), "options": {"first_player": 0}}
+    open_room(page, body)
+    page.wait_for_function(MY_TURN_OR_SHEET, timeout=10_000)
+    t = view(page)["table"]
+    king = next(c for c in t["hand"] if c["f"] % 13 == 12)
+    # drop the king a little beside the first centre stack: it snaps there and stands for an ace
+    drag(page, f"[data-card='{king['id']}']", "[data-dst='center:0']", offset=(0, 40))
+    page.wait_for_function("() => window.cardcore.msg.table.center[0].rank === 1")
+    t = view(page)["table"]
+    assert t["center"][0]["top"]["id"] == king["id"]
+    assert page.locator("[data-dst='center:0'] text.as").text_content() == "=A"
+    shot(page, "spite-malice")
+    # end the turn: drag a hand card onto a side stack
+    card = t["hand"][0]
+    drag(page, f"[data-card='{card['id']}']", "[data-dst='side:1']")
+    page.wait_for_function("() => window.cardcore.msg.table.sides[0][1].length === 1")
+    assert view(page)["table"]["sides"][0][1][0]["id"] == card["id"]
+    assert not page.errors
+
+
+def test_nerts_round_at_frantic_speed_by_drag_and_tap(
+    browser: Any, server: tuple[str, Path]
+) -> None:
+    url, _ = server
+    page = new_page(browser, url)
+    # small Nerts piles keep the round short; the AI plays at Frantic speed on the server clock
+    options = {"speed": "frantic", "nerts_pile_size": 4, "target_score": 1}
+    open_room(page, {"game": "nerts", "seed": 9, "options": options})
+    page.wait_for_function("() => window.cardcore.msg.table.legal.length > 0")
+    # a tap on the stock flips three cards
+    page.click("[data-src=stock]")
+    page.wait_for_function("() => window.cardcore.msg.table.players[0].waste_count > 0")
+    shot(page, "nerts")
+    dragged = tapped = 0
+    seen_ai_play = False
+    for _ in range(600):
+        if page.evaluate("() => document.getElementById('dlg-sheet').open"):
+            break
+        msg = view(page)
+        t = msg["table"]
+        seen_ai_play = seen_ai_play or t["last"][1] is not None
+        cards = [m for m in t["legal"] if m["src"] not in ("stock", "call", "undo")]
+        call = [m for m in t["legal"] if m["src"] == "call"]
+        try:
+            if call:
+                page.click("[data-src=call]", timeout=2000)
+            elif cards and dragged <= tapped:
+                m = cards[0]
+                drag(page, f"[data-src='{m['src']}']", f"[data-dst='{m['dst']}']")
+                dragged += 1
+            elif cards:
+                page.click(f"[data-src='{cards[0]['src']}']", timeout=2000)
+                tapped += 1
+            else:
+                page.click("[data-src=stock]", timeout=2000)
+        except Exception:  # the table moved under the pointer (real time): look again
+            pass
+        page.wait_for_timeout(60)
+    else:
+        pytest.fail("the round did not end")
+    assert seen_ai_play, "the AI never played (the server clock did not run)"
+    assert dragged > 0
+    assert tapped > 0
+    assert page.wait_for_function(
+        "() => window.cardcore.msg.status === 'over' || window.cardcore.msg.table.sheet_open"
+    )
+    assert not page.errors

@@ -78,19 +78,23 @@ def card_ids(obj: Any) -> set[int]:
     return set()
 
 
-def test_three_thirteen_whole_game_saves_a_verified_replay(
-    client: TestClient, tmp_path: Path
+@pytest.mark.parametrize(
+    ("game", "options", "units"),
+    [("three-thirteen", {}, 11), ("spite-malice", {"target_score": 8}, None)],
+)
+def test_whole_game_saves_a_verified_replay(
+    client: TestClient, tmp_path: Path, game: str, options: dict[str, Any], units: int | None
 ) -> None:
     from click.testing import CliRunner
 
-    r = client.post(
-        "/api/rooms", json={"game": "three-thirteen", "players": 3, "seed": "42", "name": "Ann"}
-    ).json()
+    body = {"game": game, "players": 3, "seed": "42", "name": "Ann", "options": options}
+    r = client.post("/api/rooms", json=body).json()
     with client.websocket_connect("/ws") as ws:
         ws.send_json({"type": "resume", "room": r["room"], "token": r["token"]})
         st = play_out(ws)
     assert st["table"]["sheet"]["final"]
-    assert len(st["table"]["sheet"]["rows"]) == 11
+    if units is not None:
+        assert len(st["table"]["sheet"]["rows"]) == units
     replay = Path(st["result"]["replay"])
     assert replay.parent == tmp_path / "replays"
     record = json.loads(replay.read_text())
@@ -101,7 +105,7 @@ def test_three_thirteen_whole_game_saves_a_verified_replay(
     stats = Profile(tmp_path / "p.sqlite3").stats("Ann")
     assert stats == [
         {
-            "game": "three-thirteen",
+            "game": game,
             "level": "normal",
             "played": 1,
             "won": int(st["result"]["winner"] == 0),

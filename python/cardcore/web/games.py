@@ -46,6 +46,8 @@ LOBBY_OPTIONS: Final[dict[str, tuple[str, ...]]] = {
 
 def _register_tables() -> None:
     # imported here: each game's table module registers itself in TABLES
+    import cardcore.web.nerts
+    import cardcore.web.spite_malice
     import cardcore.web.three_thirteen  # noqa: F401
 
 

@@ -6,8 +6,10 @@
 // drop snaps to the nearest pile that is a legal target for the dragged card.
 
 import threeThirteen from "./games/three-thirteen.js";
+import spiteMalice from "./games/spite-malice.js";
+import nerts from "./games/nerts.js";
 
-const GAMES = { "three-thirteen": threeThirteen };
+const GAMES = { "three-thirteen": threeThirteen, "spite-malice": spiteMalice, nerts };
 const POSITIONS = {
   2: ["top"],
   3: ["left", "right"],

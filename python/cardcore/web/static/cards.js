@@ -32,7 +32,7 @@ function el(name, attrs, text) {
   return e;
 }
 
-/** An SVG card. opts: {back, wild, as (face it stands for), small} */
+/** An SVG card. opts: {back, wild, as (the face a wild card stands for), asText (or a rank)} */
 export function cardSvg(f, opts = {}) {
   const svg = el("svg", { viewBox: "0 0 100 140", class: "card", role: "img" });
   if (opts.back || f === null || f === undefined) {
@@ -66,10 +66,11 @@ export function cardSvg(f, opts = {}) {
     );
   }
   if (opts.wild) svg.append(el("circle", { cx: 84, cy: 18, r: 9, class: "wild-dot" }));
-  if (opts.as !== undefined && opts.as !== null) {
+  const as = opts.as !== undefined && opts.as !== null ? label(opts.as) : opts.asText;
+  if (as) {
     svg.append(
       el("rect", { x: 44, y: 6, width: 50, height: 26, rx: 6, class: "as-bg" }),
-      el("text", { x: 69, y: 26, class: "as", "text-anchor": "middle" }, "=" + label(opts.as)),
+      el("text", { x: 69, y: 26, class: "as", "text-anchor": "middle" }, "=" + as),
     );
   }
   return svg;

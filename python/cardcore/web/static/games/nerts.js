@@ -1,0 +1,117 @@
+// Nerts in real time: the shared foundations in the middle (a ring in the colour of whoever
+// played the top card), the other players' layouts around, yours at the bottom.
+// Drop a card anywhere: it goes to the nearest pile where it may legally go. Tap a card to
+// send it to a foundation when it fits (else to its only place); tap the stock to flip.
+// Pile keys: nerts, waste, stock, work:<p> (target), work:<p>:<d> (source), foundations, call, undo.
+
+import { cardSvg, slotSvg } from "../cards.js";
+
+function layout(h, v, seat, mine) {
+  const p = v.players[seat];
+  const src = (key) => (mine ? { "data-src": key } : {});
+  const nerts = h("div", { class: "pile", ...src("nerts"), title: "Nerts pile (n)" },
+    p.nerts_top ? cardSvg(p.nerts_top.f) : slotSvg(""), h("span", { class: "count", text: p.nerts_count }));
+  const work = h("div", { class: "work" });
+  p.work.forEach((pile, i) => {
+    const col = h("div", { class: "stack", ...(mine ? { "data-dst": `work:${i}` } : {}), title: `work pile ${i + 1}` });
+    if (!pile.length) col.append(slotSvg(""));
+    pile.forEach((c, k) => {
+      const depth = pile.length - k;
+      const w = h("div", { class: "cardwrap", ...src(`work:${i}:${depth}`) });
+      w.append(cardSvg(c.f));
+      col.append(w);
+    });
+    work.append(col);
+  });
+  const stock = h("div", { class: "pile", ...src("stock"), title: "stock: flip (space)" },
+    p.stock ? cardSvg(null, { back: true }) : slotSvg("↻"), h("span", { class: "count", text: p.stock }));
+  const waste = h("div", { class: "pile", ...src("waste"), title: "waste (w)" },
+    p.waste_top ? cardSvg(p.waste_top.f) : slotSvg(""), h("span", { class: "count", text: p.waste_count }));
+  return h("div", { class: "row-piles" }, nerts, work, stock, waste);
+}
+
+export default {
+  dropAnywhere: true,
+
+  render(root, v, ctx) {
+    const { h, me } = ctx;
+    const found = h("div", { class: "foundations", "data-dst": "foundations", title: "foundations (f)" });
+    v.foundations.forEach((c) => {
+      const w = h("div", { class: "pile ring", "data-owner": c.owner });
+      w.append(cardSvg(c.f));
+      found.append(w);
+    });
+    found.append(h("div", { class: "pile" }, slotSvg("A")));
+    const mine = v.players[me];
+    const legalSrc = new Set((v.legal || []).map((m) => m.src));
+    root.replaceChildren(
+      h("div", { class: "opponents" }, ...ctx.around.map(({ seat, pos }) =>
+        h("div", { class: `seat-box small seat-${seat} pos-${pos}`, "data-seat-box": seat },
+          h("div", { class: "who" }, h("span", { class: "name", text: ctx.name(seat) }),
+            h("span", { class: "meta", text: `Nerts ${v.players[seat].nerts_count} · total ${v.totals[seat]}` })),
+          layout(h, v, seat, false),
+          h("div", { class: "said", text: v.last[seat] ? v.last[seat].text : "" })))),
+      h("div", { class: "middle" }, found,
+        h("div", { class: "info" }, h("div", { class: "big", text: `Round ${v.round_no}` }),
+          h("div", { text: `${v.speed} · ${(v.clock_ms / 1000).toFixed(0)} s` }))),
+      h("div", { class: `seat-box me seat-${me}`, "data-seat-box": me },
+        h("div", { class: "who" }, h("span", { class: "name", text: "You" }),
+          h("span", { class: "meta", text: ` ${mine.on_foundations} on the foundations · total ${v.totals[me]}` }),
+          h("button", { type: "button", class: "primary", "data-src": "call", disabled: !legalSrc.has("call"), text: "Nerts!" }),
+          h("button", { type: "button", "data-src": "undo", disabled: !legalSrc.has("undo"), text: "Undo" })),
+        layout(h, v, me, true),
+        h("div", { class: "said", text: v.last[me] ? v.last[me].text : "" })),
+    );
+  },
+
+  status(v) {
+    if (v.sheet_open) return "Round over: close the score sheet for the next round.";
+    return v.running ? "Everyone plays at once: empty your Nerts pile, then call Nerts!" : "";
+  },
+
+  tap(src, moves) {
+    return moves.find((m) => m.dst === "foundations") || (moves.length === 1 ? moves[0] : null);
+  },
+
+  key(k, v, ctx) {
+    const by = (pred) => ctx.legal.find(pred);
+    const sel = ctx.selected;
+    if (k === " " || k === "Spacebar") {
+      const m = by((x) => x.src === "stock");
+      if (m) ctx.play(m.id);
+      return true;
+    }
+    if (k === "u" || k === "c") {
+      const m = by((x) => x.src === (k === "u" ? "undo" : "call"));
+      if (m) ctx.play(m.id);
+      return Boolean(m);
+    }
+    if (k === "n" || k === "w") return ctx.select(k === "n" ? "nerts" : "waste"), true;
+    if (k === "f" && sel) {
+      const m = by((x) => x.src === sel && x.dst === "foundations");
+      if (m) ctx.play(m.id);
+      return true;
+    }
+    if (/^[1-5]$/.test(k)) {
+      const i = Number(k) - 1;
+      if (sel) {
+        const m = by((x) => x.src === sel && x.dst === `work:${i}`);
+        if (m) return ctx.play(m.id), true;
+      }
+      const top = v.players[ctx.me ?? 0]?.work[i];
+      return ctx.select(`work:${i}:1`), Boolean(top);
+    }
+    return false;
+  },
+
+  help(h) {
+    return [
+      h("h2", { text: "Nerts" }),
+      h("p", { text: "Nerts is a race: everyone plays at once. Get rid of your Nerts pile." }),
+      h("p", { text: "Foundations in the middle are shared: start one with any ace, then build up in suit (A, 2, 3 … K). Your work piles build down in alternating colours (a red 6 on a black 7); you may move the top part of a work pile onto another. Your Nerts pile's top card can go to a foundation or a work pile. Turn the stock three at a time onto the waste; the waste's top card plays. When the stock is empty, tapping it turns the waste over again." }),
+      h("p", { text: "When your Nerts pile is empty, call Nerts: the round ends. Score: +1 for each of your cards on the foundations, −2 for each card left in your Nerts pile. The match goes to 100. You may undo your last move. The AI opponents play in real time at the table speed (chill, classic, frantic); the ring round a foundation card shows who played it." }),
+      h("h3", { text: "Keys" }),
+      h("p", { text: "space flip · n Nerts pile · w waste · 1–5 work pile (pick up its top, or move the picked card there) · f to a foundation · u undo · c call Nerts" }),
+    ];
+  },
+};

@@ -1,0 +1,114 @@
+// Spite & Malice: shared centre stacks (A up to Q, kings wild) in the middle; your pay-off
+// pile, side stacks and hand at the bottom; the other players around.
+// Pile keys: payoff, card:<id>, side:<i>, center:<i>.
+
+import { cardSvg, slotSvg, rankLabel } from "../cards.js";
+
+const isWild = (v, c) => c && (v.wild === "kings" ? c.f < 52 && (c.f % 13) + 1 === 13 : c.f >= 52);
+
+function pile(h, attrs, card, count, v, opts = {}) {
+  const e = h("div", { class: "pile", ...attrs });
+  e.append(card ? cardSvg(card.f, { wild: isWild(v, card), ...opts }) : slotSvg(opts.hint || ""));
+  if (count !== undefined) e.append(h("span", { class: "count", text: count }));
+  return e;
+}
+
+function sides(h, v, seat, mine) {
+  const row = h("div", { class: "sides" });
+  v.sides[seat].forEach((stack, i) => {
+    const key = `side:${i}`;
+    const col = h("div", { class: "stack", ...(mine ? { "data-src": key, "data-dst": key, title: `side stack ${"asdfghjk"[i]}` } : {}) });
+    if (!stack.length) col.append(slotSvg(""));
+    for (const c of stack) col.append(cardSvg(c.f, { wild: isWild(v, c) }));
+    row.append(col);
+  });
+  return row;
+}
+
+function opponent(h, v, ctx, { seat, pos }) {
+  const last = v.last[seat];
+  const backs = h("div", { class: "fan" });
+  for (let i = 0; i < v.hand_sizes[seat]; i++) backs.append(cardSvg(null, { back: true }));
+  return h("div", { class: `seat-box small seat-${seat} pos-${pos}` + (v.current === seat ? " turn" : ""), "data-seat-box": seat },
+    h("div", { class: "who" }, h("span", { class: "name", text: ctx.name(seat) }), h("span", { class: "meta", text: `match ${v.totals[seat]}` })),
+    h("div", { class: "row-piles" },
+      pile(h, { title: "pay-off pile" }, v.payoff[seat].top, v.payoff[seat].count, v),
+      sides(h, v, seat, false),
+      backs),
+    h("div", { class: "said", text: last ? last.text : "" }));
+}
+
+export default {
+  render(root, v, ctx) {
+    const { h, me } = ctx;
+    const centre = h("div", { class: "centre" });
+    const extra = (v.legal || []).some((m) => m.dst === `center:${v.center.length}`);
+    const stacks = extra ? [...v.center, { top: null, rank: 0 }] : v.center;
+    stacks.forEach((s, i) => {
+      const as = s.top && isWild(v, s.top) ? rankLabel(s.rank) : null;
+      centre.append(pile(h, { "data-dst": `center:${i}`, title: `centre stack ${"zxcvbnm,"[i]}` }, s.top, undefined, v, { asText: as, hint: "A" }));
+    });
+    const hand = h("div", { class: "hand flat" });
+    v.hand.forEach((c, i) => {
+      const w = h("div", { class: "cardwrap", "data-src": `card:${c.id}`, "data-card": c.id, title: `hand card ${i + 1}` });
+      w.append(cardSvg(c.f, { wild: isWild(v, c) }));
+      hand.append(w);
+    });
+    const mine = v.last[me];
+    root.replaceChildren(
+      h("div", { class: "opponents" }, ...ctx.around.map((a) => opponent(h, v, ctx, a))),
+      h("div", { class: "middle" },
+        h("div", { class: "pile", title: "stock" }, cardSvg(null, { back: true }), h("span", { class: "count", text: v.stock })),
+        centre,
+        h("div", { class: "info" }, h("div", { class: "big", text: `Game ${v.game_no}` }), h("div", { text: `match to ${v.target}` }))),
+      h("div", { class: `seat-box me seat-${me}` + (v.current === me ? " turn" : ""), "data-seat-box": me },
+        h("div", { class: "who" }, h("span", { class: "name", text: "You" }), h("span", { class: "meta", text: ` pay-off ${v.payoff[me].count} left · match ${v.totals[me]}` })),
+        h("div", { class: "row-piles" },
+          pile(h, { "data-src": "payoff", title: "pay-off pile (p)" }, v.payoff[me].top, v.payoff[me].count, v),
+          sides(h, v, me, true)),
+        hand,
+        h("div", { class: "said", text: mine ? mine.text : "" })),
+    );
+  },
+
+  status(v, { me, name }) {
+    if (v.sheet_open) return "Game over: close the score sheet for the next game.";
+    if (v.current === me) return "Your turn: play to the centre, then discard a hand card to a side stack to end it.";
+    return v.current === null ? "" : `${name(v.current)} is playing…`;
+  },
+
+  // a tap plays at once when the card has a single place to go on the centre
+  tap(src, moves) {
+    return moves.length === 1 && moves[0].dst.startsWith("center:") ? moves[0] : null;
+  },
+
+  key(k, v, ctx) {
+    const sel = ctx.selected;
+    const go = (dst) => {
+      const m = ctx.legal.find((x) => x.src === sel && x.dst === dst);
+      if (m) ctx.play(m.id);
+      return Boolean(m);
+    };
+    if (k === "p") return ctx.select("payoff"), true;
+    if (/^[1-9]$/.test(k) && v.hand[Number(k) - 1]) return ctx.select(`card:${v.hand[Number(k) - 1].id}`), true;
+    const side = "asdfghjk".indexOf(k);
+    if (side >= 0) {
+      if (sel && sel.startsWith("card:") && go(`side:${side}`)) return true;
+      return ctx.select(`side:${side}`), true;
+    }
+    const c = "zxcvbnm,".indexOf(k);
+    if (c >= 0 && sel) return go(`center:${c}`);
+    return false;
+  },
+
+  help(h) {
+    return [
+      h("h2", { text: "Spite & Malice" }),
+      h("p", { text: "Empty your pay-off pile first. The centre stacks are built up from A to Q, one rank at a time, by everyone, whatever the suit; a king is wild and stands for the rank the stack needs (shown as =7). A full stack (Q) is cleared." }),
+      h("p", { text: "On your turn play cards to the centre from the top of your pay-off pile, your hand or the tops of your side stacks, as many as you can or like. End your turn by discarding one hand card to one of your side stacks. If you play your whole hand you draw five more." }),
+      h("p", { text: "When your pay-off pile is empty you win the game and score 1 point per card left in the other players' pay-off piles. The match goes on until someone reaches the target (50)." }),
+      h("h3", { text: "Keys" }),
+      h("p", { text: "p pay-off · 1–9 hand card · a s d f side stack (pick it up, or discard the chosen hand card there) · z x c v play to that centre stack" }),
+    ];
+  },
+};
