@@ -149,7 +149,7 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=60.0)
     a = ap.parse_args()
     r = load(a.clients, a.rooms, a.seconds)
-    print(f"| clients | rooms | seconds | moves | moves/s | median ms | p99 ms | errors |")
+    print("| clients | rooms | seconds | moves | moves/s | median ms | p99 ms | errors |")
     print("|---|---|---|---|---|---|---|---|")
     print(
         f"| {r['clients']} | {r['rooms']} | {r['seconds']:.0f} | {r['moves']} |"
