@@ -27,7 +27,8 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
             ai_delay=0,
             replay_dir=tmp_path / "replays",
             profile=tmp_path / "p.sqlite3",
-            message_rate=1000,  # a script plays far faster than a person
+            message_rate=100_000,  # a script plays far faster than a person
+            message_burst=100_000,
         )
     )
     with TestClient(app) as c:
