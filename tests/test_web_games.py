@@ -130,3 +130,21 @@ def test_three_thirteen_view_hides_other_hands(client: TestClient) -> None:
         assert len(hands[0]) == len(hands[1]) == 3
         for me, other in ((0, 1), (1, 0)):
             assert not card_ids(views[me]) & hands[other]
+
+
+def test_nerts_match_on_a_fake_clock_saves_a_verified_replay(tmp_path: Path) -> None:
+    from cardcore.games.base import get_game
+    from cardcore.web import games
+
+    body = {"game": "nerts", "seed": 5, "options": {"target_score": 5, "nerts_pile_size": 4}}
+    setup, _, _ = games.parse_room_request(json.dumps(body))
+    table = games.table_factory(ai_delay=0)(setup, [None, setup.agent])
+    now = 0.0
+    for _ in range(100_000):
+        if table.outcome is not None:
+            break
+        if not table.proceed(0, now) and (due := table.due()) is not None:
+            now = max(now, due)
+            table.tick(now)
+    assert table.outcome is not None
+    get_game("nerts").verify_replay(table.outcome.record)

@@ -34,6 +34,7 @@ from cardcore.nerts.rules import (
     card_text,
     parse_action,
 )
+from cardcore.nerts.spec import REPLAY_HEAD
 from cardcore.rng import RNG_VERSION, derive_seed
 from cardcore.web.games import TABLES
 from cardcore.web.rooms import RoomSetup
@@ -260,6 +261,7 @@ class NertsTable(Table):
             "rounds": rounds,
             "games": rounds,
             "replay": {
+                **REPLAY_HEAD,
                 "game": "nerts",
                 "kind": "match",
                 "seed": self.setup.seed,
