@@ -404,3 +404,46 @@ def test_core_format_face_validation() -> None:
         _core.format_face(56)
     with pytest.raises(OverflowError):
         _core.format_face(-1)
+
+
+# --- the Rust class ------------------------------------------------------------------------------
+
+# Pickles written by cardcore 0.2.0, when Card was a Python class: [7h@1, X3, Ac].
+OLD_PICKLES = [
+    b"\x80\x02]q\x00(ccardcore.cards\nCard\nq\x01K K\x01\x86q\x02Rq\x03h\x01K6K\x00\x86q\x04Rq"
+    b"\x05h\x01K\x00K\x00\x86q\x06Rq\x07e.",
+    b"\x80\x04\x95;\x00\x00\x00\x00\x00\x00\x00]\x94(\x8c\x0ecardcore.cards\x94\x8c\x04Card\x94"
+    b"\x93\x94K K\x01\x86\x94R\x94h\x03K6K\x00\x86\x94R\x94h\x03K\x00K\x00\x86\x94R\x94e.",
+]
+
+
+@pytest.mark.parametrize("data", OLD_PICKLES)
+def test_pickles_of_the_python_card_still_load(data: bytes) -> None:
+    assert pickle.loads(data) == parse_cards("7h@1 X3 Ac")
+
+
+def test_card_is_the_rust_class_under_its_public_name() -> None:
+    assert Card is _core.Card
+    assert (Card.__module__, Card.__qualname__) == ("cardcore.cards", "Card")
+    assert pickle.loads(pickle.dumps(Card(5, 2), protocol=2)) == Card(5, 2)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 55), st.integers(0, 3)), max_size=20))
+def test_rust_helpers_agree_with_the_card_methods(specs: list[tuple[int, int]]) -> None:
+    cards = [Card(f, 0 if f >= JOKER0 else d) for f, d in specs]
+    assert _core.card_faces(cards) == bytes(c.face for c in cards)
+    assert _core.card_faces(tuple(cards)) == _core.card_faces(iter(cards))
+    assert format_cards(cards) == " ".join(str(c) for c in cards)
+    assert format_cards(cards, full=True, sort=True) == " ".join(c.full() for c in sorted(cards))
+    ids = [c.id(4) for c in cards]
+    assert _core.cards_from_ids(ids, 4) == cards
+    assert sorted(cards) == [Card.from_id(i, 4) for i in sorted(ids)]
+
+
+def test_card_lists_reject_other_items() -> None:
+    for bad in (["7h"], (Card(1), 3), iter([None])):
+        with pytest.raises(CardParseError, match="not a card"):
+            _core.card_faces(bad)  # type: ignore[arg-type]
+    with pytest.raises(CardParseError, match="out of range"):
+        _core.cards_from_ids(bytes([60]), 1)

@@ -57,8 +57,8 @@ def ref_deck_order(n: int, master: int, index: int, stream: str = "deck") -> lis
     return cast("list[int]", RefRng.for_stream(master, index, stream).permutation(n))
 
 
-def rows_of(view: memoryview) -> list[list[int]]:
-    """The rows of a 2-D batch view (typeshed types ``tolist()`` as 1-D)."""
+def rows_of(view: Any) -> list[list[int]]:
+    """The rows of a 2-D batch (a numpy array or a memoryview)."""
     return cast("list[list[int]]", view.tolist())
 
 
@@ -379,13 +379,23 @@ def test_below_and_random_are_uniform() -> None:
 # --- batches ------------------------------------------------------------------------------------
 
 
+@pytest.mark.parametrize("numpy", [True, False])
 @pytest.mark.parametrize(("decks", "jokers"), [(1, 0), (2, 0), (2, 4), (4, 4), (5, 0), (6, 2)])
-def test_batch_rows_equal_single_calls(decks: int, jokers: int) -> None:
+def test_batch_rows_equal_single_calls(
+    decks: int, jokers: int, numpy: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if not numpy:
+        monkeypatch.setattr(cardcore.rng, "_numpy", lambda: None)
     n = 52 * decks + jokers
     start, count = 1000, 9
     view = shuffle_batch(decks, jokers, seed=77, count=count, start=start)
     assert view.shape == (count, n)
-    assert view.format == ("B" if n <= 256 else "H")
+    if numpy:
+        assert view.dtype.itemsize == (1 if n <= 256 else 2)
+        assert view.flags.writeable
+    else:
+        assert isinstance(view, memoryview)
+        assert view.format == ("B" if n <= 256 else "H")
     rows = rows_of(view)
     for r in range(count):
         single = deck_order(decks, jokers, seed=77, index=start + r)
@@ -408,6 +418,7 @@ def test_batch_split_does_not_matter() -> None:
 def test_batch_numpy_view() -> None:
     np = pytest.importorskip("numpy")
     view = shuffle_batch(2, seed=1, count=50)
+    assert isinstance(view, np.ndarray)  # numpy installed: an array, not a view
     arr = np.asarray(view)
     assert arr.shape == (50, 104)
     assert arr.dtype == np.uint8

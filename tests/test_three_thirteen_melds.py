@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+import cardcore
 from cardcore import Card, parse_cards
 from cardcore.errors import CardParseError, OptionError
 from cardcore.three_thirteen.melds import (
@@ -241,3 +242,50 @@ def test_cli_melds_command() -> None:
     for bad in (["7h", "--wild", "2"], ["7x", "--wild", "5"], ["7h"]):
         res = runner.invoke(melds_cmd, bad)
         assert res.exit_code == 2, res.output
+
+
+def test_batch_takes_arrays_of_card_ids() -> None:
+    np = pytest.importorskip("numpy")
+    batch = cardcore.shuffle_batch(2, 2, seed=4, count=300)  # 2 decks + 2 jokers, uint8 ids
+    hands = np.ascontiguousarray(batch[:, :11])
+    by_text = [
+        min_deadwood(" ".join(Card.from_id(int(i), 2).full() for i in row), 6) for row in hands
+    ]
+    assert min_deadwood_batch(hands, 6, decks=2) == by_text
+    for dtype in (np.int64, np.int32, np.uint16, np.int8):
+        assert min_deadwood_batch(hands.astype(dtype), 6, decks=2) == by_text
+    assert min_deadwood_batch(batch[:, :11], 6, decks=2) == by_text  # a strided slice
+    assert min_deadwood_batch(memoryview(hands.tobytes()).cast("B", [300, 11]), 6, decks=2) == (
+        by_text
+    )
+    assert min_deadwood_batch(np.zeros((4, 0), dtype=np.int64), 6) == [0, 0, 0, 0]
+    rules = {"ace_mode": "high", "wild_points": 30, "joker_points": 50}
+    assert min_deadwood_batch(hands, "6", decks=2, **rules) == [
+        min_deadwood((Card.from_id(int(i), 2) for i in row), 6, **rules) for row in hands
+    ]
+
+
+def test_batch_arrays_are_checked() -> None:
+    np = pytest.importorskip("numpy")
+    with pytest.raises(CardParseError, match=r"card id 108 out of range 0\.\.107 for 2 deck"):
+        min_deadwood_batch(np.array([[1, 2, 108]]), 5, decks=2)
+    with pytest.raises(CardParseError, match="card id -1"):
+        min_deadwood_batch(np.array([[1, -1, 3]]), 5)
+    with pytest.raises(OptionError, match="2-D"):
+        min_deadwood_batch(np.array([1, 2, 3]), 5)
+    with pytest.raises(OptionError, match="at most 24"):
+        min_deadwood_batch(np.zeros((2, 25), dtype=np.uint8), 5)
+    with pytest.raises(OptionError, match="wild rank"):
+        min_deadwood_batch(np.zeros((2, 3), dtype=np.uint8), 2)
+
+
+def test_batch_takes_any_hand_forms() -> None:
+    text = ["3h 4h 5h 7c", "Kc Kd", ""]
+    cards = [parse_cards(t) for t in text]
+    want = [min_deadwood(t, 9) for t in text]
+    assert min_deadwood_batch(text, 9) == want
+    assert min_deadwood_batch(tuple(tuple(c) for c in cards), 9) == want
+    assert min_deadwood_batch((iter(c) for c in cards), 9) == want
+    assert min_deadwood_batch([text[0], cards[1], []], 9) == want
+    with pytest.raises(CardParseError, match="not a card"):
+        min_deadwood_batch([["7h"]], 9)

@@ -1,11 +1,13 @@
 """Exact Three-Thirteen meld solver (RULES §2.4–2.5): minimum deadwood and optimal arrangements.
 
-The work happens in Rust (``cardcore._core``); this module validates input and converts cards.
+The work happens in Rust (``cardcore._core``), card text and ``Card`` lists included (no Python
+work per card; ``min_deadwood`` and ``min_deadwood_batch`` are Rust functions).
 
 * :func:`min_deadwood`, :func:`best_melds`, :func:`best_discards`, :func:`min_deadwood_batch`
   take card text (``"3h 4h 5h 7c 7d 7s JK"``) or an iterable of :class:`~cardcore.Card`, and the
   round's wild rank as text (``"3"``..``"9"``, ``"T"``/``"10"``, ``"J"``, ``"Q"``, ``"K"``) or an
-  int 3..13.
+  int 3..13. :func:`min_deadwood_batch` also takes a 2-D integer array of card ids (numpy or
+  any buffer; ``decks=`` says how many decks the ids count).
 * :func:`deadwood_of_faces`, :func:`discard_deadwoods_of_faces`, :func:`deadwood_of_faces_batch`
   are the game engine's fast paths: hands are ``bytes`` of face codes (0..55, jokers 52..55) and
   the wild rank an int.
@@ -141,20 +143,13 @@ def _cards(hand: CardsLike) -> list[Card]:
 
 
 def _faces(cards: Iterable[Card]) -> bytes:
-    return bytes(c.face for c in cards)
+    return _core.card_faces(cards)
 
 
-def min_deadwood(
-    hand: CardsLike,
-    wild: int | str,
-    *,
-    ace_mode: str = "low",
-    wild_points: int = 15,
-    joker_points: int = 20,
-) -> int:
-    """Minimum deadwood of ``hand`` when ``wild`` is the round's wild rank."""
-    r = _rules(ace_mode, wild_points, joker_points)
-    return deadwood_of_faces(_faces(_cards(hand)), parse_wild(wild), r)
+min_deadwood = _core.min_deadwood
+"""``min_deadwood(hand, wild, *, ace_mode="low", wild_points=15, joker_points=20) -> int``:
+minimum deadwood of ``hand`` when ``wild`` is the round's wild rank. One Rust call: the hand
+(card text or ``Card`` objects) is read without Python work per card."""
 
 
 def best_melds(
@@ -199,17 +194,12 @@ def best_discards(
     return list(zip(cards, values, strict=True))
 
 
-def min_deadwood_batch(
-    hands: Sequence[CardsLike],
-    wild: int | str,
-    *,
-    ace_mode: str = "low",
-    wild_points: int = 15,
-    joker_points: int = 20,
-) -> list[int]:
-    """:func:`min_deadwood` of every hand (same wild rank and rules), GIL released."""
-    r = _rules(ace_mode, wild_points, joker_points)
-    return deadwood_of_faces_batch([_faces(_cards(h)) for h in hands], parse_wild(wild), r)
+min_deadwood_batch = _core.min_deadwood_batch
+"""``min_deadwood_batch(hands, wild, *, ace_mode="low", wild_points=15, joker_points=20,
+decks=1) -> list[int]``: :func:`min_deadwood` of every hand (same wild rank and rules), solved
+with the GIL released. ``hands`` is a sequence of hands (text or ``Card`` iterables) or a 2-D
+integer array of physical card ids (numpy array, ``memoryview``, any buffer; one hand per row,
+``decks`` decks, ids ``52 * decks ..`` are jokers), read without a Python loop per card."""
 
 
 def deadwood_of_faces(faces: bytes, wild: int, rules: MeldRules = DEFAULT_RULES) -> int:

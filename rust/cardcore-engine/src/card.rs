@@ -120,6 +120,34 @@ fn parse_suit(c: char) -> Option<u8> {
     }
 }
 
+/// The common two-letter ASCII token (`7h`, `TD`, `x2`) without the general parser.
+#[inline]
+fn quick_token(tok: &[u8]) -> Option<Token> {
+    let &[r, s] = tok else {
+        return None;
+    };
+    let suit = match s {
+        b'c' | b'C' => 0,
+        b'd' | b'D' => 1,
+        b'h' | b'H' => 2,
+        b's' | b'S' => 3,
+        _ => return None,
+    };
+    let rank = match r.to_ascii_uppercase() {
+        b'A' => 1,
+        d @ b'2'..=b'9' => d - b'0',
+        b'T' => 10,
+        b'J' => 11,
+        b'Q' => 12,
+        b'K' => 13,
+        _ => return None,
+    };
+    Some(Token {
+        face: face(rank, suit),
+        deck: None,
+    })
+}
+
 /// Parses one token (`7h`, `10d`, `Q♠`, `8h@1`, `X3`); `JK` is resolved by [`parse_cards`].
 ///
 /// # Errors
@@ -178,14 +206,18 @@ pub fn parse_token(token: &str) -> Result<Option<Token>, CardError> {
 /// # Errors
 /// [`CardError::BadToken`] for a malformed token, [`CardError::TooManyJokers`] past `X4`.
 pub fn parse_cards(text: &str) -> Result<Vec<Token>, CardError> {
-    let mut out = Vec::new();
+    let mut out = Vec::with_capacity(text.len() / 3 + 1);
     let mut generic = Vec::new();
     let mut used = [false; MAX_JOKERS as usize];
     for tok in text
         .split(|c: char| c.is_whitespace() || c == ',')
         .filter(|t| !t.is_empty())
     {
-        match parse_token(tok)? {
+        let parsed = match quick_token(tok.as_bytes()) {
+            Some(t) => Some(t),
+            None => parse_token(tok)?,
+        };
+        match parsed {
             Some(t) => {
                 if is_joker(t.face) {
                     used[usize::from(t.face - JOKER0)] = true;

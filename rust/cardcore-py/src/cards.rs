@@ -1,22 +1,395 @@
-//! Card text parsing and formatting.
+//! The `Card` value type (`cardcore.cards.Card`), card text, and hands read from Python objects.
+//!
+//! Every public function that takes cards reads them through [`read_faces`]: card text is parsed
+//! here, and a list or tuple of `Card` objects is read field by field without a Python call per
+//! card.
 
-use cardcore_engine::card;
+use cardcore_engine::card::{self, JOKER0, MAX_JOKERS};
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::pyclass::CompareOp;
+use pyo3::types::{PyBool, PyBytes, PyInt, PyList, PyString, PyTuple, PyType};
 
-use crate::errors::PyCardError;
+use crate::errors::{CardParseError, PyCardError};
 
-/// Parses card text into `(face, deck or None)` pairs.
-#[pyfunction]
-fn parse_cards(text: &str) -> PyResult<Vec<(u8, Option<u16>)>> {
+/// Number of face codes.
+const FACES: i64 = (JOKER0 + MAX_JOKERS) as i64;
+
+/// An immutable playing card: a face code (0..55) and a deck index.
+///
+/// Cards compare and hash by `(face, deck)` and sort in physical-id order: deck, then suit,
+/// then rank, with jokers last. `str()` gives the face (`"7h"`); `full()` adds the deck.
+#[pyclass(module = "cardcore.cards", name = "Card", frozen)]
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct Card {
+    face: u8,
+    deck: u32,
+}
+
+/// An `int` that is not a `bool`.
+fn int_arg(obj: &Bound<'_, PyAny>) -> Option<i128> {
+    if obj.is_instance_of::<PyBool>() || !obj.is_instance_of::<PyInt>() {
+        return None;
+    }
+    // Out-of-range ints are out of range for every use here.
+    Some(obj.extract::<i128>().unwrap_or(i128::MAX))
+}
+
+impl Card {
+    fn checked(face: i128, deck: i128) -> PyResult<Self> {
+        let Some(f) = u8::try_from(face).ok().filter(|&f| i64::from(f) < FACES) else {
+            return Err(CardParseError::new_err(format!(
+                "face code {face} out of range 0..55"
+            )));
+        };
+        match u32::try_from(deck) {
+            Ok(d) if !(card::is_joker(f) && d != 0) => Ok(Self { face: f, deck: d }),
+            _ => Err(CardParseError::new_err(format!(
+                "bad deck {deck} for {}",
+                card::format_face(f)
+            ))),
+        }
+    }
+
+    fn key(self) -> (bool, u32, u8) {
+        (card::is_joker(self.face), self.deck, self.face)
+    }
+
+    fn text(self) -> String {
+        card::format_face(self.face)
+    }
+}
+
+#[pymethods]
+impl Card {
+    #[new]
+    #[pyo3(signature = (face, deck = None), text_signature = "(face, deck=0)")]
+    fn py_new(face: &Bound<'_, PyAny>, deck: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+        let f = int_arg(face);
+        let d = match deck {
+            None => Some(0),
+            Some(d) => int_arg(d),
+        };
+        match (f, d) {
+            (Some(f), Some(d)) => Self::checked(f, d),
+            _ => Err(PyTypeError::new_err(format!(
+                "face and deck must be ints, got {} and {}",
+                face.repr()?,
+                deck.map_or_else(|| Ok("0".to_owned()), |d| d.repr().map(|r| r.to_string()))?
+            ))),
+        }
+    }
+
+    /// The card of `rank` (1..13) and `suit` (0..3).
+    #[classmethod]
+    #[pyo3(signature = (rank, suit, deck = 0))]
+    fn of(_cls: &Bound<'_, PyType>, rank: i64, suit: i64, deck: i64) -> PyResult<Self> {
+        if !((1..=13).contains(&rank) && (0..=3).contains(&suit)) {
+            return Err(CardParseError::new_err(format!(
+                "no card with rank {rank} and suit {suit}"
+            )));
+        }
+        Self::checked(i128::from(suit * 13 + rank - 1), i128::from(deck))
+    }
+
+    /// Joker `Xk` (k = 1..4).
+    #[classmethod]
+    fn joker(_cls: &Bound<'_, PyType>, k: i64) -> PyResult<Self> {
+        if !(1..=4).contains(&k) {
+            return Err(CardParseError::new_err(format!(
+                "jokers are X1..X4, not X{k}"
+            )));
+        }
+        Self::checked(i128::from(JOKER0) + i128::from(k) - 1, 0)
+    }
+
+    /// The card with physical id `card_id` in a game of `num_decks` decks.
+    #[classmethod]
+    fn from_id(
+        _cls: &Bound<'_, PyType>,
+        card_id: &Bound<'_, PyAny>,
+        num_decks: &Bound<'_, PyAny>,
+    ) -> PyResult<Self> {
+        let (Some(id), Some(nd)) = (int_arg(card_id), int_arg(num_decks)) else {
+            return Err(PyTypeError::new_err(format!(
+                "card id and num_decks must be ints, got {}, {}",
+                card_id.repr()?,
+                num_decks.repr()?
+            )));
+        };
+        let naturals = nd.saturating_mul(52);
+        if nd < 0 || !(0..naturals.saturating_add(4)).contains(&id) {
+            return Err(CardParseError::new_err(format!(
+                "card id {id} out of range 0..{} for {nd} deck(s)",
+                naturals.saturating_add(3)
+            )));
+        }
+        if id >= naturals {
+            return Self::checked(i128::from(JOKER0) + id - naturals, 0);
+        }
+        Self::checked(id % 52, id / 52)
+    }
+
+    /// One card from text such as `"7h"`, `"10d"`, `"Q♠"`, `"8h@1"` or `"X2"`.
+    #[classmethod]
+    fn parse(cls: &Bound<'_, PyType>, text: &str) -> PyResult<Self> {
+        let cards = parse_text(text)?;
+        if cards.len() != 1 {
+            let shown = PyString::new(cls.py(), text).repr()?;
+            return Err(CardParseError::new_err(format!(
+                "expected one card, got {} in {shown}",
+                cards.len()
+            )));
+        }
+        Ok(cards[0])
+    }
+
+    #[getter(face)]
+    fn py_face(&self) -> u8 {
+        self.face
+    }
+
+    #[getter]
+    fn deck(&self) -> u32 {
+        self.deck
+    }
+
+    #[getter]
+    fn is_joker(&self) -> bool {
+        card::is_joker(self.face)
+    }
+
+    /// 1..13; 0 for a joker.
+    #[getter]
+    fn rank(&self) -> u8 {
+        if card::is_joker(self.face) {
+            0
+        } else {
+            card::rank(self.face)
+        }
+    }
+
+    /// 0..3 (c d h s); -1 for a joker.
+    #[getter]
+    fn suit(&self) -> i8 {
+        if card::is_joker(self.face) {
+            -1
+        } else {
+            i8::try_from(card::suit(self.face)).unwrap_or(-1)
+        }
+    }
+
+    #[getter]
+    fn is_red(&self) -> bool {
+        !card::is_joker(self.face) && card::is_red(self.face)
+    }
+
+    /// Physical id in a game of `num_decks` decks (the card's deck must be below it).
+    fn id(&self, num_decks: i64) -> PyResult<i64> {
+        let face = i64::from(self.face);
+        if card::is_joker(self.face) {
+            return Ok(52 * num_decks + face - i64::from(JOKER0));
+        }
+        if i64::from(self.deck) >= num_decks {
+            return Err(CardParseError::new_err(format!(
+                "{} is not in a game of {num_decks} deck(s)",
+                self.full()
+            )));
+        }
+        Ok(52 * i64::from(self.deck) + face)
+    }
+
+    /// Text with the deck: `"7h@1"` (jokers need no suffix).
+    fn full(&self) -> String {
+        if card::is_joker(self.face) {
+            self.text()
+        } else {
+            format!("{}@{}", self.text(), self.deck)
+        }
+    }
+
+    fn __str__(&self) -> String {
+        self.text()
+    }
+
+    fn __repr__(&self) -> String {
+        if self.deck == 0 {
+            format!("Card('{}')", self.text())
+        } else {
+            format!("Card('{}')", self.full())
+        }
+    }
+
+    fn __hash__(&self) -> u64 {
+        u64::from(self.face) | u64::from(self.deck) << 8
+    }
+
+    fn __richcmp__(&self, other: &Bound<'_, PyAny>, op: CompareOp) -> Py<PyAny> {
+        let py = other.py();
+        let Ok(other) = other.cast::<Card>() else {
+            return py.NotImplemented();
+        };
+        let holds = op.matches(self.key().cmp(&other.get().key()));
+        PyBool::new(py, holds).to_owned().into_any().unbind()
+    }
+
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> (Bound<'py, PyType>, (u8, u32)) {
+        let c = slf.get();
+        (slf.get_type(), (c.face, c.deck))
+    }
+
+    fn __copy__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
+        slf
+    }
+
+    fn __deepcopy__<'py>(slf: Bound<'py, Self>, _memo: &Bound<'py, PyAny>) -> Bound<'py, Self> {
+        slf
+    }
+}
+
+/// Cards from text (generic `JK` numbered per text).
+fn parse_text(text: &str) -> PyResult<Vec<Card>> {
     let tokens = card::parse_cards(text).map_err(PyCardError)?;
-    Ok(tokens.into_iter().map(|t| (t.face, t.deck)).collect())
+    Ok(tokens.into_iter().map(token_card).collect())
+}
+
+fn not_a_card(item: &Bound<'_, PyAny>) -> PyErr {
+    match item.repr() {
+        Ok(r) => CardParseError::new_err(format!("not a card: {r}")),
+        Err(e) => e,
+    }
+}
+
+/// Reads a hand into `out`: card text (each token through `token`), or any iterable of `Card`
+/// (each through `card`; lists and tuples read without a Python call per card).
+fn read_hand<T>(
+    obj: &Bound<'_, PyAny>,
+    out: &mut Vec<T>,
+    card: impl Fn(Card) -> T,
+    token: impl Fn(card::Token) -> T,
+) -> PyResult<()> {
+    let one = |item: &Bound<'_, PyAny>| -> PyResult<T> {
+        item.cast::<Card>()
+            .map(|c| card(*c.get()))
+            .map_err(|_| not_a_card(item))
+    };
+    if let Ok(list) = obj.cast::<PyList>() {
+        for item in list.iter() {
+            out.push(one(&item)?);
+        }
+    } else if let Ok(tuple) = obj.cast::<PyTuple>() {
+        for item in tuple.iter() {
+            out.push(one(&item)?);
+        }
+    } else if let Ok(text) = obj.cast::<PyString>() {
+        let tokens = card::parse_cards(text.to_str()?).map_err(PyCardError)?;
+        out.extend(tokens.into_iter().map(token));
+    } else {
+        for item in obj.try_iter()? {
+            out.push(one(&item?)?);
+        }
+    }
+    Ok(())
+}
+
+/// Appends the faces of a hand (card text or an iterable of `Card`) to `out`.
+pub fn read_faces(obj: &Bound<'_, PyAny>, out: &mut Vec<u8>) -> PyResult<()> {
+    read_hand(obj, out, |c| c.face, |t| t.face)
+}
+
+fn token_card(t: card::Token) -> Card {
+    Card {
+        face: t.face,
+        deck: t.deck.map_or(0, u32::from),
+    }
+}
+
+/// Space-separated text of `cards` (bottom to top for piles); `full` adds decks, `sort` sorts
+/// them first.
+#[pyfunction]
+#[pyo3(signature = (cards, *, full = false, sort = false))]
+fn format_cards(cards: &Bound<'_, PyAny>, full: bool, sort: bool) -> PyResult<String> {
+    let mut hand: Vec<Card> = Vec::new();
+    read_hand(cards, &mut hand, |c| c, token_card)?;
+    if sort {
+        hand.sort_by_key(|c| c.key());
+    }
+    let texts: Vec<String> = hand
+        .iter()
+        .map(|c| if full { c.full() } else { c.text() })
+        .collect();
+    Ok(texts.join(" "))
+}
+
+/// The `Card`s of physical ids (`bytes` or an iterable of ints) in a game of `num_decks` decks.
+#[pyfunction]
+fn cards_from_ids<'py>(ids: &Bound<'py, PyAny>, num_decks: u16) -> PyResult<Bound<'py, PyList>> {
+    let naturals = u32::from(num_decks) * 52;
+    let card = |id: u32| -> PyResult<Card> {
+        if id < naturals {
+            Ok(Card {
+                face: u8::try_from(id % 52).unwrap_or(0),
+                deck: id / 52,
+            })
+        } else if id < naturals + 4 {
+            Ok(Card {
+                face: JOKER0 + u8::try_from(id - naturals).unwrap_or(0),
+                deck: 0,
+            })
+        } else {
+            Err(CardParseError::new_err(format!(
+                "card id {id} out of range 0..{} for {num_decks} deck(s)",
+                naturals + 3
+            )))
+        }
+    };
+    let out: Vec<Card> = if let Ok(b) = ids.cast::<PyBytes>() {
+        b.as_bytes()
+            .iter()
+            .map(|&id| card(u32::from(id)))
+            .collect::<PyResult<_>>()?
+    } else {
+        let mut v = Vec::new();
+        for id in ids.try_iter()? {
+            v.push(card(id?.extract::<u32>()?)?);
+        }
+        v
+    };
+    PyList::new(ids.py(), out)
+}
+
+/// Cards from text, or the `Card` objects of an iterable as a list (each checked).
+#[pyfunction]
+fn parse_cards<'py>(text: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
+    let py = text.py();
+    if let Ok(s) = text.cast::<PyString>() {
+        let cards = parse_text(s.to_str()?)?;
+        return PyList::new(py, cards);
+    }
+    let list = PyList::empty(py);
+    for item in text.try_iter()? {
+        let item = item?;
+        if item.cast::<Card>().is_err() {
+            return Err(not_a_card(&item));
+        }
+        list.append(item)?;
+    }
+    Ok(list)
+}
+
+/// The face codes of a hand (card text or `Card` objects) as `bytes`.
+#[pyfunction]
+fn card_faces<'py>(hand: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyBytes>> {
+    let mut out = Vec::new();
+    read_faces(hand, &mut out)?;
+    Ok(PyBytes::new(hand.py(), &out))
 }
 
 /// Canonical text of a face code (0..56).
 #[pyfunction]
 fn format_face(face: u8) -> PyResult<String> {
     if face >= card::JOKER0 + card::MAX_JOKERS {
-        return Err(pyo3::exceptions::PyValueError::new_err(format!(
+        return Err(PyValueError::new_err(format!(
             "face code {face} out of range 0..55"
         )));
     }
@@ -24,7 +397,11 @@ fn format_face(face: u8) -> PyResult<String> {
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Card>()?;
     m.add_function(wrap_pyfunction!(parse_cards, m)?)?;
+    m.add_function(wrap_pyfunction!(card_faces, m)?)?;
+    m.add_function(wrap_pyfunction!(format_cards, m)?)?;
+    m.add_function(wrap_pyfunction!(cards_from_ids, m)?)?;
     m.add_function(wrap_pyfunction!(format_face, m)?)?;
     Ok(())
 }

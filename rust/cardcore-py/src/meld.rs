@@ -5,9 +5,11 @@
 
 use cardcore_engine::meld::{self, AceMode, MeldError, MeldKind, MeldRules};
 use cardcore_engine::three_thirteen_hard::{self as hard, HardParams, View};
+use pyo3::buffer::{Element, PyBuffer};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PySequence};
+use pyo3::types::{PyBool, PyBytes, PyInt, PyList, PySequence, PyString};
 
+use crate::cards::read_faces;
 use crate::errors::{CardParseError, OptionError};
 
 /// Batches at or above this many hands run with the GIL released.
@@ -169,6 +171,225 @@ fn meld_best(
     Ok((melds, a.deadwood, a.points))
 }
 
+// --- the public surface: `cardcore.three_thirteen.min_deadwood` and `min_deadwood_batch` -------
+
+/// The wild rank from `3..=13` or `"3"`..`"9"`, `"T"`/`"10"`, `"J"`, `"Q"`, `"K"`.
+fn wild_arg(obj: &Bound<'_, PyAny>) -> PyResult<u32> {
+    let rank = if obj.is_instance_of::<PyBool>() {
+        None
+    } else if obj.is_instance_of::<PyInt>() {
+        obj.extract::<u32>().ok().filter(|w| (3..=13).contains(w))
+    } else if let Ok(text) = obj.cast::<PyString>() {
+        match text.to_str()?.trim().to_ascii_uppercase().as_str() {
+            "T" | "10" => Some(10),
+            "J" => Some(11),
+            "Q" => Some(12),
+            "K" => Some(13),
+            t => t.parse::<u32>().ok().filter(|w| (3..=9).contains(w)),
+        }
+    } else {
+        None
+    };
+    rank.ok_or_else(|| match obj.repr() {
+        Ok(r) => OptionError::new_err(format!("wild rank must be 3..13 or 3-9/T/J/Q/K, got {r}")),
+        Err(e) => e,
+    })
+}
+
+/// Points of a rules keyword: an int in `0..=1000`.
+fn points_arg(obj: Option<&Bound<'_, PyAny>>, name: &str, default: u32) -> PyResult<u32> {
+    let Some(obj) = obj else {
+        return Ok(default);
+    };
+    let v = (!obj.is_instance_of::<PyBool>() && obj.is_instance_of::<PyInt>())
+        .then(|| obj.extract::<u32>().ok())
+        .flatten()
+        .filter(|&v| v <= meld::MAX_POINTS);
+    v.ok_or_else(|| match obj.repr() {
+        Ok(r) => OptionError::new_err(format!("{name} must be an int in 0..1000, got {r}")),
+        Err(e) => e,
+    })
+}
+
+/// The rules from the public keywords (`ace_mode="low"|"high"|"both"`, points).
+fn rules_args(
+    ace_mode: Option<&Bound<'_, PyAny>>,
+    wild_points: Option<&Bound<'_, PyAny>>,
+    joker_points: Option<&Bound<'_, PyAny>>,
+) -> PyResult<MeldRules> {
+    let ace_mode = match ace_mode {
+        None => AceMode::Low,
+        Some(obj) => {
+            let text = obj.cast::<PyString>().ok().map(|t| t.to_string());
+            match text.as_deref() {
+                Some("low") => AceMode::Low,
+                Some("high") => AceMode::High,
+                Some("both") => AceMode::Both,
+                _ => {
+                    return Err(OptionError::new_err(format!(
+                        "ace_mode must be 'low', 'high' or 'both', got {}",
+                        obj.repr()?
+                    )));
+                }
+            }
+        }
+    };
+    Ok(MeldRules {
+        ace_mode,
+        wild_points: points_arg(wild_points, "wild_points", 15)?,
+        joker_points: points_arg(joker_points, "joker_points", 20)?,
+    })
+}
+
+/// Minimum deadwood of `hand` when `wild` is the round's wild rank.
+///
+/// `hand`: card text (`"3h 4h 5h 7c 7d 7s JK"`) or an iterable of `Card`. `wild`: the wild rank
+/// as an int 3..13 or text (`"3"`..`"9"`, `"T"`/`"10"`, `"J"`, `"Q"`, `"K"`). Jokers and every
+/// card of the wild rank are wild; `ace_mode` (`"low"`, `"high"`, `"both"`), `wild_points` and
+/// `joker_points` are the scoring variants. Raises `CardParseError` for bad cards and
+/// `OptionError` for a bad wild rank, rules or a hand of more than 24 cards.
+#[pyfunction]
+#[pyo3(
+    signature = (hand, wild, *, ace_mode = None, wild_points = None, joker_points = None),
+    text_signature = "(hand, wild, *, ace_mode='low', wild_points=15, joker_points=20)"
+)]
+fn min_deadwood(
+    hand: &Bound<'_, PyAny>,
+    wild: &Bound<'_, PyAny>,
+    ace_mode: Option<&Bound<'_, PyAny>>,
+    wild_points: Option<&Bound<'_, PyAny>>,
+    joker_points: Option<&Bound<'_, PyAny>>,
+) -> PyResult<u32> {
+    let r = rules_args(ace_mode, wild_points, joker_points)?;
+    let wild = wild_arg(wild)?;
+    let mut faces = Vec::with_capacity(16);
+    read_faces(hand, &mut faces)?;
+    meld::min_deadwood(&faces, wild, &r).map_err(map_err)
+}
+
+/// Face codes of the physical card ids of a game of `decks` decks (jokers after the naturals).
+fn id_faces(decks: u16) -> Vec<u8> {
+    let naturals = usize::from(decks) * 52;
+    (0..naturals + 4)
+        .map(|id| {
+            if id < naturals {
+                u8::try_from(id % 52).unwrap_or(0)
+            } else {
+                cardcore_engine::card::JOKER0 + u8::try_from(id - naturals).unwrap_or(0)
+            }
+        })
+        .collect()
+}
+
+/// The faces of a 2-D buffer of card ids of element type `T`, row-major, with its shape;
+/// `None` when the buffer holds another element type.
+fn buffer_faces<T: Element + Copy + TryInto<usize> + std::fmt::Display>(
+    py: Python<'_>,
+    obj: &Bound<'_, PyAny>,
+    decks: u16,
+) -> PyResult<Option<(Vec<u8>, [usize; 2])>> {
+    let Ok(buf) = PyBuffer::<T>::get(obj) else {
+        return Ok(None);
+    };
+    if buf.dimensions() != 2 {
+        return Err(OptionError::new_err(format!(
+            "an array of card ids must be 2-D (hands x cards), got {} dimension(s)",
+            buf.dimensions()
+        )));
+    }
+    let shape = [buf.shape()[0], buf.shape()[1]];
+    let table = id_faces(decks);
+    let ids = buf.to_vec(py)?;
+    let mut faces = Vec::with_capacity(ids.len());
+    for &v in &ids {
+        match v.try_into().ok().and_then(|i: usize| table.get(i)) {
+            Some(&f) => faces.push(f),
+            None => {
+                return Err(CardParseError::new_err(format!(
+                    "card id {v} out of range 0..{} for {decks} deck(s)",
+                    table.len() - 1
+                )));
+            }
+        }
+    }
+    Ok(Some((faces, shape)))
+}
+
+/// The faces of an integer array (numpy, `memoryview`, any buffer) of card ids; `None` when
+/// `obj` is not a buffer of integers.
+fn array_faces(obj: &Bound<'_, PyAny>, decks: u16) -> PyResult<Option<(Vec<u8>, [usize; 2])>> {
+    let py = obj.py();
+    if obj.is_instance_of::<PyString>() || obj.is_instance_of::<PyBytes>() {
+        return Ok(None);
+    }
+    macro_rules! try_types {
+        ($($t:ty),*) => {
+            $(if let Some(found) = buffer_faces::<$t>(py, obj, decks)? {
+                return Ok(Some(found));
+            })*
+        };
+    }
+    try_types!(u8, u16, u32, u64, i8, i16, i32, i64);
+    Ok(None)
+}
+
+/// :func:`min_deadwood` of every hand (same wild rank and rules), the GIL released while solving.
+///
+/// `hands`: a sequence of hands (card text or iterables of `Card`), or a 2-D integer array of
+/// physical card ids (numpy arrays, `memoryview`s such as `shuffle_batch` rows, any buffer),
+/// one hand per row, read without a Python call per card; `decks` says how many decks the ids
+/// count (ids `52 * decks ..` are the jokers).
+#[pyfunction]
+#[pyo3(
+    signature = (
+        hands, wild, *, ace_mode = None, wild_points = None, joker_points = None, decks = 1
+    ),
+    text_signature = "(hands, wild, *, ace_mode='low', wild_points=15, joker_points=20, decks=1)"
+)]
+fn min_deadwood_batch(
+    hands: &Bound<'_, PyAny>,
+    wild: &Bound<'_, PyAny>,
+    ace_mode: Option<&Bound<'_, PyAny>>,
+    wild_points: Option<&Bound<'_, PyAny>>,
+    joker_points: Option<&Bound<'_, PyAny>>,
+    decks: u16,
+) -> PyResult<Vec<u32>> {
+    let py = hands.py();
+    let r = rules_args(ace_mode, wild_points, joker_points)?;
+    let wild = wild_arg(wild)?;
+    if let Some((faces, [rows, cols])) = array_faces(hands, decks)? {
+        if cols == 0 {
+            return Ok(vec![0; rows]);
+        }
+        let views: Vec<&[u8]> = faces.chunks(cols).collect();
+        return solve_batch(py, &views, wild, &r);
+    }
+    let n = hands.len().unwrap_or(0);
+    let mut flat: Vec<u8> = Vec::with_capacity(n * 12);
+    let mut ends: Vec<usize> = Vec::with_capacity(n);
+    if let Ok(list) = hands.cast::<PyList>() {
+        for hand in list.iter() {
+            read_faces(&hand, &mut flat)?;
+            ends.push(flat.len());
+        }
+    } else {
+        for hand in hands.try_iter()? {
+            read_faces(&hand?, &mut flat)?;
+            ends.push(flat.len());
+        }
+    }
+    let mut start = 0;
+    let views: Vec<&[u8]> = ends
+        .iter()
+        .map(|&e| {
+            let v = &flat[start..e];
+            start = e;
+            v
+        })
+        .collect();
+    solve_batch(py, &views, wild, &r)
+}
+
 /// The hard agent's tuning: `(out_bonus, feed_penalty, now_weight, slack, max_candidates, gamma)`.
 type PyHardParams = (f64, f64, f64, u32, usize, f64);
 
@@ -231,6 +452,8 @@ fn tt_hard_discard(
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(min_deadwood, m)?)?;
+    m.add_function(wrap_pyfunction!(min_deadwood_batch, m)?)?;
     m.add_function(wrap_pyfunction!(tt_hard_take_pile, m)?)?;
     m.add_function(wrap_pyfunction!(tt_hard_discard, m)?)?;
     m.add_function(wrap_pyfunction!(meld_deadwood, m)?)?;

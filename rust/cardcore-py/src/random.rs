@@ -6,7 +6,7 @@ use cardcore_engine::rng::{CardRng, derive_seed as engine_derive_seed};
 use cardcore_engine::shuffle;
 use pyo3::exceptions::{PyMemoryError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyBytes, PyInt};
+use pyo3::types::{PyBool, PyByteArray, PyBytes, PyInt};
 
 /// A seed-like argument: an `int` (not a `bool`) in `0..2**64`. Out-of-range values raise
 /// `ValueError` (not PyO3's `OverflowError`), matching `cardcore.rng`.
@@ -147,9 +147,10 @@ fn derive_seed(master: &Bound<'_, PyAny>, index: &Bound<'_, PyAny>, stream: &str
 }
 
 /// `count` shuffled orders of `0..n`, row `r` from stream `(master, first_index + r, stream)`,
-/// concatenated as bytes: one byte per item when `n <= 256`, else two (little-endian).
+/// concatenated as `bytes` (a `bytearray` when `writable`): one byte per item when `n <= 256`,
+/// else two (little-endian).
 #[pyfunction]
-#[pyo3(signature = (n, master, first_index, count, stream = "deck"))]
+#[pyo3(signature = (n, master, first_index, count, stream = "deck", writable = false))]
 fn permutations<'py>(
     py: Python<'py>,
     n: usize,
@@ -157,7 +158,8 @@ fn permutations<'py>(
     first_index: &Bound<'py, PyAny>,
     count: usize,
     stream: &str,
-) -> PyResult<Bound<'py, PyBytes>> {
+    writable: bool,
+) -> PyResult<Bound<'py, PyAny>> {
     let master = seed_arg(master, "master")?;
     let first_index = seed_arg(first_index, "first_index")?;
     if n == 0 || n > 65_536 {
@@ -174,9 +176,9 @@ fn permutations<'py>(
         .and_then(|t| t.checked_mul(width))
         .filter(|&t| t <= 1 << 31)
         .ok_or_else(|| PyValueError::new_err("n * count too large"))?;
-    // Fill the new bytes object in place: no intermediate Vec, no copy. Each stretch of rows
-    // depends only on its first row's index, so the stretches join to the same bytes.
-    PyBytes::new_with(py, total, |buf| {
+    // Fill the new object in place: no intermediate Vec, no copy. Each stretch of rows depends
+    // only on its first row's index, so the stretches join to the same bytes.
+    let fill = |buf: &mut [u8]| -> PyResult<()> {
         let row = n * width;
         let rows_per = (CHECK_BYTES / row).max(1);
         let mut index = first_index;
@@ -198,7 +200,12 @@ fn permutations<'py>(
             index = index.wrapping_add(rows);
         }
         Ok(())
-    })
+    };
+    if writable {
+        Ok(PyByteArray::new_with(py, total, fill)?.into_any())
+    } else {
+        Ok(PyBytes::new_with(py, total, fill)?.into_any())
+    }
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
