@@ -21,6 +21,7 @@ from cardcore.games.api import Game, State, state_from_json
 from cardcore.nerts.rules import FLIP
 from cardcore.rng import Rng
 from cardcore.spite_malice.rules import PlayPayOff
+from cardcore.three_thirteen.rules import DRAW_STOCK
 
 CASES: list[tuple[str, dict[str, Any]]] = [
     ("three-thirteen", {"players": 2, "max_turns_per_round": 8}),
@@ -36,6 +37,24 @@ CASES: list[tuple[str, dict[str, Any]]] = [
     (
         "three-thirteen",
         {"players": 3, "num_decks": 1, "jokers": 4, "ace_mode": "both", "max_turns_per_round": 40},
+    ),
+    ("spite-malice", {"players": 2}),
+    (
+        "spite-malice",
+        {
+            "players": 3,
+            "wild_mode": "jokers",
+            "num_center_stacks": 0,
+            "side_stack_rule": "same_or_one_lower",
+            "must_play_aces": True,
+            "completed_stack": "set_aside",
+            "stock_exhausted": "recycle_then_tie",
+            "payoff_size": 8,
+        },
+    ),
+    (
+        "spite-malice",
+        {"players": 4, "num_decks": 2, "payoff_size": 5, "hand_size": 3, "num_side_stacks": 2},
     ),
 ]
 
@@ -156,7 +175,9 @@ def test_load_game_options() -> None:
 def test_bad_actions_and_moves_change_nothing(game: Game[Any]) -> None:
     st = game.new_state(5)
     rng = Rng(5)
-    foreign: list[object] = [FLIP, PlayPayOff(0), "draw-stock", None, 3.0, True]
+    package = "cardcore." + game.name.replace("-", "_")
+    moves: list[object] = [FLIP, PlayPayOff(0), DRAW_STOCK, "draw-stock", None, 3.0, True]
+    foreign = [m for m in moves if not type(m).__module__.startswith(package)]
     for _ in range(30):
         before = st.to_json()
         legal = st.legal_actions()
@@ -210,7 +231,7 @@ def test_bad_json_is_a_typed_error(game: Game[Any]) -> None:
     with pytest.raises(UnsupportedVersionError):
         game.state_from_json(json.dumps({**good, "version": good["version"] + 1}))
     for bad in (
-        {**good, "game": "spite-malice"},
+        {**good, "game": "nerts" if game.name != "nerts" else "spite-malice"},
         {**good, "format": "cardcore-observation"},
         {**good, "version": 0},
         {**good, "version": "1"},
@@ -239,7 +260,7 @@ def test_bad_json_is_a_typed_error(game: Game[Any]) -> None:
     assert game.move_from_json(json.dumps(doc)) == move
     assert game.move_from_json(json.dumps({**doc, "move": None})) == move  # by action id
     for bad_move in (
-        {**doc, "game": "nerts"},
+        {**doc, "game": "nerts" if game.name != "nerts" else "spite-malice"},
         {**doc, "move": "fly away"},
         {**doc, "move": None, "action": game.num_actions},
         {k: v for k, v in doc.items() if k not in ("move", "action")},

@@ -14,9 +14,21 @@ import pytest
 import cardcore
 from cardcore.games.api import Game, State
 from cardcore.rng import Rng
+from cardcore.spite_malice.rules import State as SMState
 from cardcore.three_thirteen.rules import State as TTState
 
 CASES: list[tuple[str, dict[str, Any]]] = [
+    ("spite-malice", {"players": 2}),
+    (
+        "spite-malice",
+        {
+            "players": 3,
+            "wild_mode": "jokers",
+            "num_center_stacks": 0,
+            "stock_exhausted": "recycle_then_tie",
+            "completed_stack": "set_aside",
+        },
+    ),
     ("three-thirteen", {"players": 2, "num_decks": 1, "max_turns_per_round": 200}),
     (
         "three-thirteen",
@@ -60,7 +72,8 @@ def random_states(game: Game[Any], games: int, every: int, limit: int = 1000) ->
 @pytest.mark.parametrize(("name", "options"), CASES)
 def test_resample_keeps_what_the_seat_sees(name: str, options: dict[str, Any]) -> None:
     game = cardcore.load_game(name, **options)
-    states = random_states(game, 3, 37, limit=12)
+    every = 37 if name == "three-thirteen" else 5  # random Spite & Malice games are short
+    states = random_states(game, 3, every, limit=12)
     assert len(states) > 20
     changed = 0
     for i, st in enumerate(states):
@@ -86,7 +99,8 @@ def test_resample_keeps_what_the_seat_sees(name: str, options: dict[str, Any]) -
 @pytest.mark.parametrize(("name", "options"), CASES)
 def test_resampled_states_play_to_the_end(name: str, options: dict[str, Any]) -> None:
     game = cardcore.load_game(name, **options)
-    for i, st in enumerate(random_states(game, 1, 101, limit=8)):
+    every = 101 if name == "three-thirteen" else 9
+    for i, st in enumerate(random_states(game, 2, every, limit=6)):
         r = st.resample_hidden(i % game.num_players, i)
         rng = Rng(i)
         while not r.is_over:
@@ -168,3 +182,84 @@ def test_three_thirteen_resample_after_a_rebuild_is_uniform() -> None:
     top = Counter(st.resample_hidden(0, seed).stock[-1] for seed in range(n))
     assert set(top) <= set(pool)
     assert chi2([top[c] for c in pool], [n / len(pool)] * len(pool)) < chi2_limit(len(pool) - 1)
+
+
+def _greedy_states(game: Game[Any], seeds: range, every: int) -> list[SMState]:
+    """Spite & Malice states of seeded games that play to the centre when they can (long
+    games with many completed stacks), one every ``every`` moves."""
+    out: list[SMState] = []
+    for seed in seeds:
+        st = game.new_state(seed)
+        assert isinstance(st, SMState)
+        rng = Rng(seed + 7)
+        step = 0
+        while not st.over:
+            if step % every == every - 1:
+                out.append(st.clone())
+            legal = st.legal_actions()
+            plays = [a for a in legal if a < game.discard_base]  # type: ignore[attr-defined]
+            pick = plays if plays and rng.below(5) else legal
+            st.apply(pick[rng.below(len(pick))])
+            step += 1
+    return out
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_spite_malice_resample_respects_knowledge(players: int) -> None:
+    """Pay-off tops seen before a first-player reshuffle stay in their piles; cards that went
+    back into the stock are never below a pay-off top, and are in a hand only when that seat
+    drew since, never more of them than it drew (less those it played)."""
+    game = cardcore.load_game("spite-malice", players=players, payoff_size=12)
+    # seeds 0-19 include first-player reshuffles (seen pay-off tops shuffled back)
+    states = _greedy_states(game, range(20), 23)
+    entered = sum(1 for s in states if s.entries)
+    assert entered > 20
+    pinned = 0
+    for i, st in enumerate(states):
+        seat = i % players
+        for seed in range(3):
+            r = st.resample_hidden(seat, seed)
+            assert isinstance(r, SMState)
+            assert (r.sides, r.center, r.used) == (st.sides, st.center, st.used)
+            for k in range(players):
+                below = r.payoffs[k][:-1]
+                for c in st.pinned[k]:
+                    if c in st.payoffs[k][:-1]:
+                        assert c in below
+                        pinned += 1
+                assert all(c not in st.entry_of for c in below)
+                if k == seat:
+                    assert r.hands[k] == st.hands[k]
+                    continue
+                classes = [st.entry_of.get(c, 0) for c in r.hands[k]]
+                for j, at_entry in enumerate(st.entry_draws, start=1):
+                    drew = st.drawn[k] - at_entry[k]
+                    held = sum(1 for e in classes if e >= j)
+                    played = sum(1 for e in st.played[k] if e >= j)
+                    assert held + played <= drew
+    assert pinned > 0
+
+
+def test_spite_malice_resample_is_uniform() -> None:
+    """Fresh deal, one deck, 2 players: a given unseen card lands below either pay-off top
+    (4 places each), in the opponent's hand (3) or at each of the 36 stock positions alike."""
+    game = cardcore.load_game(
+        "spite-malice", players=2, num_decks=1, payoff_size=5, hand_size=3, first_player=0
+    )
+    st: Any = game.new_state(3)
+    seen = set(st.hands[0]) | {p[-1] for p in st.payoffs}
+    card = min(c for c in range(52) if c not in seen)
+    n = 4700
+    where = [0] * 39
+    for seed in range(n):
+        r: Any = st.resample_hidden(0, seed)
+        if card in r.payoffs[0]:
+            where[0] += 1
+        elif card in r.payoffs[1]:
+            where[1] += 1
+        elif card in r.hands[1]:
+            where[2] += 1
+        else:
+            where[3 + r.stock.index(card)] += 1
+    expected = [n * 4 / 47, n * 4 / 47, n * 3 / 47] + [n / 47] * 36
+    assert chi2(where, expected) < chi2_limit(38)

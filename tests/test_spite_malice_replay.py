@@ -75,6 +75,18 @@ def test_replay_round_trip(players: int, options: dict[str, Any]) -> None:
         get_game("spite-malice").verify_replay(rec["replay"])
 
 
+def test_unlimited_centre_replays_are_version_2() -> None:
+    """Completed stacks' slots go away with unlimited centre stacks (a fixed action space), so
+    those replays are version 2 and a version-1 one (older numbering) is refused clearly."""
+    rec = _record(2, 5, wild_mode="jokers", num_center_stacks=0)
+    assert rec["replay"]["version"] == 2
+    assert _record(2, 5)["replay"]["version"] == 1
+    old = copy.deepcopy(rec)
+    old["replay"]["version"] = 1
+    with pytest.raises(ReplayMismatchError, match="version"):
+        get_game("spite-malice").verify_replay(old)
+
+
 def _mutations(rec: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
     out: list[tuple[str, dict[str, Any]]] = []
 

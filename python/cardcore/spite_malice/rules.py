@@ -14,12 +14,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from cardcore.cards import JOKER0, RANKS, SUITS, parse_card
 from cardcore.errors import CardParseError, IllegalMoveError, OptionError
+from cardcore.games import api
 from cardcore.games.base import OptionSpec, OptionValue
 from cardcore.rng import Rng
+
+if TYPE_CHECKING:
+    from cardcore.spite_malice.game import SpiteMaliceGame
 
 __all__ = [
     "OPTION_SPECS",
@@ -197,6 +201,15 @@ class SpiteOptions:
         assert self.num_center_stacks is not None
         return self.num_center_stacks
 
+    @property
+    def max_center_slots(self) -> int:
+        """Centre slots there can ever be: the limit, or (unlimited) one per card that may start
+        a stack (every ace, and every wild card when it may) plus the spare free slot."""
+        if self.center_limit:
+            return self.center_limit
+        wilds = (self.jokers or 4 * self.decks) if self.king_can_start_stack else 0
+        return 4 * self.decks + wilds + 1
+
 
 # --- cards --------------------------------------------------------------------------------
 
@@ -363,8 +376,19 @@ class Observation:
 
 
 @dataclass(slots=True)
-class State:
-    """A whole game in progress. Build with :meth:`new`; mutate only with :meth:`apply`."""
+class State(api.State[Move]):
+    """A whole game in progress. Build with ``load_game("spite-malice", ...).new_state(seed)``
+    (or :meth:`new`); mutate only with :meth:`apply`.
+
+    The embedding protocol (:class:`cardcore.games.api.State`) is implemented here. Hidden
+    information: ``payoffs`` below their tops, ``hands`` of the other seats, ``stock``,
+    ``deck_order`` and ``rng``; a player sees only :meth:`observation`. ``log`` holds every move
+    played. What every seat knows about hidden cards (for :meth:`resample_hidden`) is kept
+    in ``pinned`` (pay-off tops seen before a first-player reshuffle), ``entries`` (cards that
+    went back into the stock, seen, in order), ``entry_draws`` (each seat's stock draws at each
+    entry), ``drawn`` (stock draws per seat) and ``played`` (per seat, the entry of every card
+    it played from its hand that had gone back into the stock).
+    """
 
     options: SpiteOptions
     seed: int
@@ -386,6 +410,15 @@ class State:
     events: list[str] = field(default_factory=list)
     reshuffles: int = 0
     log_events: bool = False
+    log: list[tuple[int, Move]] = field(default_factory=list)
+    pinned: list[list[int]] = field(default_factory=list)
+    entries: list[list[int]] = field(default_factory=list)
+    entry_draws: list[list[int]] = field(default_factory=list)
+    drawn: list[int] = field(default_factory=list)
+    played: list[list[int]] = field(default_factory=list)
+    entry_of: dict[int, int] = field(default_factory=dict)
+    _game: SpiteMaliceGame | None = field(default=None, repr=False, compare=False)
+    _legal: tuple[int, ...] | None = field(default=None, repr=False, compare=False)
 
     # -- construction ----------------------------------------------------------------------
 
@@ -395,7 +428,7 @@ class State:
         (hands are dealt full)."""
         o = options
         rng = Rng.for_stream(seed, 0, "deck")
-        order = [int(x) for x in rng.permutation(o.total_cards)]
+        order = rng.permutation(o.total_cards)
         p = o.num_players
         pos = 0
         payoffs: list[list[int]] = []
@@ -421,6 +454,9 @@ class State:
             used=[],
             scores=[0] * p,
             log_events=log_events,
+            pinned=[[] for _ in range(p)],
+            drawn=[0] * p,
+            played=[[] for _ in range(p)],
         )
         st.first_player = st.choose_first_player()
         st.current = st.first_player
@@ -515,6 +551,9 @@ class State:
             first_player=current,
             turn=turn,
             scores=[0] * p,
+            pinned=[[] for _ in range(p)],
+            drawn=[0] * p,
+            played=[[] for _ in range(p)],
         )
         st._fix_slots()
         return st
@@ -531,6 +570,7 @@ class State:
             if len(tied) == 1:
                 return tied[0]
             for s in tied:  # the tied players reshuffle their own piles, in seat order
+                self.pinned[s].append(self.payoffs[s][-1])  # seen, now somewhere in the pile
                 self._shuffle_into(self.payoffs[s])
                 self._event(f"reshuffle payoff {s}")
             contenders = tied
@@ -574,6 +614,14 @@ class State:
             events=list(self.events),
             reshuffles=self.reshuffles,
             log_events=self.log_events,
+            log=list(self.log),
+            pinned=[list(x) for x in self.pinned],
+            entries=list(self.entries),
+            entry_draws=list(self.entry_draws),
+            drawn=list(self.drawn),
+            played=[list(x) for x in self.played],
+            entry_of=dict(self.entry_of),
+            _game=self._game,
         )
 
     # -- queries ---------------------------------------------------------------------------
@@ -736,31 +784,52 @@ class State:
 
     # -- transitions -----------------------------------------------------------------------
 
-    def apply(self, move: Move) -> None:
-        """Plays ``move`` for the current player; raises ``IllegalMoveError`` (state unchanged)."""
+    def apply(self, move: Move | int) -> None:
+        """Plays ``move`` (a move or an action id) for the current player; raises
+        ``IllegalMoveError`` (state unchanged). An action id plays the lowest-numbered card of
+        its face in the hand."""
+        if type(move) is int:
+            legal = self._legal
+            if legal is None:
+                self.legal_actions()
+                legal = self._legal
+            if legal is None or move not in legal:
+                raise IllegalMoveError(f"action {move} is not legal now")
+            self._play(self._action_move(move))  # legal: no second check
+            return
         why = self._why_illegal(move)
         if why is not None:
             raise IllegalMoveError(why)
+        self._play(move)  # type: ignore[arg-type]
+
+    def _play(self, move: Move) -> None:
+        self._legal = None
         seat = self.current
-        if isinstance(move, Discard):
+        self.log.append((seat, move))
+        if type(move) is Discard:
             self.hands[seat].remove(move.card_id)
+            if self.entry_of:
+                self._note_hand_play(seat, move.card_id)
             self.sides[seat][move.side].append(move.card_id)
             self._end_turn()
             return
-        if isinstance(move, PlayPayOff):
+        if type(move) is PlayPayOff:
             card = self.payoffs[seat].pop()
-        elif isinstance(move, PlaySide):
+        elif type(move) is PlaySide:
             card = self.sides[seat][move.side].pop()
         else:
+            assert type(move) is PlayHand
             self.hands[seat].remove(move.card_id)
             card = move.card_id
+            if self.entry_of:
+                self._note_hand_play(seat, card)
         stack = self.center[move.center]
         stack.append(card)
         if len(stack) >= self.options.top_rank:
             self._complete(move.center)
         else:
             self._fix_slots()
-        if isinstance(move, PlayPayOff) and not self.payoffs[seat]:
+        if type(move) is PlayPayOff and not self.payoffs[seat]:
             self._end_win(seat)
             return
         if not self.hands[seat] and not self.over:
@@ -769,10 +838,25 @@ class State:
             else:
                 self._end_turn()
 
+    def _note_hand_play(self, seat: int, card: int) -> None:
+        """Records the entry of a card played from a hand that had gone back into the stock."""
+        entry = self.entry_of.get(card)
+        if entry:
+            self.played[seat].append(entry)
+
+    def _enter_stock(self, cards: list[int]) -> None:
+        """Seen cards go back into the stock (public knowledge for :meth:`resample_hidden`)."""
+        self.entries.append(list(cards))
+        self.entry_draws.append(list(self.drawn))
+        n = len(self.entries)
+        for c in cards:
+            self.entry_of[c] = n
+
     def _complete(self, c: int) -> None:
         cards = self.center[c]
         self.center[c] = []
         if self.options.completed_stack == "shuffle_into_stock":
+            self._enter_stock(cards)
             pile = self.stock + cards
             self._shuffle_into(pile)
             self.stock = pile
@@ -783,12 +867,14 @@ class State:
         self._fix_slots()
 
     def _fix_slots(self) -> None:
+        """Unlimited centre stacks: the stacks in play in order, then one free slot (a completed
+        stack's slot goes away, so there are never more slots than ``max_center_slots``)."""
         if self.options.center_limit != 0:
             return
-        while len(self.center) > 1 and not self.center[-1] and not self.center[-2]:
-            self.center.pop()
-        if self.center[-1]:
-            self.center.append([])
+        center = self.center
+        if center[-1] or not all(center[:-1]):
+            center[:] = [c for c in center if c]
+            center.append([])
 
     def _required_draw(self, seat: int) -> None:
         """Draws up to a full hand; a tie when the draw finds no card at all."""
@@ -799,13 +885,16 @@ class State:
         if not self.stock and o.stock_exhausted == "recycle_then_tie" and self.used:
             pile = list(self.used)
             self.used = []
+            self._enter_stock(pile)
             self._shuffle_into(pile)
             self.stock = pile
             self._event(f"recycle used -> stock {len(pile)}")
         if not self.stock:
             self._end_tie("stock exhausted")
             return
-        for _ in range(min(need, len(self.stock))):
+        n = min(need, len(self.stock))
+        self.drawn[seat] += n
+        for _ in range(n):
             self.hands[seat].append(self.stock.pop())
         if o.stock_exhausted == "tie_immediately" and not self.stock:
             self._end_tie("stock exhausted")
@@ -832,6 +921,110 @@ class State:
         pts = sum(len(p) for i, p in enumerate(self.payoffs) if i != seat)
         self.scores = [0] * self.options.num_players
         self.scores[seat] = pts + self.options.win_bonus
+
+    # -- protocol ----------------------------------------------------------------------------
+
+    @property
+    def game(self) -> SpiteMaliceGame:
+        """The :class:`~cardcore.spite_malice.game.SpiteMaliceGame` of these options."""
+        game = self._game
+        if game is None:
+            from cardcore.spite_malice.game import game_for
+
+            game = self._game = game_for(self.options)
+        return game
+
+    @property
+    def current_player(self) -> int | None:
+        return None if self.over else self.current
+
+    @property
+    def is_over(self) -> bool:
+        return self.over
+
+    def legal_actions(self) -> list[int]:
+        """The legal action ids, sorted (plays first, then discards; see ``docs/embedding.md``)."""
+        if self.over:
+            return []
+        g = self._game or self.game
+        o = self.options
+        seat = self.current
+        slots = g.slots
+        rank_of = g.rank_of
+        start = o.king_can_start_stack
+        # (no comprehensions: each one is a function call before Python 3.12)
+        need: list[Any] = [()] * 15  # building rank -> the centre slots it goes on
+        wild: list[int] = []
+        for i, stack in enumerate(self.center):
+            r = len(stack) + 1
+            if need[r]:
+                need[r].append(i)
+            else:
+                need[r] = [i]
+            if stack or start:
+                wild.append(i)
+        need[0] = wild
+        out: list[int] = []
+        pay = self.payoffs[seat]
+        if pay:
+            out += need[rank_of[pay[-1]]]
+        base = slots
+        for side in self.sides[seat]:
+            if side:
+                for c in need[rank_of[side[-1]]]:
+                    out.append(base + c)
+            base += slots
+        faces = sorted(set(map(g.face.__getitem__, self.hands[seat])))
+        base = g.hand_base
+        face_rank = g.face_rank
+        for f in faces:
+            for c in need[face_rank[f]]:
+                out.append(base + f * slots + c)
+        if o.side_stack_rule == "any" and not o.must_play_aces:
+            discard_ids = g.discard_ids
+            for f in faces:
+                out += discard_ids[f]
+        else:
+            out += sorted({g.move_to_action(m) for m in self._discards(seat)})
+        self._legal = tuple(out)
+        return out
+
+    def _action_move(self, action: int) -> Move:
+        """The move of ``action`` for the seat to play (the lowest-numbered card of a face)."""
+        g = self._game or self.game
+        if not 0 <= action < g.num_actions:
+            raise IllegalMoveError(f"no spite-malice action {action} (0..{g.num_actions - 1})")
+        if action < g.hand_base:
+            return g.fixed_moves[action]
+        kind, x, y = g.decode[action]
+        face = g.face
+        card = -1
+        if not self.over:
+            for c in self.hands[self.current]:
+                if face[c] == x and (card < 0 or c < card):
+                    card = c
+        if card < 0:
+            raise IllegalMoveError(f"action {action} is not legal now (no such card in hand)")
+        return g.card_move(kind, card, y)
+
+    def returns(self) -> list[float]:
+        """+1 for the winner, -1 for the others; all 0 before the end and after a tie."""
+        p = self.options.num_players
+        if not self.over or self.winner is None:
+            return [0.0] * p
+        return [1.0 if s == self.winner else -1.0 for s in range(p)]
+
+    def points(self) -> list[int]:
+        """Points each seat earned this game (the winner's only; 0 before the end)."""
+        return list(self.scores)
+
+    @property
+    def moves(self) -> list[tuple[int, Move]]:
+        return list(self.log)
+
+    def resample_hidden(self, seat: int, seed: int) -> State:
+        """See :meth:`cardcore.games.api.State.resample_hidden` and ``docs/embedding.md``."""
+        return self.game.resample_hidden(self, seat, seed)
 
     # -- views -----------------------------------------------------------------------------
 

@@ -57,6 +57,16 @@ __all__ = ["SPEC", "play", "play_game", "play_match", "verify_replay"]
 
 GAME: Final = "spite-malice"
 REPLAY_FORMAT: Final = 1
+UNLIMITED_REPLAY_FORMAT: Final = 2
+"""Replays of games with unlimited centre stacks (``num_center_stacks = 0``) are version 2:
+since the embedding API a completed stack's slot goes away, which renumbers the later slots."""
+
+
+def replay_version(options: SpiteOptions) -> int:
+    """The replay format version of games with ``options``."""
+    return UNLIMITED_REPLAY_FORMAT if options.center_limit == 0 else REPLAY_FORMAT
+
+
 MAX_MATCH_GAMES: Final = 10_000
 
 
@@ -121,7 +131,7 @@ def game_record(
     if log is not None:
         rec["replay"] = {
             "format": "cardcore-replay",
-            "version": REPLAY_FORMAT,
+            "version": replay_version(options),
             "game": GAME,
             "rng": RNG_VERSION,
             "cardcore_version": __version__,
@@ -186,7 +196,7 @@ def play_match(request: GameRequest) -> dict[str, Any]:
     if request.replay:
         rec["replay"] = {
             "format": "cardcore-replay",
-            "version": REPLAY_FORMAT,
+            "version": replay_version(options),
             "game": GAME,
             "kind": "match",
             "rng": RNG_VERSION,
@@ -202,7 +212,11 @@ def play_match(request: GameRequest) -> dict[str, Any]:
 
 
 _SEAT = Int(0, 3)
-_HEAD = {**replay_head(GAME, 2, 4), "cardcore_version": STR}
+_HEAD = {
+    **replay_head(GAME, 2, 4),
+    "version": Int(REPLAY_FORMAT, UNLIMITED_REPLAY_FORMAT),
+    "cardcore_version": STR,
+}
 GAME_LAYOUT: Final = Obj(
     {
         **_HEAD,
@@ -341,6 +355,12 @@ def verify_replay(record: Mapping[str, Any]) -> str | None:
         raise _fail("record has no replay (run with replays on)")
     check(rep, GAME_LAYOUT, GAME)
     options = _replay_options(rep)
+    if rep["version"] != replay_version(options):
+        raise _fail(
+            f"replay version {rep['version']} for these options: games with unlimited centre "
+            f"stacks are version {UNLIMITED_REPLAY_FORMAT} (slots renumbered), others version "
+            f"{REPLAY_FORMAT}"
+        )
     if len(rep["agents"]) != options.num_players:
         raise _fail(f"{len(rep['agents'])} agents for {options.num_players} players")
     seed = rep["seed"]
@@ -421,6 +441,14 @@ MATCH_SCHEMA: Final = RecordSchema(
     round_unit="game",
 )
 
+
+def _game(players: int, options: dict[str, OptionValue]) -> Any:
+    from cardcore.spite_malice.game import SpiteMaliceGame, game_for
+
+    game: SpiteMaliceGame = game_for(SpiteOptions.from_mapping(options, players))
+    return game
+
+
 SPEC: Final = register_game(
     GameSpec(
         name=GAME,
@@ -441,5 +469,6 @@ SPEC: Final = register_game(
         check_options=lambda players, options: SpiteOptions.from_mapping(options, players),
         record_schema=RECORD_SCHEMA,
         match_schema=MATCH_SCHEMA,
+        game_factory=_game,
     )
 )
