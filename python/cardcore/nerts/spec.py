@@ -388,6 +388,14 @@ MATCH_SCHEMA = RecordSchema(
     unit="match",
 )
 
+
+def _game(players: int, options: dict[str, Any]) -> Any:
+    from cardcore.nerts.game import NertsGame, game_for
+
+    game: NertsGame = game_for(NertsOptions.from_mapping(players, options))
+    return game
+
+
 SPEC = register_game(
     GameSpec(
         name=GAME,
@@ -405,5 +413,6 @@ SPEC = register_game(
         check_options=NertsOptions.from_mapping,
         record_schema=RECORD_SCHEMA,
         match_schema=MATCH_SCHEMA,
+        game_factory=_game,
     )
 )

@@ -1,0 +1,479 @@
+"""Nerts as a :class:`cardcore.games.api.Game`: a real-time round as a
+:class:`~cardcore.games.api.RealtimeState` (layouts and a worked example in
+``docs/embedding.md``).
+
+A state wraps the discrete-event :class:`~cardcore.nerts.engine.Round` and records how it was
+driven (``submit`` / ``advance_to`` / ``step`` / ``run``); its JSON holds the seed, the agents'
+names and that record, and is read back by re-running them (the agents' memories included),
+then checked against the table it also holds.
+
+Actions, with ``W`` work piles (4 or 5): ``0`` Nerts top to a foundation, ``1`` waste top to a
+foundation, ``2 + i`` work pile ``i``'s top to a foundation; then the Nerts top onto work pile
+``j`` (``W`` ids), the waste top onto pile ``j`` (``W``), the top ``d`` cards (1..13) of pile
+``i`` onto pile ``j != i`` (``13 W (W - 1)``); then flip, recycle, call Nerts, undo. Foundation
+plays name no foundation: two foundations that take the same card are interchangeable, and the
+engine picks the lowest-numbered.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from typing import Any, Final
+
+import numpy as np
+from numpy.typing import NDArray
+
+from cardcore import _core
+from cardcore.errors import IllegalMoveError, StateFormatError, UnregisteredAgentError
+from cardcore.games import api
+from cardcore.games.base import get_game, resolve_agent
+from cardcore.games.codec import codec
+from cardcore.nerts.engine import NertsObservation, PublicPlayer, Round
+from cardcore.nerts.rules import (
+    CALL,
+    FLIP,
+    NERTS,
+    RECYCLE,
+    UNDO,
+    WASTE,
+    Action,
+    NertsOptions,
+    ToFoundation,
+    ToWork,
+    parse_action,
+)
+
+__all__ = ["NertsGame", "NertsState", "game_for"]
+
+FACES: Final = 52
+MAX_DEPTH: Final = 13
+"""The deepest pile-to-pile move: a work pile holds at most K down to A."""
+
+
+@lru_cache(maxsize=64)
+def game_for(options: NertsOptions) -> NertsGame:
+    """The (shared) game of ``options``."""
+    return NertsGame(options)
+
+
+class NertsGame(api.Game[Action]):
+    """Nerts for fixed options (build with ``load_game("nerts")``)."""
+
+    name = "nerts"
+    realtime = True
+
+    def __init__(self, options: NertsOptions) -> None:
+        o = options
+        self.rules = o
+        p = o.num_players
+        w = o.work_piles
+        self.num_players = p
+        self.options = {"players": p, **o.as_dict()}
+        moves: list[Action] = [ToFoundation(NERTS), ToFoundation(WASTE)]
+        moves += [ToFoundation(i) for i in range(w)]
+        moves += [ToWork(NERTS, 1, j) for j in range(w)]
+        moves += [ToWork(WASTE, 1, j) for j in range(w)]
+        moves += [
+            ToWork(i, d, j)
+            for i in range(w)
+            for j in range(w)
+            if j != i
+            for d in range(1, MAX_DEPTH + 1)
+        ]
+        moves += [FLIP, RECYCLE, CALL, UNDO]
+        self._moves = moves
+        self.num_actions = len(moves)
+        self._ids = {m: a for a, m in enumerate(moves)}
+        self._id_of_code = {m.code: a for a, m in enumerate(moves)}
+        self._undo = self._ids[UNDO]
+        self._codec = codec(p, 0)
+        segments = [
+            ("nerts_top", p * FACES),
+            ("waste_top", p * FACES),
+            ("work_top", p * w * FACES),
+            ("work_cards", p * w * FACES),
+            ("foundation_tops", FACES),
+            ("nerts_count", p),
+            ("waste_count", p),
+            ("stock_count", p),
+            ("work_size", p * w),
+            ("recycles", 1),
+            ("stalemates", 1),
+            ("pending", 1),
+            ("now_s", 1),
+        ]
+        self.observation_layout: dict[str, slice] = {}
+        at = 0
+        for name, size in segments:
+            self.observation_layout[name] = slice(at, at + size)
+            at += size
+        self.observation_shape = (at,)
+        self._at = {name: s.start for name, s in self.observation_layout.items()}
+
+    # -- moves and actions -------------------------------------------------------------------
+
+    def new_state(self, seed: int, *, agents: Sequence[str | None] | None = None) -> NertsState:
+        """A new round dealt from ``seed``. ``agents[s]`` names the built-in (or registered)
+        agent the engine's clock drives in seat ``s``, or ``None`` for a seat driven from
+        outside with :meth:`NertsState.submit`; by default every seat is driven from outside."""
+        return NertsState(self, seed, agents)
+
+    def action_to_move(self, action: int) -> Action:
+        if isinstance(action, bool) or not isinstance(action, int):
+            raise IllegalMoveError(f"an action id is an int, not {action!r}")
+        if not 0 <= action < self.num_actions:
+            raise IllegalMoveError(f"no nerts action {action} (0..{self.num_actions - 1})")
+        return self._moves[action]
+
+    def move_to_action(self, move: Action) -> int:
+        if type(move) is ToFoundation:
+            move = ToFoundation(move.src)  # any foundation that takes it: one action
+        try:
+            return self._ids[move]
+        except (KeyError, TypeError):
+            raise IllegalMoveError(f"not a move of this nerts game: {move!r}") from None
+
+    def parse_move(self, text: str) -> Action:
+        if not isinstance(text, str):
+            raise IllegalMoveError(f"a move text is a str, not {text!r}")
+        move = parse_action(text)
+        self.move_to_action(move)
+        return move
+
+    def move_text(self, move: Action) -> str:
+        self.move_to_action(move)
+        return str(move)
+
+    def actions_of_codes(self, codes: Sequence[int]) -> list[int]:
+        """Action ids of the Rust generator's move codes."""
+        ids = self._id_of_code
+        return sorted(ids[c] for c in codes)
+
+    # -- observation -------------------------------------------------------------------------
+
+    def _observation_tensor(self, state: NertsState, seat: int) -> NDArray[np.float32]:
+        rnd = state._round
+        table = rnd.table
+        p, w = self.num_players, self.rules.work_piles
+        at = self._at
+        idx: list[int] = []
+        tail: list[float] = []
+        order = [(seat + r) % p for r in range(p)]
+        for r, k in enumerate(order):
+            pl = table.players[k]
+            if pl.nerts:
+                idx.append(at["nerts_top"] + r * FACES + pl.nerts[-1] % 52)
+            if pl.waste:
+                idx.append(at["waste_top"] + r * FACES + pl.waste[-1] % 52)
+            for i, pile in enumerate(pl.work):
+                if pile:
+                    block = (r * w + i) * FACES
+                    idx.append(at["work_top"] + block + pile[-1] % 52)
+                    idx += [at["work_cards"] + block + c % 52 for c in pile]
+        idx += [at["foundation_tops"] + f[-1] % 52 for f in table.foundations]
+        out = np.bincount(idx, minlength=self.observation_shape[0]).astype(np.float32)
+        players = [table.players[k] for k in order]
+        tail = [len(pl.nerts) for pl in players]
+        tail += [len(pl.waste) for pl in players]
+        tail += [len(pl.stock) for pl in players]
+        tail += [len(pile) for pl in players for pile in pl.work]
+        me = table.players[seat]
+        tail += [me.recycles, me.stalemates, float(rnd.pending(seat)), rnd.now / 1000.0]
+        out[at["nerts_count"] :] = tail
+        return out
+
+    def _observation_body(self, state: NertsState, seat: int) -> dict[str, Any]:
+        rnd = state._round
+        obs = rnd.observation(seat)
+        text = self._codec.text
+        enc = self._codec.encode
+        return {
+            "now": rnd.now,
+            "running": rnd.running,
+            "foundations": [enc(f) for f in obs.foundation_piles],
+            "players": [
+                {
+                    "nerts_top": None if pl.nerts_top is None else text(pl.nerts_top),
+                    "nerts_count": pl.nerts_count,
+                    "stock_count": pl.stock_count,
+                    "waste_top": None if pl.waste_top is None else text(pl.waste_top),
+                    "waste_count": pl.waste_count,
+                    "work": [enc(x) for x in pl.work],
+                }
+                for pl in obs.players
+            ],
+            "recycles": obs.recycles,
+            "stalemates": obs.stalemates,
+            "pending": rnd.pending(seat),
+            "end": rnd.end,
+            "caller": rnd.caller,
+            "points": rnd.scores() if not rnd.running else None,
+        }
+
+    def observation_from_json(self, data: api.JsonInput) -> NertsObservation:
+        """The :class:`NertsObservation` an ``observation_json()`` document describes."""
+        doc = api.open_document(data, api.OBSERVATION_FORMAT, self.name)
+        if doc.get("options") != self.options:
+            raise StateFormatError(f"an observation of other options: {doc.get('options')!r}")
+        c = self._codec
+        p = self.num_players
+        with api.reading("nerts observation"):
+            b = doc["observation"]
+            obs = object.__new__(NertsObservation)
+            obs.seat = api.check_seat(doc["seat"], p)
+            obs.now = _int(b["now"], 0, 1 << 40)
+            obs.table_options = self.rules
+            obs.foundation_piles = tuple(tuple(f) for f in c.decode_piles(b["foundations"]))
+            obs.foundations = tuple(f[-1] for f in obs.foundation_piles)
+            obs.stalemates = _int(b["stalemates"], 0, 1 << 31)
+            obs.recycles = _int(b["recycles"], 0, 1 << 31)
+            players = []
+            for pd in _list(b["players"], p):
+                pl = object.__new__(PublicPlayer)
+                pl.nerts_count = _int(pd["nerts_count"], 0, 52)
+                pl.nerts_top = None if pd["nerts_top"] is None else c.card(pd["nerts_top"])
+                pl.stock_count = _int(pd["stock_count"], 0, 52)
+                pl.waste_count = _int(pd["waste_count"], 0, 52)
+                pl.waste_top = None if pd["waste_top"] is None else c.card(pd["waste_top"])
+                pl.work = tuple(tuple(x) for x in c.decode_piles(pd["work"], self.rules.work_piles))
+                players.append(pl)
+            obs.players = tuple(players)
+            return obs
+
+    # -- the whole state as JSON -------------------------------------------------------------
+
+    def _state_body(self, state: NertsState) -> dict[str, Any]:
+        return {
+            "seed": state.seed,
+            "agents": list(state.agents),
+            "ops": [list(op) for op in state._ops],
+            "table": self._snapshot(state),
+        }
+
+    def _snapshot(self, state: NertsState) -> dict[str, Any]:
+        """Everything on the table (hidden cards included), to check a re-run against."""
+        rnd = state._round
+        enc = self._codec.encode
+        return {
+            "now": rnd.now,
+            "end": rnd.end,
+            "caller": rnd.caller,
+            "executed": rnd.executed,
+            "events": len(rnd.log),
+            "foundations": [enc(f) for f in rnd.table.foundations],
+            "players": [
+                {
+                    "nerts": enc(pl.nerts),
+                    "work": [enc(x) for x in pl.work],
+                    "stock": enc(pl.stock),
+                    "waste": enc(pl.waste),
+                    "recycles": pl.recycles,
+                    "flip_count": pl.flip_count,
+                    "stalemates": pl.stalemates,
+                }
+                for pl in rnd.table.players
+            ],
+        }
+
+    def _state_from_body(self, body: Mapping[str, Any]) -> NertsState:
+        seed = _int(body["seed"], 0, (1 << 64) - 1)
+        agents = _list(body["agents"], self.num_players)
+        spec = get_game(self.name)
+        for name in agents:
+            if name is not None:
+                try:
+                    resolve_agent(spec, str(name), registered_only=True)
+                except UnregisteredAgentError as e:
+                    raise StateFormatError(str(e)) from None
+        st = NertsState(self, seed, agents)
+        ops = body["ops"]
+        if not isinstance(ops, list):
+            raise StateFormatError("'ops' is not a list")
+        try:
+            for op in ops:
+                st._replay(op)
+        except (IllegalMoveError, ValueError) as e:
+            raise StateFormatError(f"the recorded play does not re-run: {e}") from None
+        if self._snapshot(st) != body["table"]:
+            raise StateFormatError("the table does not follow from the seed, agents and play")
+        return st
+
+
+class NertsState(api.RealtimeState[Action]):
+    """One real-time Nerts round (build with ``load_game("nerts").new_state(seed)``).
+
+    Seats act when they like: :meth:`submit` schedules a seat's move at a clock reading (it is
+    checked when it executes and fails, changing nothing, when the table moved on);
+    :meth:`advance_to` and :meth:`step` run the clock; seats given an agent act by themselves
+    at the speed of the table (``speed`` option). Hidden information (the stocks, the Nerts
+    piles below their tops) lives in the wrapped engine round, which is private.
+    """
+
+    __slots__ = ("_game", "_ops", "_round", "agents", "seed")
+
+    def __init__(self, game: NertsGame, seed: int, agents: Sequence[str | None] | None) -> None:
+        p = game.num_players
+        names: list[str | None] = [None] * p if agents is None else list(agents)
+        if len(names) != p:
+            raise ValueError(f"{p} players need {p} agents (None for a seat driven from outside)")
+        spec = get_game(game.name)
+        players = [None if n is None else spec.make_agent(str(n)) for n in names]
+        self._game = game
+        self.seed = seed
+        self.agents: tuple[str | None, ...] = tuple(names)
+        self._round = Round(game.rules, seed, players)
+        self._ops: list[list[Any]] = []
+
+    @property
+    def game(self) -> NertsGame:
+        return self._game
+
+    @property
+    def now(self) -> int:
+        return self._round.now
+
+    @property
+    def is_over(self) -> bool:
+        return not self._round.running
+
+    def legal_moves(self, seat: int) -> list[Action]:
+        api.check_seat(seat, self._game.num_players)
+        return self._round.legal(seat)
+
+    def legal_actions(self, seat: int) -> list[int]:
+        api.check_seat(seat, self._game.num_players)
+        rnd = self._round
+        if not rnd.running:
+            return []
+        table = rnd.table
+        out = self._game.actions_of_codes(_core.nerts_move_codes(table.encode(seat)))
+        if table.undo_legal(seat):
+            out.append(self._game._undo)
+        return out
+
+    def pending(self, seat: int) -> bool:
+        """Whether ``seat`` has a move scheduled (a seat has at most one)."""
+        api.check_seat(seat, self._game.num_players)
+        return self._round.pending(seat)
+
+    def submit(self, seat: int, move: Action | int, t_ms: int) -> None:
+        """Schedules ``move`` (a move or an action id) for ``seat`` at ``t_ms`` (>= :attr:`now`).
+
+        Raises :class:`~cardcore.errors.IllegalMoveError`, changing nothing, when the round is
+        over, the seat already has a move scheduled, ``t_ms`` is in the past or ``move`` is not
+        a move of this game. Whether the move is legal is decided when it executes."""
+        game = self._game
+        api.check_seat(seat, game.num_players)
+        action = game.action_to_move(move) if isinstance(move, int) else move
+        game.move_to_action(action)  # raises for anything that is not a Nerts move
+        rnd = self._round
+        if not rnd.running:
+            raise IllegalMoveError("the round is over")
+        if isinstance(t_ms, bool) or not isinstance(t_ms, int) or t_ms < rnd.now:
+            raise IllegalMoveError(f"t_ms {t_ms!r} is not an int at or after now ({rnd.now})")
+        if rnd.pending(seat):
+            raise IllegalMoveError(f"seat {seat} already has a move scheduled")
+        rnd.submit(seat, action, t_ms)
+        self._ops.append(["submit", seat, str(action), t_ms])
+
+    def advance_to(self, t_ms: int) -> None:
+        if isinstance(t_ms, bool) or not isinstance(t_ms, int):
+            raise ValueError(f"t_ms must be an int, not {t_ms!r}")
+        self._round.advance_to(t_ms)
+        self._ops.append(["advance", t_ms])
+
+    def step(self) -> bool:
+        done = self._round.step()
+        ops = self._ops
+        if ops and ops[-1][0] == "step":
+            ops[-1][1] += 1
+        else:
+            ops.append(["step", 1])
+        return done
+
+    def run(self) -> None:
+        """Plays to the end of the round (seats without an agent never act)."""
+        self._round.run()
+        self._ops.append(["run"])
+
+    def _replay(self, op: object) -> None:
+        """Repeats one recorded call (reading a state document)."""
+        if not isinstance(op, list) or not op or op[0] not in ("submit", "advance", "step", "run"):
+            raise StateFormatError(f"not a recorded call: {op!r}")
+        kind = op[0]
+        if kind == "submit" and len(op) == 4:
+            self.submit(op[1], self._game.parse_move(op[2]), op[3])
+        elif kind == "advance" and len(op) == 2:
+            self.advance_to(op[1])
+        elif kind == "step" and len(op) == 2:
+            n = _int(op[1], 1, 1 << 62)
+            for i in range(n):
+                if not self.step() and not self._round._queue:
+                    self._ops[-1][1] += n - 1 - i  # the rest were no-ops: record, skip
+                    break
+        elif kind == "run" and len(op) == 1:
+            self.run()
+        else:
+            raise StateFormatError(f"not a recorded call: {op!r}")
+
+    def observation(self, seat: int) -> NertsObservation:
+        api.check_seat(seat, self._game.num_players)
+        return self._round.observation(seat)
+
+    def returns(self) -> list[float]:
+        """The round's points (foundation cards less the Nerts-pile penalty, the caller's
+        bonus) once it is over; all 0 before."""
+        if self._round.running:
+            return [0.0] * self._game.num_players
+        return [float(x) for x in self._round.scores()]
+
+    def points(self) -> list[int]:
+        """The round's points if it ended now."""
+        return self._round.scores()
+
+    @property
+    def end(self) -> str | None:
+        """How the round ended (``"nerts"``, ``"stalemate"``, ``"cap"``) or None."""
+        return self._round.end
+
+    @property
+    def caller(self) -> int | None:
+        """The seat that called Nerts, if one did."""
+        return self._round.caller
+
+    @property
+    def moves(self) -> list[tuple[int, int, Action, bool]]:
+        """Every seat action executed so far: ``(t_ms, seat, move, ok)`` (``ok`` False when it
+        was no longer legal and failed)."""
+        return [
+            (t, seat, parse_action(text), status == "ok")
+            for t, seat, text, status in self._round.log
+            if seat >= 0
+        ]
+
+    def clone(self) -> NertsState:
+        new = object.__new__(NertsState)
+        new._game = self._game
+        new.seed = self.seed
+        new.agents = self.agents
+        new._round = copy.deepcopy(self._round)
+        new._ops = [list(op) for op in self._ops]
+        return new
+
+    def __repr__(self) -> str:
+        r = self._round
+        return f"<nerts NertsState now={r.now}ms end={r.end} points={r.scores()}>"
+
+
+def _int(x: object, lo: int, hi: int) -> int:
+    if isinstance(x, bool) or not isinstance(x, int) or not lo <= x <= hi:
+        raise StateFormatError(f"expected an int in {lo}..{hi}, got {x!r}")
+    return x
+
+
+def _list(x: object, n: int) -> list[Any]:
+    if not isinstance(x, list) or len(x) != n:
+        raise StateFormatError(f"expected a list of {n}, got {x!r}")
+    return x

@@ -1,0 +1,220 @@
+"""Nerts on the embedding protocol: a real-time round driven in ticks through
+``legal_actions(seat)`` alone (masks, action <-> move and JSON twins checked), observations,
+and bad input."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import numpy as np
+import pytest
+
+import cardcore
+from cardcore.errors import IllegalMoveError, StateFormatError, UnsupportedVersionError
+from cardcore.nerts.game import NertsGame, NertsState
+from cardcore.rng import Rng
+from cardcore.spite_malice.rules import PlayPayOff
+from cardcore.three_thirteen.rules import DRAW_STOCK
+
+CASES: list[dict[str, Any]] = [
+    {"players": 2, "agents": None},
+    {
+        "players": 3,
+        "work_piles": 5,
+        "flip_count": 1,
+        "undo_depth": 0,
+        "agents": [None, "greedy", None],
+    },
+    {
+        "players": 4,
+        "stock_passes": 2,
+        "stalemate_rule": "end_round",
+        "allow_partial_pile_moves": False,
+        "agents": ["random", None, "greedy", None],
+    },
+]
+
+
+def _new(case: dict[str, Any], seed: int) -> tuple[NertsGame, NertsState]:
+    options = {k: v for k, v in case.items() if k != "agents"}
+    game = cardcore.load_game("nerts", **options)
+    assert isinstance(game, NertsGame)
+    return game, game.new_state(seed, agents=case["agents"])
+
+
+def tick(game: NertsGame, st: NertsState, rng: Rng, t: int) -> None:
+    """Every outside seat with nothing scheduled acts (or waits, one time in four) at ``t``;
+    the checks of one step run for every seat."""
+    for seat in range(game.num_players):
+        legal = st.legal_actions(seat)
+        assert legal == sorted(set(legal))
+        mask = st.action_mask(seat)
+        assert mask.shape == (game.num_actions,)
+        assert np.flatnonzero(mask).tolist() == legal
+        assert sorted({game.move_to_action(m) for m in st.legal_moves(seat)}) == legal
+        for a in legal:
+            move = game.action_to_move(a)
+            assert game.move_to_action(move) == a
+            assert game.parse_move(game.move_text(move)) == move
+        tensor = st.observation_tensor(seat)
+        assert tensor.shape == game.observation_shape
+        if st.agents[seat] is None and legal and not st.pending(seat) and rng.below(4):
+            st.submit(seat, legal[rng.below(len(legal))], t)
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_ticks_with_json_twins(case: dict[str, Any]) -> None:
+    """100 ms ticks: a twin read back from ``to_json()`` every tenth tick is driven the same
+    way and stays byte-identical."""
+    game, st = _new(case, 5)
+    rng = Rng(1)
+    twin: NertsState | None = None
+    t = 0
+    while not st.is_over and t < 60_000:
+        if t % 1000 == 0:
+            text = st.to_json()
+            twin = game.state_from_json(text)
+            assert twin.to_json() == text
+        state_rng = rng.state
+        tick(game, st, rng, t)
+        if twin is not None:
+            tick(game, twin, Rng.from_state(state_rng), t)
+        t += 100
+        st.advance_to(t)
+        if twin is not None:
+            twin.advance_to(t)
+            assert twin.to_json() == st.to_json()
+    assert st.moves
+    for t_ms, seat, move, ok in st.moves:
+        assert 0 <= t_ms <= st.now
+        assert 0 <= seat < game.num_players
+        game.move_to_action(move)
+        assert isinstance(ok, bool)
+
+
+def test_agents_only_round_runs_and_reads_back() -> None:
+    game = cardcore.load_game("nerts", players=3)
+    assert isinstance(game, NertsGame)
+    st = game.new_state(9, agents=["greedy", "random", "greedy"])
+    mid = None
+    while st.step():
+        if st.now > 20_000 and mid is None:
+            mid = st.clone()
+    assert st.is_over
+    assert st.end in ("nerts", "stalemate", "cap")
+    assert st.returns() == [float(x) for x in st.points()]
+    assert mid is not None
+    assert not mid.is_over
+    again = game.state_from_json(mid.to_json())
+    while again.step():
+        pass
+    assert game._snapshot(again) == game._snapshot(st)
+
+
+def test_observation_json_reads_back() -> None:
+    game, st = _new(CASES[1], 2)
+    rng = Rng(3)
+    for t in range(0, 20_000, 500):
+        tick(game, st, rng, t)
+        st.advance_to(t + 500)
+        for seat in range(game.num_players):
+            obs = game.observation_from_json(st.observation_json(seat))
+            want = st.observation(seat)
+            for name in ("seat", "now", "foundations", "foundation_piles", "stalemates"):
+                assert getattr(obs, name) == getattr(want, name)
+            for a, b in zip(obs.players, want.players, strict=True):
+                for name in PublicPlayerFields:
+                    assert getattr(a, name) == getattr(b, name)
+        hidden = set()
+        for pl in st._round.table.players:
+            hidden.update(pl.stock + pl.nerts[:-1] + pl.waste[:-1])
+        texts = {game._codec.text(c) for c in hidden}
+        for seat in range(game.num_players):
+            shown = json.dumps(json.loads(st.observation_json(seat))["observation"])
+            assert not any(f'"{x}"' in shown for x in texts)
+
+
+PublicPlayerFields = (
+    "nerts_count",
+    "nerts_top",
+    "stock_count",
+    "waste_count",
+    "waste_top",
+    "work",
+)
+
+
+def test_bad_input_changes_nothing() -> None:
+    game, st = _new(CASES[0], 4)
+    st.advance_to(1000)
+    st.submit(0, st.legal_actions(0)[0], 1500)
+    before = st.to_json()
+    bad: list[tuple[Any, Any, Any]] = [
+        (0, st.legal_actions(1)[0], 2000),  # seat 0 already has a move scheduled
+        (1, -1, 2000),
+        (1, game.num_actions, 2000),
+        (1, 2.0, 2000),
+        (1, True, 2000),
+        (1, FLIP_TEXT, 2000),
+        (1, PlayPayOff(0), 2000),
+        (1, DRAW_STOCK, 2000),
+        (1, None, 2000),
+        (1, st.legal_actions(1)[0], 999),  # in the past
+        (1, st.legal_actions(1)[0], 1.5),
+    ]
+    for seat, move, t in bad:
+        with pytest.raises(IllegalMoveError):
+            st.submit(seat, move, t)
+        assert st.to_json() == before
+    for seat in (-1, 2, True, "0"):
+        with pytest.raises(ValueError, match="seat"):
+            st.submit(seat, 0, 2000)  # type: ignore[arg-type]
+        with pytest.raises(ValueError, match="seat"):
+            st.legal_actions(seat)  # type: ignore[arg-type]
+        assert st.to_json() == before
+    done = game.new_state(1, agents=["greedy", "greedy"])
+    done.run()
+    with pytest.raises(IllegalMoveError):
+        done.submit(0, 0, done.now)
+
+
+FLIP_TEXT = "flip"
+
+
+def test_bad_json_is_a_typed_error() -> None:
+    game, st = _new(CASES[1], 6)
+    rng = Rng(6)
+    for t in range(0, 5000, 250):
+        tick(game, st, rng, t)
+        st.advance_to(t + 250)
+    good = json.loads(st.to_json())
+    assert game.state_from_json(json.dumps(good)).to_json() == st.to_json()
+    with pytest.raises(UnsupportedVersionError):
+        game.state_from_json(json.dumps({**good, "version": 2}))
+    body = good["state"]
+    bad_bodies: list[dict[str, Any]] = [
+        {k: v for k, v in body.items() if k != "ops"},
+        {**body, "ops": "x"},
+        {**body, "ops": [["fly"]]},
+        {**body, "ops": [*body["ops"], ["submit", 0, "N>F"]]},
+        {**body, "ops": [*body["ops"], ["submit", 9, "N>F", 10**6]]},
+        {**body, "ops": body["ops"][:-1]},
+        {**body, "seed": body["seed"] + 1},
+        {**body, "seed": -1},
+        {**body, "agents": ["os:system", None, None]},
+        {**body, "agents": [None, None]},
+        {**body, "table": {**body["table"], "now": body["table"]["now"] + 1}},
+        {**body, "table": {**body["table"], "foundations": []}},
+    ]
+    for b in bad_bodies:
+        with pytest.raises(StateFormatError):
+            game.state_from_json(json.dumps({**good, "state": b}))
+    with pytest.raises(StateFormatError):
+        game.state_from_json(json.dumps({**good, "game": "three-thirteen"}))
+    obs = json.loads(st.observation_json(0))
+    with pytest.raises(StateFormatError):
+        game.observation_from_json(json.dumps({**obs, "observation": {}}))
+    many_steps = {**body, "ops": [*body["ops"], ["step", 10**15]]}
+    with pytest.raises(StateFormatError):  # runs out quickly, then the table differs
+        game.state_from_json(json.dumps({**good, "state": many_steps}))
