@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 from cardcore import _core
-from cardcore.nerts import GreedyAgent, HardAgent, NertsOptions, Round
+from cardcore.nerts import GreedyAgent, HardAgent, Options, Round
 from cardcore.nerts.engine import NertsAgent, NertsObservation
 from cardcore.nerts.lookahead import StockMemory, rollout_values
 from cardcore.nerts.rules import Action, Undo
@@ -36,7 +36,7 @@ def _states(count: int = 10_000) -> list[bytes]:
     out: list[bytes] = []
     seed = 0
     while len(out) < count:
-        rnd = Round(NertsOptions(num_players=3), seed, [HardAgent(), GreedyAgent(), HardAgent()])
+        rnd = Round(Options(num_players=3), seed, [HardAgent(), GreedyAgent(), HardAgent()])
         while rnd.step():
             out.extend(rnd.table.encode(s) for s in range(3))
         seed += 1
@@ -118,7 +118,7 @@ def test_movegen_python_per_call(
 
 def test_lookahead_rollouts(benchmark: Any) -> None:
     """The hard agent's inner loop: 20 s of simulated greedy play per (sample, candidate)."""
-    rnd = Round(NertsOptions(), 11, [GreedyAgent(), GreedyAgent()])
+    rnd = Round(Options(), 11, [GreedyAgent(), GreedyAgent()])
     cases: list[tuple[NertsObservation, list[Action], list[int | None]]] = []
     while rnd.step() and len(cases) < 200:
         obs = rnd.observation(0)
@@ -142,7 +142,7 @@ def test_lookahead_rollouts(benchmark: Any) -> None:
 @pytest.mark.parametrize("players", [2, 4])
 def test_rounds_per_second(benchmark: Any, players: int) -> None:
     rounds = 4
-    opts = NertsOptions(num_players=players)
+    opts = Options(num_players=players)
 
     def run() -> int:
         events = 0
@@ -160,7 +160,7 @@ def paired_difference(deals: int, start: int = 0) -> tuple[float, float, int]:
     """Mean (hard - greedy) score per round over ``deals`` deals, each played twice with the
     seats swapped; returns (mean, standard error, rounds)."""
     diffs: list[float] = []
-    opts = NertsOptions()
+    opts = Options()
     for seed in range(start, start + deals):
         for hard_seat in (0, 1):
             agents: list[NertsAgent | None] = [GreedyAgent(), GreedyAgent()]

@@ -21,10 +21,10 @@ from cardcore.rng import Rng
 from cardcore.sim.summary import wilson
 from cardcore.spite_malice import (
     GreedyAgent,
+    Options,
     PlannerAgent,
     PlannerInput,
     RandomAgent,
-    SpiteOptions,
     State,
     plan_raw,
     planner_input,
@@ -37,7 +37,7 @@ def _games_per_s(make: Any, count: int, first_seed: int) -> tuple[float, int]:
     moves = 0
     t0 = time.perf_counter()
     for g in range(count):
-        _, log = play_game(SpiteOptions(), first_seed + g, make(), replay=True)
+        _, log = play_game(Options(), first_seed + g, make(), replay=True)
         moves += len(log)
     return count / (time.perf_counter() - t0), moves
 
@@ -48,7 +48,7 @@ def test_bench_greedy_games(benchmark: Any) -> None:
 
     def one_game() -> int:
         counter["seed"] += 1
-        st, _ = play_game(SpiteOptions(), counter["seed"], [GreedyAgent(), GreedyAgent()])
+        st, _ = play_game(Options(), counter["seed"], [GreedyAgent(), GreedyAgent()])
         return st.turn
 
     benchmark(one_game)
@@ -65,7 +65,7 @@ def test_bench_random_games(benchmark: Any) -> None:
 
     def one_game() -> int:
         counter["seed"] += 1
-        st, _ = play_game(SpiteOptions(), counter["seed"], [RandomAgent(), RandomAgent()])
+        st, _ = play_game(Options(), counter["seed"], [RandomAgent(), RandomAgent()])
         return st.turn
 
     assert benchmark(one_game) > 0
@@ -77,7 +77,7 @@ def test_bench_planner_games(benchmark: Any) -> None:
 
     def one_game() -> int:
         counter["seed"] += 1
-        st, _ = play_game(SpiteOptions(), counter["seed"], [PlannerAgent(), PlannerAgent()])
+        st, _ = play_game(Options(), counter["seed"], [PlannerAgent(), PlannerAgent()])
         return st.turn
 
     benchmark(one_game)
@@ -93,7 +93,7 @@ def _positions(count: int) -> list[PlannerInput]:
     out: list[PlannerInput] = []
     seed = 0
     while len(out) < count:
-        st = State.new(SpiteOptions(), 77_000 + seed)
+        st = State.new(Options(), 77_000 + seed)
         rng = Rng.for_stream(seed, 1, "agent")
         greedy, planner = GreedyAgent(), PlannerAgent()
         while not st.over and len(out) < count:
@@ -143,7 +143,7 @@ def _win_rate(players: int, games: int, start: int) -> tuple[int, int, int]:
         seat = g % players
         agents: list[Any] = [GreedyAgent() for _ in range(players)]
         agents[seat] = PlannerAgent()
-        st, _ = play_game(SpiteOptions(num_players=players), start + g, agents)
+        st, _ = play_game(Options(num_players=players), start + g, agents)
         wins += st.winner == seat
         ties += st.winner is None
     return wins, ties, games

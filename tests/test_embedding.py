@@ -320,3 +320,29 @@ def test_fuzzed_json_is_rejected_or_plays(game: Game[Any]) -> None:
             twin.apply(legal[rng.below(len(legal))])
             twin.observation_tensor(rng.below(game.num_players))
     assert accepted < 300
+
+
+def test_old_names_warn_for_one_version() -> None:
+    """``SpiteOptions`` / ``NertsOptions`` and the old ``from_mapping(values, players)`` order
+    still work, with a DeprecationWarning; every game now says ``Options`` and
+    ``Options.from_mapping(players, values)``."""
+    import cardcore.nerts as nerts
+    import cardcore.nerts.rules as nerts_rules
+    import cardcore.spite_malice as sm
+    import cardcore.spite_malice.rules as sm_rules
+
+    for module, old in (
+        (sm, "SpiteOptions"),
+        (sm_rules, "SpiteOptions"),
+        (nerts, "NertsOptions"),
+        (nerts_rules, "NertsOptions"),
+    ):
+        with pytest.warns(DeprecationWarning, match=old):
+            assert getattr(module, old) is module.Options
+    with pytest.warns(DeprecationWarning, match="from_mapping"):
+        assert sm.Options.from_mapping({"hand_size": 6}, 3) == sm.Options.from_mapping(
+            3, {"hand_size": 6}
+        )
+    with pytest.raises(AttributeError):
+        _ = sm.NoSuchName  # type: ignore[attr-defined]
+    assert nerts.State is type(cardcore.load_game("nerts").new_state(0))

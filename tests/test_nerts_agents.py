@@ -14,8 +14,8 @@ from cardcore.nerts import (
     Flip,
     GreedyAgent,
     HardAgent,
-    NertsOptions,
     NertsTable,
+    Options,
     PlayerLayout,
     RandomAgent,
     Round,
@@ -32,7 +32,7 @@ Factory = Callable[[], NertsAgent]
 
 
 def choose(agent: NertsAgent, lay: PlayerLayout, foundations: tuple[str, ...] = ()) -> object:
-    opts = NertsOptions()
+    opts = Options()
     t = NertsTable.from_layouts(opts, [lay, other()], [ids(f) for f in foundations])
     obs = NertsObservation(t, 0, 0)
     legal = t.legal_actions(0)
@@ -93,7 +93,7 @@ def test_hard_plays_the_card_below_the_nerts_card(agent: NertsAgent) -> None:
 
 def test_random_agent_is_uniform_over_legal_without_undo() -> None:
     lay = layout(nerts="Kc 7d", work=("8s", "8c", "", "Qs"), waste="6c", stock_top_first="2c")
-    opts = NertsOptions()
+    opts = Options()
     t = NertsTable.from_layouts(opts, [lay, other()])
     t.apply(0, Flip())
     legal = t.legal_actions(0)
@@ -111,7 +111,7 @@ def paired(a: Factory, b: Factory, deals: int, start: int = 0) -> list[int]:
         for seat in (0, 1):
             agents: list[NertsAgent | None] = [b(), b()]
             agents[seat] = a()
-            rnd = Round(NertsOptions(), seed, agents)
+            rnd = Round(Options(), seed, agents)
             rnd.run()
             sc = rnd.scores()
             diffs.append(sc[seat] - sc[1 - seat])

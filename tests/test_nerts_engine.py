@@ -14,8 +14,8 @@ from cardcore.nerts import (
     Flip,
     GreedyAgent,
     HardAgent,
-    NertsOptions,
     NertsTable,
+    Options,
     PlayerLayout,
     RandomAgent,
     Recycle,
@@ -29,7 +29,7 @@ from test_nerts_rules import ids, layout
 
 
 def human_round(*layouts: PlayerLayout, foundations: Sequence[str] = (), **options: Any) -> Round:
-    opts = NertsOptions.from_mapping(len(layouts), options)
+    opts = Options.from_mapping(len(layouts), options)
     rnd = Round(opts, 1, [None] * len(layouts))
     rnd.table = NertsTable.from_layouts(opts, layouts, [ids(f) for f in foundations])
     return rnd
@@ -222,7 +222,7 @@ def test_progress_resets_stalemate_counters() -> None:
 
 
 def test_human_injection_and_failures_with_an_agent_opponent() -> None:
-    opts = NertsOptions()
+    opts = Options()
 
     def drive() -> Round:
         rnd = Round(opts, 42, [None, GreedyAgent()])
@@ -264,7 +264,7 @@ def test_sleeping_agent_wakes_on_foundation_change() -> None:
     # seat 1 (agent) has only a 2s on its Nerts pile and nothing else to do
     lay1 = PlayerLayout(nerts=ids("2s", 1), work=[ids("Kh", 1), [], [], []], stock=[], waste=[])
     lay0 = layout(0, nerts="Kc As", work=("Ks", "Kh", "Kc", "Kd"))
-    opts = NertsOptions(work_piles=4, empty_work_pile_fill="nerts_only", auto_call_nerts=True)
+    opts = Options(work_piles=4, empty_work_pile_fill="nerts_only", auto_call_nerts=True)
     rnd = Round(opts, 3, [None, None])
     rnd.table = NertsTable.from_layouts(opts, [lay0, lay1])
     rnd.table.players[1].work = [ids("Kh", 1), ids("Ks", 1), ids("Kd", 1), ids("Kc", 1)]
@@ -291,7 +291,7 @@ AGENT_SETS: list[list[type]] = [
 @pytest.mark.parametrize("seed", range(12))
 def test_conservation_after_every_event(seed: int) -> None:
     classes = AGENT_SETS[seed % 3]
-    opts = NertsOptions(
+    opts = Options(
         num_players=len(classes),
         work_piles=(4, 5)[seed % 2],
         flip_count=(3, 1)[seed // 2 % 2],
@@ -326,7 +326,7 @@ def test_conservation_after_every_event(seed: int) -> None:
 @pytest.mark.parametrize("players", [2, 4])
 def test_event_log_is_deterministic(players: int) -> None:
     def once(seed: int) -> bytes:
-        opts = NertsOptions(num_players=players)
+        opts = Options(num_players=players)
         rnd = Round(opts, seed, [HardAgent() if s % 2 else GreedyAgent() for s in range(players)])
         rnd.run()
         return json.dumps([rnd.log, rnd.scores(), rnd.end]).encode()
@@ -336,7 +336,7 @@ def test_event_log_is_deterministic(players: int) -> None:
 
 
 def test_observation_hides_stock_waste_and_nerts() -> None:
-    rnd = Round(NertsOptions(num_players=3), 5, [None, None, None])
+    rnd = Round(Options(num_players=3), 5, [None, None, None])
     rnd.table.players[1].waste = rnd.table.players[1].stock[-3:]
     obs = rnd.observation(0)
     assert obs.seat == 0
@@ -364,7 +364,7 @@ def test_speed_changes_timing_only() -> None:
     for speed in ("chill", "frantic"):
         total = 0
         for seed in range(6):
-            rnd = Round(NertsOptions(speed=speed), seed, [GreedyAgent(), GreedyAgent()])
+            rnd = Round(Options(speed=speed), seed, [GreedyAgent(), GreedyAgent()])
             rnd.run()
             total += rnd.now
         durations[speed] = total
@@ -372,12 +372,12 @@ def test_speed_changes_timing_only() -> None:
 
 
 def test_cap_ends_a_round_nobody_plays() -> None:
-    rnd = Round(NertsOptions(), 1, [None, None], max_ms=10_000)
+    rnd = Round(Options(), 1, [None, None], max_ms=10_000)
     rnd.advance_to(20_000)
     assert rnd.end == "cap"
     assert rnd.now == 10_000
     assert rnd.caller is None
-    lone = Round(NertsOptions(), 1, [GreedyAgent(), None])
+    lone = Round(Options(), 1, [GreedyAgent(), None])
     lone.run()  # seat 1 never acts: the greedy seat plays on until it calls or stalls out
     assert lone.end in ("nerts", "cap")
 

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from cardcore import _core
-from cardcore.nerts import GreedyAgent, NertsOptions, Round
+from cardcore.nerts import GreedyAgent, Options, Round
 from cardcore.nerts.engine import NertsObservation
 from cardcore.nerts.lookahead import (
     StockMemory,
@@ -65,9 +65,7 @@ class Recorder:
 @pytest.mark.parametrize("given", OPTION_SETS)
 def test_rust_greedy_and_memory_follow_whole_rounds(given: dict[str, Any]) -> None:
     players = int(given.get("num_players", 2))
-    opts = NertsOptions.from_mapping(
-        players, {k: v for k, v in given.items() if k != "num_players"}
-    )
+    opts = Options.from_mapping(players, {k: v for k, v in given.items() if k != "num_players"})
     total = known = cards = 0
     for seed in range(12):
         ref: list[Round] = []
@@ -85,7 +83,7 @@ def test_rust_greedy_and_memory_follow_whole_rounds(given: dict[str, Any]) -> No
 
 def test_memory_follows_stalemate_rotations() -> None:
     # rounds that rotate their stocks: the memory keeps its cards at the right places
-    opts = NertsOptions.from_mapping(2, {"stalemate_rule": "rotate_one"})
+    opts = Options.from_mapping(2, {"stalemate_rule": "rotate_one"})
     rotations = 0
     for seed in range(40):
         ref: list[Round] = []
@@ -97,7 +95,7 @@ def test_memory_follows_stalemate_rotations() -> None:
 
 
 def test_values_are_seeded_and_per_candidate() -> None:
-    rnd = Round(NertsOptions(), 3, [GreedyAgent(), GreedyAgent()])
+    rnd = Round(Options(), 3, [GreedyAgent(), GreedyAgent()])
     for _ in range(40):
         rnd.step()
     obs = rnd.observation(0)
@@ -112,7 +110,7 @@ def test_values_are_seeded_and_per_candidate() -> None:
 
 
 def test_bad_knowledge_is_a_value_error_not_a_panic() -> None:
-    rnd = Round(NertsOptions(), 3, [GreedyAgent(), GreedyAgent()])
+    rnd = Round(Options(), 3, [GreedyAgent(), GreedyAgent()])
     obs = rnd.observation(0)
     seats, need = knowledge(obs, StockMemory().update(obs))
     rules = rules_tuple(obs.table_options)

@@ -9,8 +9,8 @@ import pytest
 from cardcore import _core
 from cardcore.nerts import (
     GreedyAgent,
-    NertsOptions,
     NertsTable,
+    Options,
     PlayerLayout,
     RandomAgent,
     Round,
@@ -35,7 +35,7 @@ def _random_pile(rng: Rng) -> list[int]:
 
 
 def _random_table(rng: Rng) -> NertsTable:
-    opts = NertsOptions(
+    opts = Options(
         num_players=2,
         work_piles=(4, 5)[rng.below(2)],
         allow_partial_pile_moves=bool(rng.below(2)),
@@ -85,7 +85,7 @@ def test_rust_equals_reference_on_random_states() -> None:
 
 @pytest.mark.parametrize("seed", range(6))
 def test_rust_equals_reference_along_real_rounds(seed: int) -> None:
-    opts = NertsOptions(num_players=3, work_piles=4 + seed % 2, flip_count=(3, 1)[seed % 2])
+    opts = Options(num_players=3, work_piles=4 + seed % 2, flip_count=(3, 1)[seed % 2])
     rnd = Round(opts, seed, [RandomAgent(), GreedyAgent(), RandomAgent()])
     checked = 0
     while rnd.running and rnd.step():
@@ -128,7 +128,7 @@ def test_bytes_and_batch_forms_agree() -> None:
     ],
 )
 def test_invalid_states_raise(patch: tuple[int, int]) -> None:
-    t = NertsTable(NertsOptions(), [list(range(52)), list(range(52, 104))])
+    t = NertsTable(Options(), [list(range(52)), list(range(52, 104))])
     good = bytearray(t.encode(0))
     assert _core.nerts_moves(bytes(good))
     i, v = patch

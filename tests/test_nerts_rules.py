@@ -13,8 +13,8 @@ from cardcore.nerts import (
     Action,
     CallNerts,
     Flip,
-    NertsOptions,
     NertsTable,
+    Options,
     PlayerLayout,
     Recycle,
     ToFoundation,
@@ -54,7 +54,7 @@ def layout(
 def table(
     *layouts: PlayerLayout, foundations: tuple[str, ...] = (), **options: OptionValue
 ) -> NertsTable:
-    opts = NertsOptions.from_mapping(len(layouts), options)
+    opts = Options.from_mapping(len(layouts), options)
     return NertsTable.from_layouts(opts, layouts, [ids(f) for f in foundations])
 
 
@@ -302,19 +302,19 @@ def test_options_validation() -> None:
         "max_consecutive_stalemates", "speed", "undo_depth",
     }  # fmt: skip
     with pytest.raises(OptionError):
-        NertsOptions.from_mapping(2, {"work_piles": 6})
+        Options.from_mapping(2, {"work_piles": 6})
     with pytest.raises(OptionError):
-        NertsOptions.from_mapping(5, {})
+        Options.from_mapping(5, {})
     with pytest.raises(OptionError):
-        NertsOptions.from_mapping(2, {"speed": "ludicrous"})
+        Options.from_mapping(2, {"speed": "ludicrous"})
     with pytest.raises(OptionError):
-        NertsOptions.from_mapping(2, {"bogus": 1})
+        Options.from_mapping(2, {"bogus": 1})
 
 
 def test_five_work_piles_deal() -> None:
     from cardcore.nerts import deal_decks
 
-    opts = NertsOptions(num_players=3, work_piles=5, nerts_pile_size=13)
+    opts = Options(num_players=3, work_piles=5, nerts_pile_size=13)
     decks = deal_decks(9, 3)
     t = NertsTable(opts, decks)
     for s, p in enumerate(t.players):

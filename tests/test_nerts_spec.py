@@ -181,12 +181,12 @@ def test_spec_metadata() -> None:
 
 
 def test_replay_with_a_human_seat_feeds_recorded_inputs() -> None:
-    from cardcore.nerts import GreedyAgent, NertsOptions, Round, ToFoundation, Undo
+    from cardcore.nerts import GreedyAgent, Options, Round, ToFoundation, Undo
     from cardcore.nerts.rules import card_text
     from cardcore.nerts.spec import REPLAY_HEAD
     from cardcore.rng import RNG_VERSION
 
-    opts = NertsOptions()
+    opts = Options()
     rnd = Round(opts, 99, [None, GreedyAgent()])
     t = 0
     while rnd.running and t < 400_000:
@@ -249,9 +249,9 @@ def test_replay_rejects_inputs_for_ai_seats() -> None:
     `undo` while that agent sleeps with nothing else to do) is tampering even when the
     re-run reproduces the edited events."""
     from cardcore.nerts.engine import Round
-    from cardcore.nerts.rules import NertsOptions, parse_action
+    from cardcore.nerts.rules import Options, parse_action
 
-    opts = NertsOptions.from_mapping(2, {})
+    opts = Options.from_mapping(2, {})
     agents = [SPEC.make_agent("random") for _ in range(2)]
     rnd = Round(opts, 22, agents)
     while rnd.running and rnd.step():

@@ -12,12 +12,12 @@ from cardcore.rng import Rng
 from cardcore.spite_malice import (
     Discard,
     GreedyAgent,
+    Options,
     PlannerAgent,
     PlayHand,
     PlayPayOff,
     PlaySide,
     RandomAgent,
-    SpiteOptions,
     State,
     card_rank,
     card_text,
@@ -42,7 +42,7 @@ def hand_card(st: State, seat: int, face: str) -> int:
     ("players", "decks", "centres", "stock"), [(2, 2, 3, 54), (3, 3, 4, 81), (4, 3, 4, 56)]
 )
 def test_player_count_defaults(players: int, decks: int, centres: int, stock: int) -> None:
-    o = SpiteOptions(num_players=players)
+    o = Options(num_players=players)
     assert (o.num_decks, o.num_center_stacks) == (decks, centres)
     st = State.new(o, 5)
     assert len(st.stock) == stock
@@ -80,15 +80,15 @@ def test_spec_options_and_validation() -> None:
         with pytest.raises(OptionError):
             spec.parse_options([bad])
     with pytest.raises(OptionError):
-        SpiteOptions(num_players=5)
+        Options(num_players=5)
     with pytest.raises(OptionError):
-        SpiteOptions(first_player=2)  # only seats 0, 1
+        Options(first_player=2)  # only seats 0, 1
     with pytest.raises(OptionError):
-        SpiteOptions(num_decks=1, payoff_size=30)  # 70 cards needed, 52 in the deck
+        Options(num_decks=1, payoff_size=30)  # 70 cards needed, 52 in the deck
     with pytest.raises(OptionError):
-        SpiteOptions.from_mapping({"colour": "red"})
+        Options.from_mapping(2, {"colour": "red"})
     with pytest.raises(OptionError):
-        SpiteOptions(side_stack_rule="never")
+        Options(side_stack_rule="never")
 
 
 @pytest.mark.parametrize(
@@ -116,7 +116,7 @@ def test_spec_options_and_validation() -> None:
 )
 @pytest.mark.parametrize("players", [2, 3])
 def test_every_option_plays_whole_games(opts: dict[str, object], players: int) -> None:
-    o = SpiteOptions.from_mapping(opts, players)  # type: ignore[arg-type]
+    o = Options.from_mapping(players, opts)  # type: ignore[arg-type]
     for seed in range(4):
         planner = PlannerAgent()
         agents: list[PlannerAgent | GreedyAgent] = [planner]
@@ -141,7 +141,7 @@ def test_every_option_plays_whole_games(opts: dict[str, object], players: int) -
 
 
 def test_jokers_mode() -> None:
-    o = SpiteOptions(wild_mode="jokers")
+    o = Options(wild_mode="jokers")
     assert o.total_cards == 108
     assert o.top_rank == 13
     assert card_rank(104, 2, "jokers") == 0
@@ -160,13 +160,13 @@ def test_jokers_mode() -> None:
     st.apply(PlayHand(king, 1))  # K on Q completes at 13
     assert st.center[1] == []
     st.check_conservation()
-    st3 = State.new(SpiteOptions(num_players=3, wild_mode="jokers"), 1)
+    st3 = State.new(Options(num_players=3, wild_mode="jokers"), 1)
     assert st3.options.total_cards == 162
     st3.check_conservation()
 
 
 def test_refill_empty_hand_false_ends_turn() -> None:
-    o = SpiteOptions(refill_empty_hand=False)
+    o = Options(refill_empty_hand=False)
     st = State.from_piles(o, hands=["Ac 2c", "2d 3d 4d 5d 6d"], payoffs=["9h", "9d"])
     st.apply(PlayHand(hand_card(st, 0, "Ac"), 0))
     st.apply(PlayHand(hand_card(st, 0, "2c"), 0))
@@ -175,7 +175,7 @@ def test_refill_empty_hand_false_ends_turn() -> None:
 
 
 def test_completed_stack_set_aside_and_recycle() -> None:
-    o = SpiteOptions(completed_stack="set_aside", stock_exhausted="recycle_then_tie")
+    o = Options(completed_stack="set_aside", stock_exhausted="recycle_then_tie")
     st = State.from_piles(
         o, hands=["Qc 9c 9d 9h 9s", "Ac"], payoffs=["Th", "Td"], center=[11], stock=0
     )
@@ -189,7 +189,7 @@ def test_completed_stack_set_aside_and_recycle() -> None:
     assert len(st.hands[1]) == 5
     assert st.used == []
     st.check_conservation()
-    o2 = SpiteOptions(completed_stack="set_aside")
+    o2 = Options(completed_stack="set_aside")
     st = State.from_piles(
         o2, hands=["Qc 9c 9d 9h 9s", "Ac"], payoffs=["Th", "Td"], center=[11], stock=0
     )
@@ -200,12 +200,12 @@ def test_completed_stack_set_aside_and_recycle() -> None:
 
 
 def test_tie_immediately() -> None:
-    o = SpiteOptions(stock_exhausted="tie_immediately")
+    o = Options(stock_exhausted="tie_immediately")
     st = State.from_piles(o, hands=["9c 9d 9h 9s 8c", "Ac 2c 3c 4c"], payoffs=["Qh", "Qd"], stock=1)
     st.apply(Discard(st.hands[0][0], 0))
     assert st.over
     assert st.winner is None
-    o2 = SpiteOptions()
+    o2 = Options()
     st = State.from_piles(
         o2, hands=["9c 9d 9h 9s 8c", "Ac 2c 3c 4c"], payoffs=["Qh", "Qd"], stock=1
     )
@@ -214,7 +214,7 @@ def test_tie_immediately() -> None:
 
 
 def test_side_stack_rules() -> None:
-    o = SpiteOptions(side_stack_rule="same_or_one_lower")
+    o = Options(side_stack_rule="same_or_one_lower")
     st = State.from_piles(
         o,
         hands=["7c 6c 9c 2c 2d", "2h"],
@@ -239,7 +239,7 @@ def test_side_stack_rules() -> None:
         sides=[["2d", "2h", "2s", "2c"], ["", "", "", ""]],
     )
     assert len([m for m in st.legal_moves() if isinstance(m, Discard)]) == 4
-    o2 = SpiteOptions(side_stack_rule="no_aces")
+    o2 = Options(side_stack_rule="no_aces")
     st = State.from_piles(o2, hands=["Ac 9c", "2h"], payoffs=["Qh", "Qd"], center=[1, 1, 1])
     assert all(
         m.card_id != hand_card(st, 0, "Ac") for m in st.legal_moves() if isinstance(m, Discard)
@@ -249,7 +249,7 @@ def test_side_stack_rules() -> None:
 
 
 def test_must_play_aces() -> None:
-    o = SpiteOptions(must_play_aces=True)
+    o = Options(must_play_aces=True)
     st = State.from_piles(o, hands=["Ac 9c", "2h"], payoffs=["Qh", "Qd"])
     assert not any(isinstance(m, Discard) for m in st.legal_moves())
     with pytest.raises(IllegalMoveError):
@@ -261,7 +261,7 @@ def test_must_play_aces() -> None:
 
 
 def test_unlimited_centre_stacks() -> None:
-    o = SpiteOptions(num_center_stacks=0)
+    o = Options(num_center_stacks=0)
     st = State.from_piles(o, hands=["Ac Ad Ah As 9c", "2h"], payoffs=["Qh", "Qd"])
     aces = [c for c in st.hands[0] if c % 13 == 0]
     for i, ace in enumerate(aces):
@@ -273,7 +273,7 @@ def test_unlimited_centre_stacks() -> None:
 
 
 def test_payoff_hand_side_sizes_and_decks() -> None:
-    o = SpiteOptions(num_decks=3, payoff_size=13, hand_size=7, num_side_stacks=2)
+    o = Options(num_decks=3, payoff_size=13, hand_size=7, num_side_stacks=2)
     st = State.new(o, 9)
     assert len(st.deck_order) == 156
     assert [len(p) for p in st.payoffs] == [13, 13]
@@ -283,7 +283,7 @@ def test_payoff_hand_side_sizes_and_decks() -> None:
 
 
 def test_max_turns_is_tie() -> None:
-    o = SpiteOptions(max_turns=3)
+    o = Options(max_turns=3)
     st, _ = play_game(o, 1, [RandomAgent(), RandomAgent()])
     assert st.over
     assert st.winner is None
@@ -305,7 +305,7 @@ def test_move_text_round_trip() -> None:
 
 
 def test_observation_hides_hidden_cards() -> None:
-    st = State.new(SpiteOptions(num_players=3), 4)
+    st = State.new(Options(num_players=3), 4)
     obs = st.observation(1)
     assert obs.hand == tuple(st.hands[1])
     assert obs.hand_sizes == (5, 5, 5)
@@ -332,14 +332,14 @@ def test_conservation_random_games() -> None:
     """1,000 seeded random games (2-4 players), conservation checked after every move."""
     for seed in range(1000):
         players = 2 + seed % 3
-        o = SpiteOptions(num_players=players)
+        o = Options(num_players=players)
         st, _ = play_game(o, seed, [RandomAgent() for _ in range(players)], check_conservation=True)
         assert st.over
 
 
 def test_every_legal_move_round_trips_through_text() -> None:
     for seed in range(30):
-        o = SpiteOptions(num_players=2 + seed % 3, wild_mode="jokers" if seed % 2 else "kings")
+        o = Options(num_players=2 + seed % 3, wild_mode="jokers" if seed % 2 else "kings")
         st = State.new(o, seed)
         rng = Rng(seed)
         while not st.over:
@@ -360,8 +360,8 @@ def test_determinism_and_clone() -> None:
     spec = get_game("spite-malice")
     a, b = spec.play(req), spec.play(req)
     assert a == b
-    st = State.new(SpiteOptions(), 77)
-    fresh = State.new(SpiteOptions(), 77)
+    st = State.new(Options(), 77)
+    fresh = State.new(Options(), 77)
     c = st.clone()
     while not c.over:  # play the clone to the end; the original must not move
         c.apply(c.legal_moves()[-1])
@@ -404,7 +404,7 @@ def test_random_option_combinations_conserve_cards(
     side_rule: str,
     aces: bool,
 ) -> None:
-    o = SpiteOptions(
+    o = Options(
         num_players=players,
         wild_mode=wild_mode,
         num_center_stacks=centres,

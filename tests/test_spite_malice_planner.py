@@ -12,10 +12,10 @@ from cardcore.spite_malice import (
     FEATURES,
     Discard,
     GreedyAgent,
+    Options,
     PlannerAgent,
     PlannerInput,
     PlayPayOff,
-    SpiteOptions,
     State,
     plan_raw,
     plan_turn,
@@ -58,7 +58,7 @@ def test_plays_payoff_through_a_chain_with_a_wild() -> None:
     # centre at 3, pay-off 7: hand 4, K(wild), 6 and side top 5 -> 4, 5, 6 .. K as 7? no:
     # 4 (hand), 5 (side), 6 (hand) then the pay-off 7 itself.
     st = State.from_piles(
-        SpiteOptions(),
+        Options(),
         hands=["4c Kd 6c 9h 9s", "2d 3d 4d 5d 6d"],
         payoffs=["8c 7h", "Qd"],
         sides=[["5s", "", "", ""], ["", "", "", ""]],
@@ -74,7 +74,7 @@ def test_plays_payoff_through_a_chain_with_a_wild() -> None:
 
 def test_plan_keeps_wild_when_it_is_not_needed() -> None:
     st = State.from_piles(
-        SpiteOptions(),
+        Options(),
         hands=["Kd 9h 9s 8h 8s", "2d 3d 4d 5d 6d"],
         payoffs=["8c 5h", "Qd"],
         center=[1],
@@ -141,7 +141,7 @@ def test_plans_are_legal_in_real_games() -> None:
     decisions = 0
     for seed in range(30):
         players = 2 + seed % 3
-        o = SpiteOptions(num_players=players)
+        o = Options(num_players=players)
         st = State.new(o, seed)
         rng = Rng.for_stream(seed, 1, "agent")
         greedy = GreedyAgent()
@@ -179,7 +179,7 @@ def test_planner_beats_greedy_two_players() -> None:
         agents = [GreedyAgent(), GreedyAgent()]
         planner = PlannerAgent()
         agents[seat] = planner  # type: ignore[call-overload]
-        st, _ = play_game(SpiteOptions(), 10_000 + g, agents)
+        st, _ = play_game(Options(), 10_000 + g, agents)
         wins += st.winner == seat
         assert planner.fallbacks == 0
     assert wins / n >= 0.85
@@ -193,6 +193,6 @@ def test_planner_beats_its_share_multiplayer(players: int) -> None:
         seat = g % players
         agents: list[GreedyAgent | PlannerAgent] = [GreedyAgent() for _ in range(players)]
         agents[seat] = PlannerAgent()
-        st, _ = play_game(SpiteOptions(num_players=players), 20_000 + g, agents)
+        st, _ = play_game(Options(num_players=players), 20_000 + g, agents)
         wins += st.winner == seat
     assert wins / n >= 1.5 / players

@@ -11,7 +11,7 @@ import pytest
 
 from cardcore.errors import ReplayMismatchError
 from cardcore.games.base import GameRequest, get_game
-from cardcore.spite_malice import SpiteOptions, State, parse_move
+from cardcore.spite_malice import Options, State, parse_move
 
 
 def _record(players: int = 2, seed: int = 42, **options: Any) -> dict[str, Any]:
@@ -143,7 +143,9 @@ def test_reshuffles_reproduce() -> None:
     rec = _record(seed=8)
     rep = rec["replay"]
     assert rep["result"]["reshuffles"] > 0
-    o = SpiteOptions.from_mapping({k: v for k, v in rep["options"].items() if k != "num_players"})
+    o = Options.from_mapping(
+        rep["players"], {k: v for k, v in rep["options"].items() if k != "num_players"}
+    )
     st = State.new(o, rep["seed"])
     for _, text in rep["moves"]:
         st.apply(parse_move(text, o.decks))

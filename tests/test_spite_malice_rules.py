@@ -8,16 +8,16 @@ from cardcore.errors import IllegalMoveError
 from cardcore.games.base import GameRequest
 from cardcore.spite_malice import (
     Discard,
+    Options,
     PlayHand,
     PlayPayOff,
     PlaySide,
-    SpiteOptions,
     State,
     card_text,
     play_match,
 )
 
-TWO = SpiteOptions()
+TWO = Options()
 
 
 def hand_card(st: State, seat: int, face: str) -> int:
@@ -166,7 +166,7 @@ def test_s6_win_mid_turn_scores_opponent_payoff() -> None:
     opp = pile(13)
     for bonus, expected in ((0, 13), (5, 18)):
         st = State.from_piles(
-            SpiteOptions(win_bonus=bonus),
+            Options(win_bonus=bonus),
             hands=["2c 3c 4c 5c 6c", "2h 3h 4h 5h 6h"],
             payoffs=["7h", opp],
             center=[0, 0, 6],
@@ -249,7 +249,7 @@ def test_s9_king_as_ace() -> None:
     assert len(st.center[0]) == 1
     assert st.is_legal(PlayHand(hand_card(st, 0, "2c"), 0))
     st = State.from_piles(
-        SpiteOptions(king_can_start_stack=False),
+        Options(king_can_start_stack=False),
         hands=["Kd 2c 9c 9d 9h", "2d 3d 4d 5d 6d"],
         payoffs=["Qh", "Qd"],
     )
@@ -279,12 +279,12 @@ def test_s10_start_order() -> None:
 
 def test_s10_first_player_option_overrides() -> None:
     for seat in (0, 1):
-        st = State.new(SpiteOptions(first_player=seat), 3)
+        st = State.new(Options(first_player=seat), 3)
         assert st.current == seat == st.first_player
 
 
 def test_s11_three_player_score() -> None:
-    o = SpiteOptions(num_players=3)
+    o = Options(num_players=3)
     st = State.from_piles(
         o,
         hands=["2c 3c 4c 5c 6c", "2d", "2h"],

@@ -151,9 +151,9 @@ def test_keyboard_and_help(browser: Any, server: tuple[str, Path]) -> None:
 def king_seed() -> int:
     """A match seed whose first game deals seat 0 a king (seat 0 moves first)."""
     from cardcore.rng import derive_seed
-    from cardcore.spite_malice.rules import SpiteOptions, State
+    from cardcore.spite_malice.rules import Options, State
 
-    opts = SpiteOptions.from_mapping({"first_player": 0}, 2)
+    opts = Options.from_mapping(2, {"first_player": 0})
     for seed in range(1000):
         hand = State.new(opts, derive_seed(seed, 0, "match-game")).observation(0).hand
         if any(c % 52 % 13 == 12 for c in hand):

@@ -1,13 +1,22 @@
 """Nerts (Pounce, Racing Demon): real-time discrete-event engine, Rust move generation, agents.
 
->>> from cardcore.nerts import NertsOptions, Round, HardAgent, GreedyAgent
->>> rnd = Round(NertsOptions(), seed=7, agents=[HardAgent(), GreedyAgent()])
+The embedding protocol (``docs/embedding.md``): ``cardcore.load_game("nerts").new_state(seed,
+agents=[None, "hard"])`` is a :class:`State` (``cardcore.nerts.game.NertsState``) driven with
+``submit`` / ``advance_to`` / ``step``. The engine underneath is :class:`Round`:
+
+>>> from cardcore.nerts import Options, Round, HardAgent, GreedyAgent
+>>> rnd = Round(Options(), seed=7, agents=[HardAgent(), GreedyAgent()])
 >>> rnd.run(); rnd.end in ("nerts", "stalemate", "cap")
 True
+
+``NertsOptions`` is the deprecated old name of :class:`Options`.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
+from cardcore._deprecated import deprecated_names
 from cardcore.nerts.agents import GreedyAgent, HardAgent, RandomAgent, RuleOfThumbAgent
 from cardcore.nerts.engine import NertsObservation, PublicPlayer, Round, deal_decks
 from cardcore.nerts.rules import (
@@ -18,8 +27,8 @@ from cardcore.nerts.rules import (
     Action,
     CallNerts,
     Flip,
-    NertsOptions,
     NertsTable,
+    Options,
     PlayerLayout,
     Recycle,
     SpeedProfile,
@@ -40,8 +49,8 @@ __all__ = [
     "GreedyAgent",
     "HardAgent",
     "NertsObservation",
-    "NertsOptions",
     "NertsTable",
+    "Options",
     "PlayerLayout",
     "PublicPlayer",
     "RandomAgent",
@@ -49,9 +58,21 @@ __all__ = [
     "Round",
     "RuleOfThumbAgent",
     "SpeedProfile",
+    "State",
     "ToFoundation",
     "ToWork",
     "Undo",
     "deal_decks",
     "parse_action",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "State":  # imported on first use (it needs numpy)
+        from cardcore.nerts.game import NertsState
+
+        return NertsState
+    return _old_names(name)
+
+
+_old_names = deprecated_names(__name__, {"NertsOptions": ("Options", Options)})

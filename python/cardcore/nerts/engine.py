@@ -30,8 +30,8 @@ from cardcore.nerts.rules import (
     Action,
     CallNerts,
     Flip,
-    NertsOptions,
     NertsTable,
+    Options,
     Recycle,
     SpeedProfile,
     ToFoundation,
@@ -166,7 +166,7 @@ class Round:
 
     def __init__(
         self,
-        options: NertsOptions,
+        options: Options,
         seed: int,
         agents: Sequence[NertsAgent | None],
         *,

@@ -20,10 +20,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
-from typing import Any, Final
-
-import numpy as np
-from numpy.typing import NDArray
+from typing import TYPE_CHECKING, Any, Final
 
 from cardcore import _core
 from cardcore.errors import IllegalMoveError, StateFormatError, UnregisteredAgentError
@@ -39,11 +36,15 @@ from cardcore.nerts.rules import (
     UNDO,
     WASTE,
     Action,
-    NertsOptions,
+    Options,
     ToFoundation,
     ToWork,
     parse_action,
 )
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
 
 __all__ = ["NertsGame", "NertsState", "game_for"]
 
@@ -53,7 +54,7 @@ MAX_DEPTH: Final = 13
 
 
 @lru_cache(maxsize=64)
-def game_for(options: NertsOptions) -> NertsGame:
+def game_for(options: Options) -> NertsGame:
     """The (shared) game of ``options``."""
     return NertsGame(options)
 
@@ -64,7 +65,7 @@ class NertsGame(api.Game[Action]):
     name = "nerts"
     realtime = True
 
-    def __init__(self, options: NertsOptions) -> None:
+    def __init__(self, options: Options) -> None:
         o = options
         self.rules = o
         p = o.num_players
@@ -173,6 +174,8 @@ class NertsGame(api.Game[Action]):
                     idx.append(at["work_top"] + block + pile[-1] % 52)
                     idx += [at["work_cards"] + block + c % 52 for c in pile]
         idx += [at["foundation_tops"] + f[-1] % 52 for f in table.foundations]
+        import numpy as np
+
         out = np.bincount(idx, minlength=self.observation_shape[0]).astype(np.float32)
         players = [table.players[k] for k in order]
         tail = [len(pl.nerts) for pl in players]

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from cardcore import _core
 from cardcore.nerts.engine import NertsObservation
-from cardcore.nerts.rules import Action, NertsOptions
+from cardcore.nerts.rules import Action, Options
 
 __all__ = [
     "StockMemory",
@@ -90,7 +90,7 @@ RulesTuple = tuple[int, int, bool, bool, int, int, int, int]
 SeatTuple = tuple[int, int, list[list[int]], list[int], int, list[int], int, int]
 
 
-def timing_tuple(options: NertsOptions) -> TimingTuple:
+def timing_tuple(options: Options) -> TimingTuple:
     """The table speed as ``_core.nerts_rollouts`` takes it."""
     p = options.profile
     return (
@@ -107,7 +107,7 @@ def timing_tuple(options: NertsOptions) -> TimingTuple:
     )
 
 
-def rules_tuple(options: NertsOptions) -> RulesTuple:
+def rules_tuple(options: Options) -> RulesTuple:
     """The table options as ``_core.nerts_rollouts`` takes them."""
     passes = options.stock_passes
     return (

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from cardcore import _core
+from cardcore._deprecated import deprecated_names
 from cardcore.cards import Card
 from cardcore.errors import IllegalMoveError, OptionError
 from cardcore.games.base import OptionSpec, OptionValue
@@ -28,8 +29,8 @@ __all__ = [
     "Action",
     "CallNerts",
     "Flip",
-    "NertsOptions",
     "NertsTable",
+    "Options",
     "PlayerLayout",
     "Recycle",
     "SpeedProfile",
@@ -125,7 +126,7 @@ SPEED_PROFILES: Final[Mapping[str, SpeedProfile]] = {
 
 
 @dataclass(frozen=True, slots=True)
-class NertsOptions:
+class Options:
     """Validated options of one round or match (RULES §4.7)."""
 
     num_players: int = 2
@@ -146,7 +147,7 @@ class NertsOptions:
     undo_depth: int = 1
 
     @classmethod
-    def from_mapping(cls, players: int, given: Mapping[str, OptionValue]) -> NertsOptions:
+    def from_mapping(cls, players: int, given: Mapping[str, OptionValue]) -> Options:
         """Validates ``given`` (unknown keys raise) and fills in defaults."""
         if not 2 <= players <= 4:
             raise OptionError(f"nerts needs 2..4 players, got {players}")
@@ -405,7 +406,7 @@ class NertsTable:
         "undo_stacks",
     )
 
-    def __init__(self, options: NertsOptions, decks: Sequence[Sequence[int]]) -> None:
+    def __init__(self, options: Options, decks: Sequence[Sequence[int]]) -> None:
         if len(decks) != options.num_players:
             raise ValueError("need one deck per player")
         self.options = options
@@ -425,7 +426,7 @@ class NertsTable:
     @classmethod
     def from_layouts(
         cls,
-        options: NertsOptions,
+        options: Options,
         layouts: Sequence[PlayerLayout],
         foundations: Sequence[Sequence[int]] = (),
     ) -> NertsTable:
@@ -770,3 +771,6 @@ class NertsTable:
         for f in self.foundations:
             out.extend(f)
         return out
+
+
+__getattr__ = deprecated_names(__name__, {"NertsOptions": ("Options", Options)})

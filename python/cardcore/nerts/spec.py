@@ -51,7 +51,8 @@ from cardcore.games.schema import (
 )
 from cardcore.nerts.agents import GreedyAgent, HardAgent, RandomAgent
 from cardcore.nerts.engine import MAX_ROUND_MS, NertsAgent, Round
-from cardcore.nerts.rules import OPTION_SPECS, NertsOptions, card_text, parse_action
+from cardcore.nerts.game import NertsGame, game_for
+from cardcore.nerts.rules import OPTION_SPECS, Options, card_text, parse_action
 from cardcore.rng import RNG_VERSION, derive_seed
 
 __all__ = ["HUMAN", "SPEC", "play", "play_match", "play_round", "rerun_round", "verify_replay"]
@@ -60,8 +61,8 @@ GAME = "nerts"
 _OPTIONS: tuple[OptionSpec, ...] = OPTION_SPECS
 
 
-def _options(players: int, given: Mapping[str, Any]) -> NertsOptions:
-    return NertsOptions.from_mapping(players, given)
+def _options(players: int, given: Mapping[str, Any]) -> Options:
+    return Options.from_mapping(players, given)
 
 
 def _agents(names: Sequence[str], players: int) -> list[NertsAgent]:
@@ -73,7 +74,7 @@ def _agents(names: Sequence[str], players: int) -> list[NertsAgent]:
 
 
 def play_round(
-    options: NertsOptions,
+    options: Options,
     seed: int,
     agents: Sequence[NertsAgent | None],
     *,
@@ -259,7 +260,7 @@ class _EventCheck:
 
 
 def rerun_round(
-    options: NertsOptions,
+    options: Options,
     seed: int,
     agents: Sequence[NertsAgent | None],
     inputs: Sequence[Sequence[Any]] = (),
@@ -303,7 +304,7 @@ def _deck_ids(text: str, players: int, seat: int) -> list[int]:
 
 
 def _verify_round(
-    replay: Mapping[str, Any], opts: NertsOptions, agents: Sequence[NertsAgent | None]
+    replay: Mapping[str, Any], opts: Options, agents: Sequence[NertsAgent | None]
 ) -> None:
     n = opts.num_players
     if len(replay["decks"]) != n:
@@ -389,11 +390,8 @@ MATCH_SCHEMA = RecordSchema(
 )
 
 
-def _game(players: int, options: dict[str, Any]) -> Any:
-    from cardcore.nerts.game import NertsGame, game_for
-
-    game: NertsGame = game_for(NertsOptions.from_mapping(players, options))
-    return game
+def _game(players: int, options: dict[str, Any]) -> NertsGame:
+    return game_for(Options.from_mapping(players, options))
 
 
 SPEC = register_game(
@@ -410,7 +408,7 @@ SPEC = register_game(
         verify_replay=verify_replay,
         play_match=play_match,
         description="Real-time race (discrete-event engine, table speeds); one record per round.",
-        check_options=NertsOptions.from_mapping,
+        check_options=Options.from_mapping,
         record_schema=RECORD_SCHEMA,
         match_schema=MATCH_SCHEMA,
         game_factory=_game,

@@ -27,7 +27,7 @@ from cardcore.nerts.rules import (
     Action,
     CallNerts,
     Flip,
-    NertsOptions,
+    Options,
     Recycle,
     ToFoundation,
     ToWork,
@@ -91,7 +91,7 @@ class NertsSession:
     ) -> None:
         spec = get_game(GAME)
         self.seed = seed
-        self.options = NertsOptions.from_mapping(players, dict(options or {}))
+        self.options = Options.from_mapping(players, dict(options or {}))
         self.ai_name = agent_for_level(spec, ai)
         self.agent_names = [HUMAN] + [self.ai_name] * (players - 1)
         self._spec = spec

@@ -22,13 +22,14 @@ from cardcore.play.common import (
 )
 from cardcore.play.widgets import TableApp, TextPanel
 from cardcore.rng import Rng, derive_seed
+from cardcore.spite_malice.game import game_for
 from cardcore.spite_malice.rules import (
     Discard,
     Move,
+    Options,
     PlayHand,
     PlayPayOff,
     PlaySide,
-    SpiteOptions,
     State,
     move_text,
 )
@@ -57,7 +58,7 @@ class SpiteSession(TurnSession[State]):
         options: Mapping[str, Any] | None = None,
     ) -> None:
         super().__init__(GAME, players, ai, seed)
-        self.options = SpiteOptions.from_mapping(dict(options or {}), players)
+        self.options = Options.from_mapping(players, dict(options or {}))
         self.totals = [0] * players
         self.games: list[dict[str, Any]] = []
         self.game_index = -1
@@ -75,7 +76,7 @@ class SpiteSession(TurnSession[State]):
         """Deals the next game of the match."""
         self.game_index += 1
         self.game_seed = derive_seed(self.seed, self.game_index, "match-game")
-        self.state = State.new(self.options, self.game_seed)
+        self.state = game_for(self.options).new_state(self.game_seed)
         p = self.options.num_players
         self.rngs = [Rng.for_stream(self.game_seed, s, "agent") for s in range(p)]
         self.log: list[list[Any]] = []

@@ -24,6 +24,7 @@ from cardcore.play.common import (
 )
 from cardcore.play.widgets import TableApp, TextPanel
 from cardcore.rng import Rng
+from cardcore.three_thirteen.game import game_for
 from cardcore.three_thirteen.melds import best_melds
 from cardcore.three_thirteen.rules import (
     DRAW_DISCARD,
@@ -71,7 +72,7 @@ class ThreeThirteenSession(TurnSession[State]):
     ) -> None:
         super().__init__(GAME, players, ai, seed)
         self.options = Options.from_mapping(players, dict(options or {}))
-        self.state = State(self.options, seed)
+        self.state = game_for(self.options).new_state(seed)
         self.rngs = [Rng.for_stream(seed, s, "agent") for s in range(players)]
 
     @property

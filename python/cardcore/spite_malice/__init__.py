@@ -1,17 +1,21 @@
 """Spite & Malice (2-4 players, RULES §3): engine, turn planner, agents, records and replays.
 
-Quick start::
+Quick start (the embedding protocol, ``docs/embedding.md``)::
 
-    from cardcore.spite_malice import SpiteOptions, State, PlannerAgent, GreedyAgent, play_game
+    import cardcore
 
-    state, log = play_game(SpiteOptions(), seed=7, agents=[PlannerAgent(), GreedyAgent()])
-    print(state.winner, state.scores)
+    game = cardcore.load_game("spite-malice", players=2)
+    state = game.new_state(seed=7)
+    while not state.is_over:
+        state.apply(state.legal_actions()[0])
 
-or, through the game-neutral registry, ``get_game("spite-malice").play(request)``.
+or whole games between agents: ``play_game(Options(), seed=7, agents=[PlannerAgent(),
+GreedyAgent()])``. ``SpiteOptions`` is the deprecated old name of :class:`Options`.
 """
 
 from __future__ import annotations
 
+from cardcore._deprecated import deprecated_names
 from cardcore.spite_malice.agents import GreedyAgent, PlannerAgent, RandomAgent
 from cardcore.spite_malice.planner import (
     FEATURES,
@@ -27,10 +31,10 @@ from cardcore.spite_malice.rules import (
     Discard,
     Move,
     Observation,
+    Options,
     PlayHand,
     PlayPayOff,
     PlaySide,
-    SpiteOptions,
     State,
     card_rank,
     card_text,
@@ -48,6 +52,7 @@ __all__ = [
     "GreedyAgent",
     "Move",
     "Observation",
+    "Options",
     "Plan",
     "PlannerAgent",
     "PlannerInput",
@@ -55,7 +60,6 @@ __all__ = [
     "PlayPayOff",
     "PlaySide",
     "RandomAgent",
-    "SpiteOptions",
     "State",
     "card_rank",
     "card_text",
@@ -71,3 +75,5 @@ __all__ = [
     "preset_weights",
     "verify_replay",
 ]
+
+__getattr__ = deprecated_names(__name__, {"SpiteOptions": ("Options", Options)})

@@ -11,10 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import lru_cache
-from typing import Any, Final
-
-import numpy as np
-from numpy.typing import NDArray
+from typing import TYPE_CHECKING, Any, Final
 
 from cardcore.errors import IllegalMoveError, StateFormatError
 from cardcore.games import api
@@ -25,14 +22,18 @@ from cardcore.spite_malice.rules import (
     Discard,
     Move,
     Observation,
+    Options,
     PlayHand,
     PlayPayOff,
     PlaySide,
-    SpiteOptions,
     State,
     move_text,
     parse_move,
 )
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
 
 __all__ = ["SpiteMaliceGame", "game_for"]
 
@@ -43,7 +44,7 @@ it keeps a re-deal that meets only the placement rules (never reached in the tes
 
 
 @lru_cache(maxsize=64)
-def game_for(options: SpiteOptions) -> SpiteMaliceGame:
+def game_for(options: Options) -> SpiteMaliceGame:
     """The (shared) game of ``options``."""
     return SpiteMaliceGame(options)
 
@@ -53,7 +54,7 @@ class SpiteMaliceGame(api.Game[Move]):
 
     name = "spite-malice"
 
-    def __init__(self, options: SpiteOptions) -> None:
+    def __init__(self, options: Options) -> None:
         o = options
         self.rules = o
         p = o.num_players
@@ -198,6 +199,8 @@ class SpiteMaliceGame(api.Game[Move]):
         idx += [base + i * 13 + len(stack) for i, stack in enumerate(st.center)]
         if not st.over:
             idx.append(at["to_move"] + (st.current - seat) % p)
+        import numpy as np
+
         out = np.bincount(idx, minlength=self.observation_shape[0]).astype(np.float32)
         tail = [len(st.payoffs[k]) for k in order]
         tail += [len(st.hands[k]) for k in order]

@@ -12,10 +12,12 @@ procedure, completed stacks shuffled into the stock, used-pile recycling).
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
+from cardcore._deprecated import deprecated_names
 from cardcore.cards import JOKER0, RANKS, SUITS, parse_card
 from cardcore.errors import CardParseError, IllegalMoveError, OptionError
 from cardcore.games import api
@@ -30,10 +32,10 @@ __all__ = [
     "Discard",
     "Move",
     "Observation",
+    "Options",
     "PlayHand",
     "PlayPayOff",
     "PlaySide",
-    "SpiteOptions",
     "State",
     "card_rank",
     "card_text",
@@ -115,7 +117,7 @@ _SPECS_BY_NAME: Final = {o.name: o for o in OPTION_SPECS}
 
 
 @dataclass(frozen=True, slots=True)
-class SpiteOptions:
+class Options:
     """Validated rules of one game (RULES §3.7); ``None`` values are resolved per player count."""
 
     num_players: int = 2
@@ -159,8 +161,24 @@ class SpiteOptions:
             raise OptionError("at most 16 jokers")
 
     @classmethod
-    def from_mapping(cls, values: Mapping[str, OptionValue], num_players: int = 2) -> SpiteOptions:
-        """Options from a ``GameRequest.options`` style mapping (unknown keys rejected)."""
+    def from_mapping(
+        cls, players: int | Mapping[str, OptionValue], values: Mapping[str, OptionValue] | int = 2
+    ) -> Options:
+        """Options from a player count and a ``GameRequest.options`` style mapping (unknown
+        keys rejected), as every game's ``Options.from_mapping(players, values)``. The old
+        order ``from_mapping(values, players)`` still works for one version, with a
+        ``DeprecationWarning``."""
+        if isinstance(players, Mapping):
+            warnings.warn(
+                "spite_malice.Options.from_mapping(values, players) is deprecated: use "
+                "from_mapping(players, values), the order of every game",
+                DeprecationWarning,
+                stacklevel=2,
+            )
+            players, values = (values if isinstance(values, int) else 2), players
+        if not isinstance(values, Mapping):
+            raise OptionError(f"options must be a mapping, not {values!r}")
+        num_players = players
         kwargs: dict[str, Any] = {}
         for key, value in values.items():
             if key == "num_players":
@@ -361,7 +379,7 @@ class Observation:
     stock_count: int
     used_count: int
     turn: int
-    options: SpiteOptions
+    options: Options
 
     def rank(self, card_id: int) -> int:
         """Building value (0 = wild)."""
@@ -390,7 +408,7 @@ class State(api.State[Move]):
     it played from its hand that had gone back into the stock).
     """
 
-    options: SpiteOptions
+    options: Options
     seed: int
     rng: Rng
     deck_order: tuple[int, ...]
@@ -423,7 +441,7 @@ class State(api.State[Move]):
     # -- construction ----------------------------------------------------------------------
 
     @classmethod
-    def new(cls, options: SpiteOptions, seed: int, *, log_events: bool = False) -> State:
+    def new(cls, options: Options, seed: int, *, log_events: bool = False) -> State:
         """Deals a game from ``seed`` (RULES §3.1), picks the first player and refills nothing
         (hands are dealt full)."""
         o = options
@@ -467,7 +485,7 @@ class State(api.State[Move]):
     @classmethod
     def from_piles(
         cls,
-        options: SpiteOptions,
+        options: Options,
         *,
         hands: Sequence[str],
         payoffs: Sequence[str],
@@ -1077,3 +1095,6 @@ class State(api.State[Move]):
             sides = " | ".join(pile(x) for x in self.sides[s])
             lines.append(f"seat {s}: P {top}/{len(pay)}  H {pile(self.hands[s])}  S {sides}")
         return "\n".join(lines)
+
+
+__getattr__ = deprecated_names(__name__, {"SpiteOptions": ("Options", Options)})

@@ -45,9 +45,10 @@ from cardcore.games.replay_format import (
 from cardcore.games.schema import HEAD, INT64, STRING, RecordSchema, list_of, optional, struct
 from cardcore.rng import RNG_VERSION, Rng, derive_seed
 from cardcore.spite_malice.agents import GreedyAgent, PlannerAgent, RandomAgent
+from cardcore.spite_malice.game import SpiteMaliceGame, game_for
 from cardcore.spite_malice.rules import (
     OPTION_SPECS,
-    SpiteOptions,
+    Options,
     State,
     move_text,
     parse_move,
@@ -62,7 +63,7 @@ UNLIMITED_REPLAY_FORMAT: Final = 2
 since the embedding API a completed stack's slot goes away, which renumbers the later slots."""
 
 
-def replay_version(options: SpiteOptions) -> int:
+def replay_version(options: Options) -> int:
     """The replay format version of games with ``options``."""
     return UNLIMITED_REPLAY_FORMAT if options.center_limit == 0 else REPLAY_FORMAT
 
@@ -70,12 +71,12 @@ def replay_version(options: SpiteOptions) -> int:
 MAX_MATCH_GAMES: Final = 10_000
 
 
-def _options(request_options: Mapping[str, OptionValue], players: int) -> SpiteOptions:
-    return SpiteOptions.from_mapping(request_options, players)
+def _options(request_options: Mapping[str, OptionValue], players: int) -> Options:
+    return Options.from_mapping(players, request_options)
 
 
 def play_game(
-    options: SpiteOptions,
+    options: Options,
     seed: int,
     agents: Sequence[Agent],
     *,
@@ -88,11 +89,11 @@ def play_game(
     """
     if len(agents) != options.num_players:
         raise OptionError(f"{len(agents)} agents for {options.num_players} players")
-    st = State.new(options, seed)
+    st = game_for(options).new_state(seed)
     rngs = [Rng.for_stream(seed, s, "agent") for s in range(options.num_players)]
     log: list[list[Any]] = []
     decks = options.decks
-    while not st.over:
+    while not st.is_over:
         seat = st.current
         legal = st.legal_moves()
         move = agents[seat].act(st.observation(seat), legal, rngs[seat])
@@ -105,7 +106,7 @@ def play_game(
 
 
 def game_record(
-    options: SpiteOptions,
+    options: Options,
     seed: int,
     index: int,
     agents: Sequence[str],
@@ -251,14 +252,14 @@ PLAYED_MATCH_LAYOUT: Final = Obj(
 """A match record of `cardcore play` whose games carry their own replays."""
 
 
-def _replay_options(rep: Mapping[str, Any]) -> SpiteOptions:
+def _replay_options(rep: Mapping[str, Any]) -> Options:
     """The options of a (layout-checked) replay; ``num_players`` must agree with ``players``."""
     opts = dict(rep["options"])
     players = opts.pop("num_players", rep["players"])
     if players != rep["players"]:
         raise _fail(f"options.num_players {players!r} but players {rep['players']}")
     try:
-        return SpiteOptions.from_mapping(opts, players)
+        return Options.from_mapping(players, opts)
     except (OptionError, TypeError) as e:
         raise _fail(f"cannot rebuild the game: {e}") from None
 
@@ -364,7 +365,7 @@ def verify_replay(record: Mapping[str, Any]) -> str | None:
     if len(rep["agents"]) != options.num_players:
         raise _fail(f"{len(rep['agents'])} agents for {options.num_players} players")
     seed = rep["seed"]
-    st = State.new(options, seed)
+    st = game_for(options).new_state(seed)
     if list(st.deck_order) != rep["deck"]:
         raise _fail("the deck order differs from the seed's deal")
     if st.first_player != rep["first_player"]:
@@ -403,7 +404,7 @@ def verify_replay(record: Mapping[str, Any]) -> str | None:
     return note
 
 
-def _check_agents(options: SpiteOptions, seed: int, names: list[str], moves: Sequence[Any]) -> None:
+def _check_agents(options: Options, seed: int, names: list[str], moves: Sequence[Any]) -> None:
     """The agents (built-in or registered), re-run from their seeded streams, must make the
     same moves."""
     _, log = play_game(options, seed, [resolve_agent(SPEC, n)() for n in names], replay=True)
@@ -442,11 +443,8 @@ MATCH_SCHEMA: Final = RecordSchema(
 )
 
 
-def _game(players: int, options: dict[str, OptionValue]) -> Any:
-    from cardcore.spite_malice.game import SpiteMaliceGame, game_for
-
-    game: SpiteMaliceGame = game_for(SpiteOptions.from_mapping(options, players))
-    return game
+def _game(players: int, options: dict[str, OptionValue]) -> SpiteMaliceGame:
+    return game_for(Options.from_mapping(players, options))
 
 
 SPEC: Final = register_game(
@@ -466,7 +464,7 @@ SPEC: Final = register_game(
             "Race to empty your pay-off pile onto shared A..Q centre stacks; kings are wild "
             "(G4A 1.9.1 rules for 2 players, RULES §3)."
         ),
-        check_options=lambda players, options: SpiteOptions.from_mapping(options, players),
+        check_options=Options.from_mapping,
         record_schema=RECORD_SCHEMA,
         match_schema=MATCH_SCHEMA,
         game_factory=_game,

@@ -9,10 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
-from typing import Any, Final
-
-import numpy as np
-from numpy.typing import NDArray
+from typing import TYPE_CHECKING, Any, Final
 
 from cardcore.errors import IllegalMoveError, StateFormatError
 from cardcore.games import api
@@ -39,6 +36,10 @@ from cardcore.three_thirteen.rules import (
     face_table,
     parse_move,
 )
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
 
 __all__ = ["ThreeThirteenGame", "game_for"]
 
@@ -172,6 +173,8 @@ class ThreeThirteenGame(api.Game[Move]):
         idx.append(at["dealer"] + (st.dealer - seat) % p)
         if st.out_seat is not None:
             idx.append(at["went_out"] + (st.out_seat - seat) % p)
+        import numpy as np
+
         out = np.bincount(idx, minlength=self.observation_shape[0]).astype(np.float32)
         order = [(seat + r) % p for r in range(p)]
         hands, totals = st.hands, st.totals

@@ -43,6 +43,7 @@ from cardcore.games.schema import (
 )
 from cardcore.rng import RNG_VERSION, Rng
 from cardcore.three_thirteen.agents import AGENTS
+from cardcore.three_thirteen.game import ThreeThirteenGame, game_for
 from cardcore.three_thirteen.rules import (
     NUM_ROUNDS,
     OPTION_SPECS,
@@ -74,12 +75,12 @@ def run_game(
         raise OptionError(f"{p} players need {p} agents, got {len(agent_names)}")
     agents = [spec.make_agent(n) for n in agent_names]
     rngs = [Rng.for_stream(seed, s, "agent") for s in range(p)]
-    st = State(options, seed)
+    st = game_for(options).new_state(seed)
     decisions = 0
     observe = st.observation
     legal_moves = st.legal_moves
     apply = st.apply
-    while not st.over:
+    while not st.is_over:
         seat = st.current
         apply(agents[seat].act(observe(seat), legal_moves(), rngs[seat]))
         decisions += 1
@@ -196,7 +197,7 @@ def verify_replay(replay: Mapping[str, Any]) -> str | None:
     except (OptionError, TypeError) as e:
         raise _fail(f"bad options: {e}") from None
     seed = replay["seed"]
-    st = State(options, seed)
+    st = game_for(options).new_state(seed)
     if st.first_dealer != replay["first_dealer"]:
         raise _fail(f"first dealer {st.first_dealer}, recorded {replay['first_dealer']}")
     for r, rec in enumerate(replay["rounds"]):
@@ -265,11 +266,8 @@ RECORD_SCHEMA: Final = RecordSchema(
 )
 
 
-def _game(players: int, options: dict[str, OptionValue]) -> Any:
-    from cardcore.three_thirteen.game import ThreeThirteenGame, game_for
-
-    game: ThreeThirteenGame = game_for(Options.from_mapping(players, options))
-    return game
+def _game(players: int, options: dict[str, OptionValue]) -> ThreeThirteenGame:
+    return game_for(Options.from_mapping(players, options))
 
 
 SPEC: Final = register_game(

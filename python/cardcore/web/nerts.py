@@ -26,7 +26,7 @@ from cardcore.nerts.rules import (
     Action,
     CallNerts,
     Flip,
-    NertsOptions,
+    Options,
     Recycle,
     ToFoundation,
     ToWork,
@@ -76,7 +76,7 @@ class NertsTable(Table):
     def __init__(self, setup: RoomSetup, agents: Sequence[str | None]) -> None:
         self.setup = setup
         self.players = setup.players
-        self.options = NertsOptions.from_mapping(setup.players, dict(setup.options))
+        self.options = Options.from_mapping(setup.players, dict(setup.options))
         self.spec = get_game("nerts")
         self.agent_list = list(agents)
         self.agent_names = agent_names(agents)

@@ -13,10 +13,10 @@ from typing import Any
 from cardcore.rng import Rng, derive_seed
 from cardcore.spite_malice.rules import (
     Discard,
+    Options,
     PlayHand,
     PlayPayOff,
     PlaySide,
-    SpiteOptions,
     State,
     move_text,
     parse_move,
@@ -35,7 +35,7 @@ class SpiteMatch(TurnMatch):
 
     def __init__(self, setup: RoomSetup, names: Sequence[str]) -> None:
         super().__init__(setup, names)
-        self.options = SpiteOptions.from_mapping(dict(setup.options), setup.players)
+        self.options = Options.from_mapping(setup.players, dict(setup.options))
         self.totals = [0] * setup.players
         self.games: list[dict[str, Any]] = []
         self.index = -1
