@@ -145,7 +145,7 @@ def test_observation_json_reads_back(game: Game[Any]) -> None:
             doc = json.loads(st.observation_json(seat))
             assert doc["format"] == "cardcore-observation"
             assert doc["seat"] == seat
-            obs = game.observation_from_json(st.observation_json(seat))  # type: ignore[attr-defined]
+            obs = game.observation_from_json(st.observation_json(seat))
             assert obs == st.observation(seat), step
         legal = st.legal_actions()
         st.apply(legal[rng.below(len(legal))])
@@ -252,9 +252,7 @@ def test_bad_json_is_a_typed_error(game: Game[Any]) -> None:
     with pytest.raises(StateFormatError):
         game.state_from_json(obs)
     with pytest.raises(UnsupportedVersionError):
-        game.observation_from_json(  # type: ignore[attr-defined]
-            json.dumps({**json.loads(obs), "version": 99})
-        )
+        game.observation_from_json(json.dumps({**json.loads(obs), "version": 99}))
     move = game.action_to_move(st.legal_actions()[0])
     doc = json.loads(game.move_to_json(move))
     assert game.move_from_json(json.dumps(doc)) == move
@@ -344,5 +342,5 @@ def test_old_names_warn_for_one_version() -> None:
             3, {"hand_size": 6}
         )
     with pytest.raises(AttributeError):
-        _ = sm.NoSuchName  # type: ignore[attr-defined]
+        _ = sm.NoSuchName
     assert nerts.State is type(cardcore.load_game("nerts").new_state(0))

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, ClassVar, Final, Generic, TypeVar
 
@@ -155,6 +155,41 @@ def reading(what: str) -> Iterator[None]:
         raise StateFormatError(f"malformed {what}: {type(e).__name__}: {e}") from None
 
 
+def read_int(x: object, lo: int, hi: int) -> int:
+    """``x`` if it is an int in ``lo..hi`` (a bool is not), else :class:`StateFormatError`."""
+    if isinstance(x, bool) or not isinstance(x, int) or not lo <= x <= hi:
+        raise StateFormatError(f"expected an int in {lo}..{hi}, got {x!r}")
+    return x
+
+
+def read_bool(x: object) -> bool:
+    if not isinstance(x, bool):
+        raise StateFormatError(f"expected true or false, got {x!r}")
+    return x
+
+
+def read_list(x: object, n: int) -> list[Any]:
+    """``x`` if it is a list of ``n`` items, else :class:`StateFormatError`."""
+    if not isinstance(x, list) or len(x) != n:
+        raise StateFormatError(f"expected a list of {n}, got {x!r}")
+    return x
+
+
+def read_choice(x: object, allowed: Sequence[str]) -> str:
+    if not isinstance(x, str) or x not in allowed:
+        raise StateFormatError(f"expected one of {', '.join(allowed)}, got {x!r}")
+    return x
+
+
+def read_seat(x: object, players: int, *, nullable: bool = False) -> int | None:
+    """A seat (or None when ``nullable``) read from a document."""
+    if x is None and nullable:
+        return None
+    if isinstance(x, bool) or not isinstance(x, int) or not 0 <= x < players:
+        raise StateFormatError(f"no seat {x!r} at a {players}-player table")
+    return x
+
+
 def check_seat(seat: object, players: int) -> int:
     """``seat`` if it is a seat of a ``players``-player table, else ``ValueError``."""
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
@@ -213,7 +248,21 @@ class Game(ABC, Generic[MoveT]):
     @abstractmethod
     def _observation_tensor(self, state: Any, seat: int) -> NDArray[np.float32]: ...
 
+    @abstractmethod
+    def _observation_from_body(self, seat: int, body: Mapping[str, Any]) -> Any: ...
+
     # -- shared machinery ------------------------------------------------------------------
+
+    def _lay_out(self, segments: Sequence[tuple[str, int]]) -> None:
+        """Sets ``observation_layout`` / ``observation_shape`` from ``(name, size)`` segments
+        laid end to end (and ``_at``: each segment's offset)."""
+        self.observation_layout: dict[str, slice] = {}
+        at = 0
+        for name, size in segments:
+            self.observation_layout[name] = slice(at, at + size)
+            at += size
+        self.observation_shape = (at,)
+        self._at = {name: s.start for name, s in self.observation_layout.items()}
 
     def action_text(self, action: int) -> str:
         """Readable text of an action id (its canonical move)."""
@@ -259,6 +308,19 @@ class Game(ABC, Generic[MoveT]):
                 "observation": self._observation_body(state, seat),
             }
         )
+
+    def observation_from_json(self, data: JsonInput) -> Any:
+        """The observation object a ``cardcore-observation`` document of these options
+        describes: what a remote agent passes to ``act``."""
+        doc = open_document(data, OBSERVATION_FORMAT, self.name)
+        if doc.get("options") != self.options:
+            raise StateFormatError(f"an observation of other options: {doc.get('options')!r}")
+        with reading(f"{self.name} observation"):
+            seat = check_seat(doc["seat"], self.num_players)
+            body = doc["observation"]
+            if not isinstance(body, Mapping):
+                raise StateFormatError("the observation is not a JSON object")
+            return self._observation_from_body(seat, body)
 
     def move_to_json(self, move: MoveT) -> str:
         """``move`` as a ``cardcore-move`` document (``"move"``: its text, ``"action"``: its

@@ -105,13 +105,7 @@ class NertsGame(api.Game[Action]):
             ("pending", 1),
             ("now_s", 1),
         ]
-        self.observation_layout: dict[str, slice] = {}
-        at = 0
-        for name, size in segments:
-            self.observation_layout[name] = slice(at, at + size)
-            at += size
-        self.observation_shape = (at,)
-        self._at = {name: s.start for name, s in self.observation_layout.items()}
+        self._lay_out(segments)
 
     # -- moves and actions -------------------------------------------------------------------
 
@@ -215,35 +209,29 @@ class NertsGame(api.Game[Action]):
             "points": rnd.scores() if not rnd.running else None,
         }
 
-    def observation_from_json(self, data: api.JsonInput) -> NertsObservation:
-        """The :class:`NertsObservation` an ``observation_json()`` document describes."""
-        doc = api.open_document(data, api.OBSERVATION_FORMAT, self.name)
-        if doc.get("options") != self.options:
-            raise StateFormatError(f"an observation of other options: {doc.get('options')!r}")
+    def _observation_from_body(self, seat: int, b: Mapping[str, Any]) -> NertsObservation:
         c = self._codec
         p = self.num_players
-        with api.reading("nerts observation"):
-            b = doc["observation"]
-            obs = object.__new__(NertsObservation)
-            obs.seat = api.check_seat(doc["seat"], p)
-            obs.now = _int(b["now"], 0, 1 << 40)
-            obs.table_options = self.rules
-            obs.foundation_piles = tuple(tuple(f) for f in c.decode_piles(b["foundations"]))
-            obs.foundations = tuple(f[-1] for f in obs.foundation_piles)
-            obs.stalemates = _int(b["stalemates"], 0, 1 << 31)
-            obs.recycles = _int(b["recycles"], 0, 1 << 31)
-            players = []
-            for pd in _list(b["players"], p):
-                pl = object.__new__(PublicPlayer)
-                pl.nerts_count = _int(pd["nerts_count"], 0, 52)
-                pl.nerts_top = None if pd["nerts_top"] is None else c.card(pd["nerts_top"])
-                pl.stock_count = _int(pd["stock_count"], 0, 52)
-                pl.waste_count = _int(pd["waste_count"], 0, 52)
-                pl.waste_top = None if pd["waste_top"] is None else c.card(pd["waste_top"])
-                pl.work = tuple(tuple(x) for x in c.decode_piles(pd["work"], self.rules.work_piles))
-                players.append(pl)
-            obs.players = tuple(players)
-            return obs
+        obs = object.__new__(NertsObservation)
+        obs.seat = seat
+        obs.now = api.read_int(b["now"], 0, 1 << 40)
+        obs.table_options = self.rules
+        obs.foundation_piles = tuple(tuple(f) for f in c.decode_piles(b["foundations"]))
+        obs.foundations = tuple(f[-1] for f in obs.foundation_piles)
+        obs.stalemates = api.read_int(b["stalemates"], 0, 1 << 31)
+        obs.recycles = api.read_int(b["recycles"], 0, 1 << 31)
+        players = []
+        for pd in api.read_list(b["players"], p):
+            pl = object.__new__(PublicPlayer)
+            pl.nerts_count = api.read_int(pd["nerts_count"], 0, 52)
+            pl.nerts_top = None if pd["nerts_top"] is None else c.card(pd["nerts_top"])
+            pl.stock_count = api.read_int(pd["stock_count"], 0, 52)
+            pl.waste_count = api.read_int(pd["waste_count"], 0, 52)
+            pl.waste_top = None if pd["waste_top"] is None else c.card(pd["waste_top"])
+            pl.work = tuple(tuple(x) for x in c.decode_piles(pd["work"], self.rules.work_piles))
+            players.append(pl)
+        obs.players = tuple(players)
+        return obs
 
     # -- the whole state as JSON -------------------------------------------------------------
 
@@ -281,8 +269,8 @@ class NertsGame(api.Game[Action]):
         }
 
     def _state_from_body(self, body: Mapping[str, Any]) -> NertsState:
-        seed = _int(body["seed"], 0, (1 << 64) - 1)
-        agents = _list(body["agents"], self.num_players)
+        seed = api.read_int(body["seed"], 0, (1 << 64) - 1)
+        agents = api.read_list(body["agents"], self.num_players)
         spec = get_game(self.name)
         for name in agents:
             if name is not None:
@@ -411,7 +399,7 @@ class NertsState(api.RealtimeState[Action]):
         elif kind == "advance" and len(op) == 2:
             self.advance_to(op[1])
         elif kind == "step" and len(op) == 2:
-            n = _int(op[1], 1, 1 << 62)
+            n = api.read_int(op[1], 1, 1 << 62)
             for i in range(n):
                 if not self.step() and not self._round._queue:
                     self._ops[-1][1] += n - 1 - i  # the rest were no-ops: record, skip
@@ -468,15 +456,3 @@ class NertsState(api.RealtimeState[Action]):
     def __repr__(self) -> str:
         r = self._round
         return f"<nerts NertsState now={r.now}ms end={r.end} points={r.scores()}>"
-
-
-def _int(x: object, lo: int, hi: int) -> int:
-    if isinstance(x, bool) or not isinstance(x, int) or not lo <= x <= hi:
-        raise StateFormatError(f"expected an int in {lo}..{hi}, got {x!r}")
-    return x
-
-
-def _list(x: object, n: int) -> list[Any]:
-    if not isinstance(x, list) or len(x) != n:
-        raise StateFormatError(f"expected a list of {n}, got {x!r}")
-    return x

@@ -105,13 +105,7 @@ class SpiteMaliceGame(api.Game[Move]):
             ("used_count", 1),
             ("turn", 1),
         ]
-        self.observation_layout: dict[str, slice] = {}
-        at = 0
-        for name, size in segments:
-            self.observation_layout[name] = slice(at, at + size)
-            at += size
-        self.observation_shape = (at,)
-        self._at = {name: s.start for name, s in self.observation_layout.items()}
+        self._lay_out(segments)
 
     # -- moves and actions -------------------------------------------------------------------
 
@@ -229,34 +223,29 @@ class SpiteMaliceGame(api.Game[Move]):
             "end_reason": st.end_reason,
         }
 
-    def observation_from_json(self, data: api.JsonInput) -> Observation:
-        """The :class:`Observation` an ``observation_json()`` document describes."""
-        doc = api.open_document(data, api.OBSERVATION_FORMAT, self.name)
-        if doc.get("options") != self.options:
-            raise StateFormatError(f"an observation of other options: {doc.get('options')!r}")
+    def _observation_from_body(self, seat: int, b: Mapping[str, Any]) -> Observation:
         p = self.num_players
         c = self._codec
-        with api.reading("spite-malice observation"):
-            seat = api.check_seat(doc["seat"], p)
-            b = doc["observation"]
-            current = b["current_player"]
-            return Observation(
-                seat=seat,
-                current=seat if current is None else api.check_seat(current, p),
-                hand=tuple(c.decode(b["hand"])),
-                hand_sizes=tuple(_int(n, 0, 99) for n in _list(b["hand_sizes"], p)),
-                payoff_tops=tuple(None if t is None else c.card(t) for t in b["payoff_tops"]),
-                payoff_counts=tuple(_int(n, 0, 99) for n in _list(b["payoff_counts"], p)),
-                side_stacks=tuple(
-                    tuple(tuple(x) for x in c.decode_piles(sides, self.rules.num_side_stacks))
-                    for sides in _list(b["side_stacks"], p)
-                ),
-                center=tuple(tuple(x) for x in c.decode_piles(b["center"])),
-                stock_count=_int(b["stock_count"], 0, c.size),
-                used_count=_int(b["used_count"], 0, c.size),
-                turn=_int(b["turn"], 1, 1 << 31),
-                options=self.rules,
-            )
+        current = b["current_player"]
+        return Observation(
+            seat=seat,
+            current=seat if current is None else api.check_seat(current, p),
+            hand=tuple(c.decode(b["hand"])),
+            hand_sizes=tuple(api.read_int(n, 0, 99) for n in api.read_list(b["hand_sizes"], p)),
+            payoff_tops=tuple(None if t is None else c.card(t) for t in b["payoff_tops"]),
+            payoff_counts=tuple(
+                api.read_int(n, 0, 99) for n in api.read_list(b["payoff_counts"], p)
+            ),
+            side_stacks=tuple(
+                tuple(tuple(x) for x in c.decode_piles(sides, self.rules.num_side_stacks))
+                for sides in api.read_list(b["side_stacks"], p)
+            ),
+            center=tuple(tuple(x) for x in c.decode_piles(b["center"])),
+            stock_count=api.read_int(b["stock_count"], 0, c.size),
+            used_count=api.read_int(b["used_count"], 0, c.size),
+            turn=api.read_int(b["turn"], 1, 1 << 31),
+            options=self.rules,
+        )
 
     # -- the whole state as JSON -------------------------------------------------------------
 
@@ -304,36 +293,36 @@ class SpiteMaliceGame(api.Game[Move]):
         entries = c.decode_piles(know["entries"])
         st = State(
             options=o,
-            seed=_int(body["seed"], 0, (1 << 64) - 1),
+            seed=api.read_int(body["seed"], 0, (1 << 64) - 1),
             rng=api.rng_from_words(body["rng"]),
             deck_order=tuple(c.decode(body["deck_order"])),
             payoffs=c.decode_piles(body["payoffs"], p),
             hands=c.decode_piles(body["hands"], p),
-            sides=[c.decode_piles(x, n_sides) for x in _list(body["sides"], p)],
+            sides=[c.decode_piles(x, n_sides) for x in api.read_list(body["sides"], p)],
             center=c.decode_piles(body["center"]),
             stock=c.decode(body["stock"]),
             used=c.decode(body["used"]),
             current=api.check_seat(body["current"], p),
             first_player=api.check_seat(body["first_player"], p),
-            turn=_int(body["turn"], 1, big),
-            over=_bool(body["over"]),
+            turn=api.read_int(body["turn"], 1, big),
+            over=api.read_bool(body["over"]),
             winner=None if body["winner"] is None else api.check_seat(body["winner"], p),
             end_reason=str(body["end_reason"]),
-            scores=[_int(x, 0, big) for x in _list(body["scores"], p)],
+            scores=[api.read_int(x, 0, big) for x in api.read_list(body["scores"], p)],
             events=[str(e) for e in events] if events is not None else [],
-            reshuffles=_int(body["reshuffles"], 0, big),
+            reshuffles=api.read_int(body["reshuffles"], 0, big),
             log_events=events is not None,
             log=[(api.check_seat(s, p), self.parse_move(m)) for s, m in _pairs(body["moves"])],
             pinned=c.decode_piles(know["pinned"], p),
             entries=entries,
             entry_draws=[
-                [_int(x, 0, big) for x in _list(d, p)]
-                for d in _list(know["entry_draws"], len(entries))
+                [api.read_int(x, 0, big) for x in api.read_list(d, p)]
+                for d in api.read_list(know["entry_draws"], len(entries))
             ],
-            drawn=[_int(x, 0, big) for x in _list(know["drawn"], p)],
+            drawn=[api.read_int(x, 0, big) for x in api.read_list(know["drawn"], p)],
             played=[
-                [_int(x, 1, len(entries)) for x in _list(pl, len(pl))]
-                for pl in _list(know["played"], p)
+                [api.read_int(x, 1, len(entries)) for x in api.read_list(pl, len(pl))]
+                for pl in api.read_list(know["played"], p)
             ],
             entry_of={card: j for j, cards in enumerate(entries, start=1) for card in cards},
             _game=self,
@@ -459,24 +448,6 @@ def _fill(
 
 
 # -- validation of a state read from JSON ------------------------------------------------------
-
-
-def _int(x: object, lo: int, hi: int) -> int:
-    if isinstance(x, bool) or not isinstance(x, int) or not lo <= x <= hi:
-        raise StateFormatError(f"expected an int in {lo}..{hi}, got {x!r}")
-    return x
-
-
-def _bool(x: object) -> bool:
-    if not isinstance(x, bool):
-        raise StateFormatError(f"expected true or false, got {x!r}")
-    return x
-
-
-def _list(x: object, n: int) -> list[Any]:
-    if not isinstance(x, list) or len(x) != n:
-        raise StateFormatError(f"expected a list of {n}, got {x!r}")
-    return x
 
 
 def _pairs(x: object) -> list[tuple[Any, Any]]:

@@ -7,7 +7,7 @@ face ``f`` (face codes 0..51, ``52`` any joker); 54 ids, 55 with jokers.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Final
 
@@ -94,13 +94,7 @@ class ThreeThirteenGame(api.Game[Move]):
             ("turn_in_round", 1),
             ("drawn_from_discard", 1),
         ]
-        self.observation_layout: dict[str, slice] = {}
-        at = 0
-        for name, size in segments:
-            self.observation_layout[name] = slice(at, at + size)
-            at += size
-        self.observation_shape = (at,)
-        self._at = {name: s.start for name, s in self.observation_layout.items()}
+        self._lay_out(segments)
 
     # -- moves and actions -------------------------------------------------------------------
 
@@ -219,47 +213,39 @@ class ThreeThirteenGame(api.Game[Move]):
             "went_out": list(st.went_out),
         }
 
-    def observation_from_json(self, data: api.JsonInput) -> Observation:
-        """The :class:`Observation` an ``observation_json()`` document describes (what a
-        remote agent needs to call ``act``)."""
-        doc = api.open_document(data, api.OBSERVATION_FORMAT, self.name)
-        if doc.get("options") != self.options:
-            raise StateFormatError(f"an observation of other options: {doc.get('options')!r}")
+    def _observation_from_body(self, seat: int, b: Mapping[str, Any]) -> Observation:
         o = self.rules
         c = self._codec
-        with api.reading("three-thirteen observation"):
-            seat = api.check_seat(doc["seat"], self.num_players)
-            b = doc["observation"]
-            drawn = b["drawn"]
-            return Observation(
-                seat=seat,
-                num_players=self.num_players,
-                round=_int(b["round"], 1, NUM_ROUNDS),
-                cards_dealt=int(b["round"]) + 2,
-                wild_rank=_int(b["wild_rank"], 3, 13),
-                dealer=api.check_seat(b["dealer"], self.num_players),
-                phase=_choice(b["phase"], _PHASES),
-                hand=tuple(c.decode(b["hand"])),
-                drawn=None if drawn is None else c.card(drawn),
-                drawn_from_discard=bool(b["drawn_from_discard"]),
-                discard_pile=tuple(c.decode(b["discard_pile"])),
-                stock_size=_int(b["stock_size"], 0, c.size),
-                hand_sizes=tuple(_int(n, 0, 14) for n in b["hand_sizes"]),
-                taken=tuple(tuple(t) for t in c.decode_piles(b["taken"], self.num_players)),
-                discards=tuple(
-                    (api.check_seat(s, self.num_players), c.card(x)) for s, x in b["discards"]
-                ),
-                out_seat=_seat_or_none(b["out_seat"], self.num_players),
-                own_turns=_int(b["own_turns"], 0, 1 << 31),
-                turn_in_round=_int(b["turn_in_round"], 0, 1 << 31),
-                totals=tuple(_int(t, 0, 1 << 31) for t in b["totals"]),
-                num_decks=o.num_decks,
-                jokers=o.jokers,
-                rules=o.meld_rules,
-                face_of=face_table(o.num_decks, o.jokers),
-                forbid_return_of_discard_draw=o.forbid_return_of_discard_draw,
-                min_own_turns_before_out=o.min_own_turns_before_out,
-            )
+        drawn = b["drawn"]
+        return Observation(
+            seat=seat,
+            num_players=self.num_players,
+            round=api.read_int(b["round"], 1, NUM_ROUNDS),
+            cards_dealt=int(b["round"]) + 2,
+            wild_rank=api.read_int(b["wild_rank"], 3, 13),
+            dealer=api.check_seat(b["dealer"], self.num_players),
+            phase=api.read_choice(b["phase"], _PHASES),
+            hand=tuple(c.decode(b["hand"])),
+            drawn=None if drawn is None else c.card(drawn),
+            drawn_from_discard=bool(b["drawn_from_discard"]),
+            discard_pile=tuple(c.decode(b["discard_pile"])),
+            stock_size=api.read_int(b["stock_size"], 0, c.size),
+            hand_sizes=tuple(api.read_int(n, 0, 14) for n in b["hand_sizes"]),
+            taken=tuple(tuple(t) for t in c.decode_piles(b["taken"], self.num_players)),
+            discards=tuple(
+                (api.check_seat(s, self.num_players), c.card(x)) for s, x in b["discards"]
+            ),
+            out_seat=api.read_seat(b["out_seat"], self.num_players, nullable=True),
+            own_turns=api.read_int(b["own_turns"], 0, 1 << 31),
+            turn_in_round=api.read_int(b["turn_in_round"], 0, 1 << 31),
+            totals=tuple(api.read_int(t, 0, 1 << 31) for t in b["totals"]),
+            num_decks=o.num_decks,
+            jokers=o.jokers,
+            rules=o.meld_rules,
+            face_of=face_table(o.num_decks, o.jokers),
+            forbid_return_of_discard_draw=o.forbid_return_of_discard_draw,
+            min_own_turns_before_out=o.min_own_turns_before_out,
+        )
 
     # -- the whole state as JSON -------------------------------------------------------------
 
@@ -316,14 +302,14 @@ class ThreeThirteenGame(api.Game[Move]):
         st._game = self
         st._resample_cache = None
         st._taken_t = None
-        st.seed = _int(body["seed"], 0, (1 << 64) - 1)
+        st.seed = api.read_int(body["seed"], 0, (1 << 64) - 1)
         st._rng = api.rng_from_words(body["rng"])
         st.first_dealer = api.check_seat(body["first_dealer"], p)
         st.dealer = api.check_seat(body["dealer"], p)
-        st.round = _int(body["round"], 1, NUM_ROUNDS)
+        st.round = api.read_int(body["round"], 1, NUM_ROUNDS)
         st.wild_rank = st.round + 2
         st.current = api.check_seat(body["current"], p)
-        st.phase = _choice(body["phase"], _PHASES)
+        st.phase = api.read_choice(body["phase"], _PHASES)
         st.over = body["over"] is True
         if st.over != (st.phase == "over"):
             raise StateFormatError("'over' and 'phase' disagree")
@@ -336,13 +322,15 @@ class ThreeThirteenGame(api.Game[Move]):
         st.upcard = c.card(body["upcard"])
         st.discards = [(api.check_seat(s, p), c.card(x)) for s, x in body["discards"]]
         st.taken = c.decode_piles(body["taken"], p)
-        st.own_turns = [_int(n, 0, 1 << 31) for n in _list(body["own_turns"], p)]
-        st.turn_in_round = _int(body["turn_in_round"], 0, 1 << 31)
-        st.out_seat = _seat_or_none(body["out_seat"], p)
-        st.final_left = _int(body["final_left"], 0, p)
-        st.totals = [_int(t, 0, 1 << 31) for t in _list(body["totals"], p)]
-        st.round_scores = [[_int(x, 0, 1 << 31) for x in _list(r, p)] for r in body["round_scores"]]
-        st.went_out = [_seat_or_none(s, p) for s in body["went_out"]]
+        st.own_turns = [api.read_int(n, 0, 1 << 31) for n in api.read_list(body["own_turns"], p)]
+        st.turn_in_round = api.read_int(body["turn_in_round"], 0, 1 << 31)
+        st.out_seat = api.read_seat(body["out_seat"], p, nullable=True)
+        st.final_left = api.read_int(body["final_left"], 0, p)
+        st.totals = [api.read_int(t, 0, 1 << 31) for t in api.read_list(body["totals"], p)]
+        st.round_scores = [
+            [api.read_int(x, 0, 1 << 31) for x in api.read_list(r, p)] for r in body["round_scores"]
+        ]
+        st.went_out = [api.read_seat(s, p, nullable=True) for s in body["went_out"]]
         history = body["history"]
         st.deck_orders = c.decode_piles(history["decks"])
         codes = self._codes
@@ -351,7 +339,8 @@ class ThreeThirteenGame(api.Game[Move]):
         ]
         st.rebuilds = [c.decode_piles(r) for r in history["rebuilds"]]
         st._stacked = {
-            _int(int(k), 1, NUM_ROUNDS): c.decode(v) for k, v in body.get("stacked", {}).items()
+            api.read_int(int(k), 1, NUM_ROUNDS): c.decode(v)
+            for k, v in body.get("stacked", {}).items()
         }
         _check_state(st)
         return st
@@ -466,28 +455,6 @@ def _hidden_classes(st: State, seat: int) -> tuple[list[list[int]], list[list[in
 
 
 # -- validation of a state read from JSON ------------------------------------------------------
-
-
-def _int(x: object, lo: int, hi: int) -> int:
-    if isinstance(x, bool) or not isinstance(x, int) or not lo <= x <= hi:
-        raise StateFormatError(f"expected an int in {lo}..{hi}, got {x!r}")
-    return x
-
-
-def _list(x: object, n: int) -> list[Any]:
-    if not isinstance(x, list) or len(x) != n:
-        raise StateFormatError(f"expected a list of {n}, got {x!r}")
-    return x
-
-
-def _choice(x: object, allowed: Sequence[str]) -> str:
-    if x not in allowed:
-        raise StateFormatError(f"expected one of {', '.join(allowed)}, got {x!r}")
-    return str(x)
-
-
-def _seat_or_none(x: object, players: int) -> int | None:
-    return None if x is None else api.check_seat(x, players)
 
 
 def _check_state(st: State) -> None:
