@@ -344,3 +344,30 @@ def test_old_names_warn_for_one_version() -> None:
     with pytest.raises(AttributeError):
         _ = sm.NoSuchName
     assert nerts.State is type(cardcore.load_game("nerts").new_state(0))
+
+
+def test_numpy_integers_are_action_ids(game: Game[Any]) -> None:
+    """RL code passes numpy integers (a masked argmax); they are ids like ints, bools are not."""
+    st = game.new_state(8)
+    twin = game.new_state(8)
+    for _ in range(20):
+        if st.is_over:
+            break
+        legal = st.legal_actions()
+        a = legal[-1]
+        assert game.action_to_move(np.int64(a)) == game.action_to_move(a)
+        st.apply(np.int32(a))  # type: ignore[arg-type]
+        twin.apply(a)
+        assert st.to_json() == twin.to_json()
+    before = st.to_json()
+    with pytest.raises(IllegalMoveError):
+        st.apply(np.int64(game.num_actions))  # type: ignore[arg-type]
+    assert st.to_json() == before
+
+
+@pytest.mark.parametrize("name", ["three-thirteen", "spite-malice", "nerts"])
+def test_states_pickle(name: str) -> None:
+    import pickle
+
+    st = cardcore.load_game(name).new_state(4)
+    assert pickle.loads(pickle.dumps(st)).to_json() == st.to_json()

@@ -218,3 +218,9 @@ def test_bad_json_is_a_typed_error() -> None:
     many_steps = {**body, "ops": [*body["ops"], ["step", 10**15]]}
     with pytest.raises(StateFormatError):  # runs out quickly, then the table differs
         game.state_from_json(json.dumps({**good, "state": many_steps}))
+
+
+def test_numpy_integer_submit() -> None:
+    _, st = _new(CASES[0], 4)
+    st.submit(0, np.int64(st.legal_actions(0)[0]), 0)  # type: ignore[arg-type]
+    assert st.pending(0)

@@ -155,6 +155,15 @@ def reading(what: str) -> Iterator[None]:
         raise StateFormatError(f"malformed {what}: {type(e).__name__}: {e}") from None
 
 
+def action_id(x: object) -> int | None:
+    """``x`` as an action id when it is an integer (``int``, ``numpy.int64``, ...; a bool is
+    not), else None. Lets RL code pass numpy integers where an id is expected."""
+    if isinstance(x, bool):
+        return None
+    index = getattr(type(x), "__index__", None)
+    return None if index is None else int(index(x))
+
+
 def read_int(x: object, lo: int, hi: int) -> int:
     """``x`` if it is an int in ``lo..hi`` (a bool is not), else :class:`StateFormatError`."""
     if isinstance(x, bool) or not isinstance(x, int) or not lo <= x <= hi:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, cast
 
 from cardcore import _core
 from cardcore.errors import IllegalMoveError, StateFormatError, UnregisteredAgentError
@@ -116,8 +116,10 @@ class NertsGame(api.Game[Action]):
         return NertsState(self, seed, agents)
 
     def action_to_move(self, action: int) -> Action:
-        if isinstance(action, bool) or not isinstance(action, int):
+        index = api.action_id(action)
+        if index is None:
             raise IllegalMoveError(f"an action id is an int, not {action!r}")
+        action = index
         if not 0 <= action < self.num_actions:
             raise IllegalMoveError(f"no nerts action {action} (0..{self.num_actions - 1})")
         return self._moves[action]
@@ -357,7 +359,8 @@ class NertsState(api.RealtimeState[Action]):
         a move of this game. Whether the move is legal is decided when it executes."""
         game = self._game
         api.check_seat(seat, game.num_players)
-        action = game.action_to_move(move) if isinstance(move, int) else move
+        index = api.action_id(move)
+        action = game.action_to_move(index) if index is not None else cast(Action, move)
         game.move_to_action(action)  # raises for anything that is not a Nerts move
         rnd = self._round
         if not rnd.running:

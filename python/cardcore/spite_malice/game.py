@@ -125,8 +125,10 @@ class SpiteMaliceGame(api.Game[Move]):
         return move
 
     def action_to_move(self, action: int) -> Move:
-        if isinstance(action, bool) or not isinstance(action, int):
+        index = api.action_id(action)
+        if index is None:
             raise IllegalMoveError(f"an action id is an int, not {action!r}")
+        action = index
         if not 0 <= action < self.num_actions:
             raise IllegalMoveError(f"no spite-malice action {action} (0..{self.num_actions - 1})")
         kind, x, y = self.decode[action]

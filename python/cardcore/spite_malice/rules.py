@@ -806,6 +806,8 @@ class State(api.State[Move]):
         """Plays ``move`` (a move or an action id) for the current player; raises
         ``IllegalMoveError`` (state unchanged). An action id plays the lowest-numbered card of
         its face in the hand."""
+        if type(move) is not int and (action := api.action_id(move)) is not None:
+            move = action
         if type(move) is int:
             legal = self._legal
             if legal is None:

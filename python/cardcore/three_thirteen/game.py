@@ -104,8 +104,10 @@ class ThreeThirteenGame(api.Game[Move]):
         return st
 
     def action_to_move(self, action: int) -> Move:
-        if isinstance(action, bool) or not isinstance(action, int):
+        index = api.action_id(action)
+        if index is None:
             raise IllegalMoveError(f"an action id is an int, not {action!r}")
+        action = index
         if action == ACTION_DRAW_STOCK:
             return DRAW_STOCK
         if action == ACTION_DRAW_DISCARD:

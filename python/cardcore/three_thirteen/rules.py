@@ -201,6 +201,7 @@ class Discard:
 
 
 Move = DrawStock | DrawDiscard | Discard
+_MOVE_TYPES: Final = (DrawStock, DrawDiscard, Discard)
 DRAW_STOCK: Final = DrawStock()
 DRAW_DISCARD: Final = DrawDiscard()
 _DISCARDS: Final = tuple(Discard(i) for i in range(256))
@@ -636,6 +637,8 @@ class State(api.State[Move]):
         unchanged. An action id discards the lowest copy of its face that may be discarded."""
         if type(move) is int:
             move = self._action_move(move)
+        elif type(move) not in _MOVE_TYPES and (action := api.action_id(move)) is not None:
+            move = self._action_move(action)
         if self.over:
             raise IllegalMoveError("the game is over")
         seat = self.current
