@@ -139,21 +139,27 @@ def test_lookahead_rollouts(benchmark: Any) -> None:
         _figures["  = hard decisions with a choice"] = f"{decisions:>14,.0f} decisions/s"
 
 
+@pytest.mark.parametrize("raced", [True, False])
 @pytest.mark.parametrize("players", [2, 4])
-def test_rounds_per_second(benchmark: Any, players: int) -> None:
+def test_rounds_per_second(benchmark: Any, players: int, raced: bool) -> None:
+    """Rounds with ``hard`` in every seat: the default (raced candidates) and every candidate
+    given all 64 deals (``racing=None``, the 0.2.0 agent's choices), side by side."""
     rounds = 4
     opts = Options(num_players=players)
 
     def run() -> int:
         events = 0
         for seed in range(rounds):
-            agents: list[NertsAgent | None] = [HardAgent() for _ in range(players)]
+            agents: list[NertsAgent | None] = [
+                HardAgent() if raced else HardAgent(racing=None) for _ in range(players)
+            ]
             rnd = Round(opts, seed, agents)
             rnd.run()
             events += len(rnd.log)
         return events
 
-    _rate(benchmark, f"simulated rounds, {players} players (hard)", run, rounds, "rounds")
+    how = "hard" if raced else "hard, racing=None"
+    _rate(benchmark, f"simulated rounds, {players} players ({how})", run, rounds, "rounds")
 
 
 def paired_difference(deals: int, start: int = 0) -> tuple[float, float, int]:

@@ -3,6 +3,7 @@ remembers a wrong card, knowledge stays consistent through whole rounds, values 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -12,6 +13,7 @@ from cardcore.nerts import GreedyAgent, Options, Round
 from cardcore.nerts.engine import NertsObservation
 from cardcore.nerts.lookahead import (
     StockMemory,
+    choose,
     knowledge,
     rollout_values,
     rules_tuple,
@@ -27,6 +29,54 @@ OPTION_SETS = [
     {"work_piles": 5, "flip_count": 1},
     {"stock_passes": 2, "stalemate_rule": "flip_one"},
 ]
+
+
+NONE = 255
+
+
+def reference_knowledge(
+    obs: NertsObservation, own_cycle: Sequence[int | None]
+) -> tuple[list[Any], list[list[int]]]:
+    """``knowledge`` as it was written in Python before it moved to Rust (the reference)."""
+    need = [[0] * 16 for _ in range(4)]
+    for pile in obs.foundation_piles:
+        top = pile[-1]
+        r = top % 13 + 1
+        if r < 13:
+            need[top % 52 // 13][r + 1] += 1
+    on_foundations = {c for pile in obs.foundation_piles for c in pile}
+    out = []
+    for seat, p in enumerate(obs.players):
+        base = seat * 52
+        if seat == obs.seat:
+            cycle = [NONE if c is None else c - base for c in own_cycle]
+            recycles = obs.recycles
+        else:
+            cycle = [NONE] * (p.waste_count + p.stock_count)
+            if p.waste_top is not None:
+                cycle[p.waste_count - 1] = p.waste_top - base
+            recycles = 0
+        seen = {c for pile in p.work for c in pile}
+        if p.nerts_top is not None:
+            seen.add(p.nerts_top)
+        seen.update(c + base for c in cycle if c != NONE)
+        pool = [
+            c - base for c in range(base, base + 52) if c not in seen and c not in on_foundations
+        ]
+        found = sum(1 for c in on_foundations if c // 52 == seat)
+        out.append(
+            (
+                p.nerts_count,
+                NONE if p.nerts_top is None else p.nerts_top - base,
+                [[c - base for c in pile] for pile in p.work],
+                cycle,
+                p.waste_count,
+                pool,
+                recycles,
+                found,
+            )
+        )
+    return out, need
 
 
 class Recorder:
@@ -48,6 +98,7 @@ class Recorder:
             return choice
         if legal == self.rnd_ref[0].legal(obs.seat):  # not the re-decision after a miss
             seats, need = knowledge(obs, cycle)
+            assert (seats, need) == reference_knowledge(obs, cycle)
             code = _core.nerts_greedy_move(seats, need, obs.seat, rules_tuple(obs.table_options))
             assert code == (None if choice is None else choice.code), (obs.seat, obs.now)
         # the memory never holds a wrong card
@@ -128,3 +179,28 @@ def test_bad_knowledge_is_a_value_error_not_a_panic() -> None:
         _core.nerts_rollouts(seats, bad_need, 0, 1000, 2, 1, timing, rules, flip)
     with pytest.raises(ValueError, match="positive"):
         rollout_values(obs, rnd.legal(0)[:1], [], samples=0, horizon_ms=1000, seed=1)
+
+
+def test_choose_is_the_best_mean_unless_raced() -> None:
+    """Without racing, the Rust choice is the best mean of rollout_values plus the bonus; raced,
+    it is one of the candidates, and the same for the same seed."""
+    rnd = Round(Options(), 3, [GreedyAgent(), GreedyAgent()])
+    checked = 0
+    while rnd.step() and checked < 20:
+        obs = rnd.observation(0)
+        legal: list[Action] = [a for a in rnd.legal(0) if not isinstance(a, Undo)]
+        if len(legal) < 2:
+            continue
+        cycle = StockMemory().update(obs)
+        kw: dict[str, Any] = {"samples": 8, "horizon_ms": 5_000, "seed": checked}
+        values = rollout_values(obs, legal, cycle, **kw)
+        bonus = [0.5] + [0.0] * (len(legal) - 1)
+        want = max(range(len(legal)), key=lambda i: values[i] + bonus[i])
+        assert choose(obs, legal, cycle, bonus=bonus, **kw) == want
+        raced = choose(obs, legal, cycle, bonus=bonus, racing=(2, 2, 2.5), **kw)
+        assert raced == choose(obs, legal, cycle, bonus=bonus, racing=(2, 2, 2.5), **kw)
+        assert 0 <= raced < len(legal)
+        checked += 1
+    assert checked == 20
+    with pytest.raises(ValueError, match="bonus"):
+        choose(obs, legal, cycle, bonus=[0.0], samples=4, horizon_ms=1_000, seed=1)

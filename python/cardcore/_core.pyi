@@ -196,6 +196,21 @@ def nerts_rollouts(
     rules: _Rules,
     candidates: _Sequence[int],
 ) -> list[int]: ...
+def nerts_knowledge(
+    obs: _Any, own_cycle: _Sequence[int | None]
+) -> tuple[list[_Seat], list[list[int]]]: ...
+def nerts_choose(
+    obs: _Any,
+    own_cycle: _Sequence[int | None],
+    horizon_ms: int,
+    samples: int,
+    seed: int,
+    timing: _Timing,
+    rules: _Rules,
+    candidates: _Sequence[int],
+    bonus: _Sequence[float],
+    racing: tuple[int, int, float],
+) -> int: ...
 def nerts_greedy_move(
     seats: _Sequence[_Seat], need: _Sequence[_Sequence[int]], seat: int, rules: _Rules
 ) -> int | None: ...

@@ -3,10 +3,11 @@
 :class:`StockMemory` remembers the seat's own stock and waste in *cycle order* (the order the
 cards come off the stock in a pass; see ``cardcore_engine::nerts_rollout``): every waste top
 the seat has seen stays at its place, since flips, recycles and waste plays keep the order.
-:func:`rollout_values` describes every seat to the Rust simulator (visible cards, remembered
-stock cards, and for each seat the pool of cards it cannot see) and returns, per candidate, the
-mean score difference (own score minus the mean of the others') that seat reaches after a
-look-ahead of greedy real-time play.
+:func:`knowledge` describes every seat to the Rust simulator (visible cards, remembered stock
+cards, and for each seat the pool of cards it cannot see; built in Rust from the observation);
+:func:`rollout_values` returns, per candidate, the mean score difference (own score minus the
+mean of the others') that seat reaches after a look-ahead of greedy real-time play, and
+:func:`choose` makes the hard agent's whole choice among the candidates in one Rust call.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from cardcore.nerts.rules import Action, Options
 
 __all__ = [
     "StockMemory",
+    "choose",
     "knowledge",
     "rollout_samples",
     "rollout_values",
@@ -26,7 +28,6 @@ __all__ = [
     "timing_tuple",
 ]
 
-_NONE = 255
 _UNLIMITED = 2**32 - 1
 
 
@@ -126,46 +127,10 @@ def knowledge(
     obs: NertsObservation, own_cycle: Sequence[int | None]
 ) -> tuple[list[SeatTuple], list[list[int]]]:
     """Every seat as the observing seat knows it (faces ``0..52`` per seat; ``255`` marks an
-    unknown card), and per suit how many foundations take each rank next."""
-    need = [[0] * 16 for _ in range(4)]
-    for pile in obs.foundation_piles:
-        top = pile[-1]
-        r = top % 13 + 1
-        if r < 13:
-            need[top % 52 // 13][r + 1] += 1
-    on_foundations = {c for pile in obs.foundation_piles for c in pile}
-    out = []
-    for seat, p in enumerate(obs.players):
-        base = seat * 52
-        if seat == obs.seat:
-            cycle = [_NONE if c is None else c - base for c in own_cycle]
-            recycles = obs.recycles
-        else:
-            cycle = [_NONE] * (p.waste_count + p.stock_count)
-            if p.waste_top is not None:
-                cycle[p.waste_count - 1] = p.waste_top - base
-            recycles = 0
-        seen = {c for pile in p.work for c in pile}
-        if p.nerts_top is not None:
-            seen.add(p.nerts_top)
-        seen.update(c + base for c in cycle if c != _NONE)
-        pool = [
-            c - base for c in range(base, base + 52) if c not in seen and c not in on_foundations
-        ]
-        found = sum(1 for c in on_foundations if c // 52 == seat)
-        out.append(
-            (
-                p.nerts_count,
-                _NONE if p.nerts_top is None else p.nerts_top - base,
-                [[c - base for c in pile] for pile in p.work],
-                cycle,
-                p.waste_count,
-                pool,
-                recycles,
-                found,
-            )
-        )
-    return out, need
+    unknown card), and per suit how many foundations take each rank next. Built in Rust
+    (``cardcore_engine::nerts_rollout::knowledge``); raises ``ValueError`` for a card that is
+    not its seat's or a memory that does not fit."""
+    return _core.nerts_knowledge(obs, list(own_cycle))
 
 
 def rollout_samples(
@@ -214,3 +179,37 @@ def rollout_values(
         obs, candidates, own_cycle, samples=samples, horizon_ms=horizon_ms, seed=seed
     )
     return [sum(col) / samples for col in zip(*rows, strict=True)]
+
+
+def choose(
+    obs: NertsObservation,
+    candidates: Sequence[Action],
+    own_cycle: Sequence[int | None],
+    *,
+    bonus: Sequence[float],
+    samples: int,
+    horizon_ms: int,
+    seed: int,
+    racing: tuple[int, int, float] | None = None,
+) -> int:
+    """The index of the candidate with the best mean :func:`rollout_samples` value plus its
+    ``bonus`` (points), in one Rust call. ``racing = (first, step, z)`` races the candidates:
+    ``first`` deals each, then ``step`` more at a time for those still in the running, a
+    candidate dropping out once the leader's lead over it (deal by deal, the same deals for
+    both) exceeds ``z`` standard errors; ``None`` gives every candidate all ``samples`` deals.
+    Raises ``ValueError`` if the knowledge is inconsistent."""
+    if samples < 1 or horizon_ms < 1:
+        raise ValueError("samples and horizon_ms must be positive")
+    opts = obs.table_options
+    return _core.nerts_choose(
+        obs,
+        list(own_cycle),
+        horizon_ms,
+        samples,
+        seed,
+        timing_tuple(opts),
+        rules_tuple(opts),
+        [a.code for a in candidates],
+        list(bonus),
+        racing if racing is not None else (samples, 1, 0.0),
+    )

@@ -1,6 +1,8 @@
 //! Nerts rollouts: a compact whole-table simulator that plays sampled deals forward in real
 //! time with the greedy policy. The `hard` agent scores each of its candidate moves by the mean
-//! score difference these rollouts reach (Monte Carlo over the cards it cannot see).
+//! score difference these rollouts reach (Monte Carlo over the cards it cannot see): [`choose`]
+//! races the candidates over the sampled deals, [`evaluate`] gives every value, [`knowledge`]
+//! turns what a seat sees into the simulator's input.
 //!
 //! The simulator follows RULES §4 and the discrete-event model of §4.5 (log-normal reaction
 //! delays drawn from 256 quantiles per action class, misses, validation at execution, retries,
@@ -95,6 +97,111 @@ pub struct SeatKnowledge {
     pub recycles: u32,
     /// Cards of this seat on foundations.
     pub found: u8,
+}
+
+/// What every seat shows the table, in physical card ids (`seat * 52 + face`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PublicSeat {
+    /// Cards in the Nerts pile.
+    pub nerts_count: u8,
+    /// The Nerts top.
+    pub nerts_top: Option<u8>,
+    /// Work piles, bottom to top.
+    pub work: Vec<Vec<u8>>,
+    /// Cards in the waste.
+    pub waste_count: u8,
+    /// Cards in the stock.
+    pub stock_count: u8,
+    /// The waste top.
+    pub waste_top: Option<u8>,
+}
+
+/// Foundation needs (`need[suit][rank]`, see [`Request::need`]) of the foundation piles.
+fn foundation_needs(piles: &[Vec<u8>]) -> [[u8; 16]; 4] {
+    let mut need = [[0u8; 16]; 4];
+    for top in piles.iter().filter_map(|p| p.last()) {
+        let r = usize::from(rank(top % 52));
+        if r < 13 {
+            let cell = &mut need[usize::from(suit(top % 52))][r + 1];
+            *cell = cell.saturating_add(1);
+        }
+    }
+    need
+}
+
+/// Every seat as seat `me` may know it (faces `0..52` per seat, [`NONE`] for a card it has not
+/// seen): what the table shows, plus `me`'s own stock and waste in cycle order as far as it
+/// remembers them (`None` = not seen) and its recycles; for each seat the pool of its cards
+/// that are neither visible, remembered, nor on a foundation. Also the foundation needs.
+///
+/// # Errors
+/// [`RolloutError`] for a card that is not the seat's own or a memory that does not fit.
+pub fn knowledge(
+    players: &[PublicSeat],
+    foundation_piles: &[Vec<u8>],
+    me: usize,
+    own_cycle: &[Option<u8>],
+    recycles: u32,
+) -> Result<(Vec<SeatKnowledge>, [[u8; 16]; 4]), RolloutError> {
+    let need = foundation_needs(foundation_piles);
+    let mut on_foundations = [0u64; MAX_SEATS];
+    for &c in foundation_piles.iter().flatten() {
+        if let Some(bits) = on_foundations.get_mut(usize::from(c / 52)) {
+            *bits |= 1 << (c % 52);
+        }
+    }
+    let mut out = Vec::with_capacity(players.len());
+    for (seat, p) in players.iter().enumerate().take(MAX_SEATS) {
+        #[allow(clippy::cast_possible_truncation)]
+        let base = (seat * 52) as u8;
+        let own = |c: u8| -> Result<u8, RolloutError> {
+            c.checked_sub(base).filter(|&f| f < 52).ok_or_else(|| {
+                RolloutError(format!("seat {seat}: card id {c} is not one of its cards"))
+            })
+        };
+        let (cycle, rec) = if seat == me {
+            let cycle = own_cycle
+                .iter()
+                .map(|c| c.map_or(Ok(NONE), own))
+                .collect::<Result<Vec<u8>, _>>()?;
+            (cycle, recycles)
+        } else {
+            let mut cycle = vec![NONE; usize::from(p.waste_count) + usize::from(p.stock_count)];
+            if let (Some(top), Some(slot)) = (
+                p.waste_top,
+                usize::from(p.waste_count)
+                    .checked_sub(1)
+                    .and_then(|i| cycle.get_mut(i)),
+            ) {
+                *slot = own(top)?;
+            }
+            (cycle, 0)
+        };
+        let work = p
+            .work
+            .iter()
+            .map(|pile| pile.iter().map(|&c| own(c)).collect())
+            .collect::<Result<Vec<Vec<u8>>, _>>()?;
+        let nerts_top = p.nerts_top.map_or(Ok(NONE), own)?;
+        let mut seen = on_foundations[seat];
+        for &f in work.iter().flatten().chain(&cycle).chain([&nerts_top]) {
+            if f != NONE {
+                seen |= 1 << f;
+            }
+        }
+        out.push(SeatKnowledge {
+            nerts_count: p.nerts_count,
+            nerts_top,
+            work,
+            cycle,
+            waste: p.waste_count,
+            pool: (0..52u8).filter(|&f| seen >> f & 1 == 0).collect(),
+            recycles: rec,
+            #[allow(clippy::cast_possible_truncation)]
+            found: on_foundations[seat].count_ones() as u8,
+        });
+    }
+    Ok((out, need))
 }
 
 /// Inputs that do not describe a reachable position.
@@ -201,6 +308,18 @@ struct Table {
     /// `need[suit][rank]`: foundations whose next card is that rank (aces always fit).
     need: [[u8; 16]; 4],
 }
+
+/// `rank * 2 + red` of each natural face: a card fits a work-pile top whose key is its own key
+/// plus 2 with the colour bit flipped.
+const CARD_KEY: [u8; 52] = {
+    let mut keys = [0u8; 52];
+    let mut f = 0;
+    while f < 52 {
+        keys[f] = rank(f as u8) * 2 + is_red(f as u8) as u8;
+        f += 1;
+    }
+    keys
+};
 
 #[inline]
 fn fits_work(card: u8, top: u8) -> bool {
@@ -360,28 +479,37 @@ impl Table {
         if self.fits_foundation(wt) && ok(f_waste) {
             return f_waste;
         }
+        // The work-pile tops, once: (card, its rank and colour key) or NONE.
+        let mut tops = [NONE; MAX_WORK];
+        let mut keys = [0u8; MAX_WORK];
         for i in 0..nw {
-            #[allow(clippy::cast_possible_truncation)]
-            let mv = pack(K_FOUNDATION, i as u8, 1, NONE);
-            if self.fits_foundation(p.work_top(i)) && ok(mv) {
-                return mv;
+            let top = p.work_top(i);
+            tops[i] = top;
+            if top != NONE {
+                keys[i] = CARD_KEY[usize::from(top)];
+                #[allow(clippy::cast_possible_truncation)]
+                let mv = pack(K_FOUNDATION, i as u8, 1, NONE);
+                if self.fits_foundation(top) && ok(mv) {
+                    return mv;
+                }
             }
         }
-        // Nerts top, then waste top, onto a work pile: a real build before an empty pile.
+        // Nerts top, then waste top, onto a work pile: a real build before an empty pile. A
+        // card fits a top whose key is its own key plus one rank with the other colour.
         for (s, card) in [(SRC_NERTS, nt), (SRC_WASTE, wt)] {
             if card == NONE {
                 continue;
             }
+            let want = CARD_KEY[usize::from(card)].wrapping_add(2) ^ 1;
             let mut empty = NO_MOVE;
             for j in 0..nw {
-                let top = p.work_top(j);
                 #[allow(clippy::cast_possible_truncation)]
                 let mv = pack(K_WORK, s, 1, j as u8);
-                if top == NONE {
+                if tops[j] == NONE {
                     if empty == NO_MOVE && (rules.fill_any || s == SRC_NERTS) {
                         empty = mv;
                     }
-                } else if fits_work(card, top) {
+                } else if keys[j] == want {
                     return mv;
                 }
             }
@@ -395,18 +523,17 @@ impl Table {
             if len == 0 {
                 continue;
             }
-            let top = p.work_top(i);
+            let top_rank = keys[i] >> 1;
             for j in 0..nw {
-                let t = p.work_top(j);
-                if j == i || t == NONE || rank(t) <= rank(top) {
+                if j == i || tops[j] == NONE || keys[j] >> 1 <= top_rank {
                     continue;
                 }
-                let k = rank(t) - rank(top);
+                let k = (keys[j] >> 1) - top_rank;
                 if k > len || (!rules.partial && k != len) {
                     continue;
                 }
                 let bottom = p.work[i][usize::from(len - k)];
-                if is_red(bottom) == is_red(t) {
+                if CARD_KEY[usize::from(bottom)] & 1 == keys[j] & 1 {
                     continue;
                 }
                 if k == len || self.fits_foundation(p.work[i][usize::from(len - k - 1)]) {
@@ -724,7 +851,8 @@ pub struct Request<'a> {
     pub root: usize,
     /// Milliseconds the look-ahead runs.
     pub horizon_ms: u32,
-    /// Sampled deals per candidate (the same deals and delays for every candidate).
+    /// Sampled deals per candidate (the same deals and delays for every candidate); the most
+    /// [`choose`] uses.
     pub samples: u32,
     /// Seed of the samples.
     pub seed: u64,
@@ -734,14 +862,8 @@ pub struct Request<'a> {
     pub rules: Rules,
 }
 
-/// For each of `samples` sampled deals and each candidate move (sample-major: the values of
-/// sample `k` are `out[k * candidates.len()..][..candidates.len()]`), the root's score minus the
-/// mean of the other scores, times `seats - 1` to stay an integer, at the end of the rollout that
-/// starts with that move.
-///
-/// # Errors
-/// [`RolloutError`] when the knowledge is inconsistent or a candidate is not legal.
-pub fn evaluate(req: &Request<'_>, candidates: &[u32]) -> Result<Vec<i32>, RolloutError> {
+/// Checks a request; returns the delay table its rollouts draw from.
+fn prepare(req: &Request<'_>) -> Result<DelayTable, RolloutError> {
     let n = req.seats.len();
     if !(2..=MAX_SEATS).contains(&n) || req.root >= n {
         return Err(RolloutError(
@@ -767,21 +889,143 @@ pub fn evaluate(req: &Request<'_>, candidates: &[u32]) -> Result<Vec<i32>, Rollo
         ));
     }
     check_timing(&req.timing)?;
-    let delays = delay_table(&req.timing);
+    Ok(delay_table(&req.timing))
+}
+
+/// The sampled deals of a request in order: each a dealt table and the seed of its delays.
+struct Samples<'r, 'a> {
+    req: &'r Request<'a>,
+    state: u64,
+}
+
+impl Samples<'_, '_> {
+    fn next_deal(&mut self) -> (Table, u64) {
+        let mut deal_rng = CardRng::new(splitmix64(&mut self.state));
+        let timing_seed = splitmix64(&mut self.state);
+        (
+            deal(self.req.seats, &self.req.need, &mut deal_rng),
+            timing_seed,
+        )
+    }
+}
+
+fn check_candidate(base: &Table, req: &Request<'_>, mv: u32) -> Result<(), RolloutError> {
+    if mv == THINK || mv == NO_MOVE || !base.is_legal(req.root, mv, &req.rules) {
+        return Err(RolloutError(format!("candidate {mv:#010x} is not legal")));
+    }
+    Ok(())
+}
+
+/// For each of `samples` sampled deals and each candidate move (sample-major: the values of
+/// sample `k` are `out[k * candidates.len()..][..candidates.len()]`), the root's score minus the
+/// mean of the other scores, times `seats - 1` to stay an integer, at the end of the rollout that
+/// starts with that move.
+///
+/// # Errors
+/// [`RolloutError`] when the knowledge is inconsistent or a candidate is not legal.
+pub fn evaluate(req: &Request<'_>, candidates: &[u32]) -> Result<Vec<i32>, RolloutError> {
+    let delays = prepare(req)?;
     let mut out = Vec::with_capacity(req.samples as usize * candidates.len());
-    let mut state = req.seed;
+    let mut samples = Samples {
+        req,
+        state: req.seed,
+    };
     for _ in 0..req.samples {
-        let mut deal_rng = CardRng::new(splitmix64(&mut state));
-        let timing_seed = splitmix64(&mut state);
-        let base = deal(req.seats, &req.need, &mut deal_rng);
+        let (base, timing_seed) = samples.next_deal();
         for &mv in candidates {
-            if mv == THINK || mv == NO_MOVE || !base.is_legal(req.root, mv, &req.rules) {
-                return Err(RolloutError(format!("candidate {mv:#010x} is not legal")));
-            }
+            check_candidate(&base, req, mv)?;
             out.push(rollout(req, &delays, base, mv, timing_seed));
         }
     }
     Ok(out)
+}
+
+/// How [`choose`] spends its samples: `first` sampled deals for every candidate, then `step`
+/// more at a time for the candidates still in the running, up to the request's `samples`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Racing {
+    /// Deals every candidate gets.
+    pub first: u32,
+    /// Deals added per round for the candidates left.
+    pub step: u32,
+    /// A candidate drops out once the leader's mean lead over it, sample by sample, exceeds
+    /// this many standard errors.
+    pub z: f64,
+}
+
+/// The candidate with the best mean value (in points, plus its `bonus`), raced: every candidate
+/// sees the same deals and delays as [`evaluate`] gives them, but a candidate stops getting
+/// deals once it is clearly behind the leader (see [`Racing`]). With `first >= samples` this is
+/// the best mean of [`evaluate`]'s values. Ties go to the earlier candidate.
+///
+/// # Errors
+/// [`RolloutError`] when the knowledge is inconsistent, a candidate is not legal, or `bonus`
+/// does not give one value per candidate.
+pub fn choose(
+    req: &Request<'_>,
+    candidates: &[u32],
+    bonus: &[f64],
+    racing: &Racing,
+) -> Result<usize, RolloutError> {
+    let delays = prepare(req)?;
+    if bonus.len() != candidates.len() || candidates.is_empty() {
+        return Err(RolloutError(
+            "need one bonus per candidate and at least one candidate".into(),
+        ));
+    }
+    let k = candidates.len();
+    #[allow(clippy::cast_precision_loss)]
+    let others = (req.seats.len() - 1) as f64;
+    let mut values: Vec<Vec<i32>> = vec![Vec::with_capacity(req.samples as usize); k];
+    let mut alive: Vec<usize> = (0..k).collect();
+    let mut samples = Samples {
+        req,
+        state: req.seed,
+    };
+    let mut n = 0u32;
+    let mut target = racing.first.clamp(1, req.samples.max(1));
+    loop {
+        while n < target {
+            let (base, timing_seed) = samples.next_deal();
+            for &i in &alive {
+                check_candidate(&base, req, candidates[i])?;
+                values[i].push(rollout(req, &delays, base, candidates[i], timing_seed));
+            }
+            n += 1;
+        }
+        let nf = f64::from(n);
+        let mean = |i: usize| {
+            values[i].iter().map(|&v| f64::from(v)).sum::<f64>() / (nf * others) + bonus[i]
+        };
+        let mut lead = alive[0];
+        let mut best = mean(lead);
+        for &i in &alive[1..] {
+            let m = mean(i);
+            if m > best {
+                (lead, best) = (i, m);
+            }
+        }
+        if n >= req.samples || alive.len() == 1 {
+            return Ok(lead);
+        }
+        alive.retain(|&i| {
+            if i == lead {
+                return true;
+            }
+            let d = values[lead]
+                .iter()
+                .zip(&values[i])
+                .map(|(&a, &b)| (f64::from(a) - f64::from(b)) / others);
+            let (sum, sq) = d.fold((0.0, 0.0), |(s, q), x| (s + x, q + x * x));
+            let mu = sum / nf;
+            let sd = (sq / nf - mu * mu).max(0.0).sqrt();
+            mu + bonus[lead] - bonus[i] <= racing.z * sd / nf.sqrt()
+        });
+        if alive.len() == 1 {
+            return Ok(lead);
+        }
+        target = n.saturating_add(racing.step.max(1)).min(req.samples);
+    }
 }
 
 /// The greedy policy's move for seat `seat` (`None` when it would wait), the policy every seat

@@ -3,7 +3,9 @@
 
 use cardcore_engine::card::face;
 use cardcore_engine::nerts::{K_FLIP, K_FOUNDATION, K_WORK, NONE, SRC_NERTS, pack};
-use cardcore_engine::nerts_rollout::{Request, Rules, SeatKnowledge, Timing};
+use cardcore_engine::nerts_rollout::{
+    PublicSeat, Racing, Request, Rules, SeatKnowledge, Timing, choose, knowledge,
+};
 
 /// Per-candidate sums over the samples.
 fn evaluate(req: &Request<'_>, candidates: &[u32]) -> Result<Vec<f64>, String> {
@@ -233,4 +235,149 @@ fn long_four_seat_rollouts_run_clean() {
     )
     .unwrap();
     assert!(v.iter().all(|x| x.is_finite()));
+}
+
+/// Two seats mid-round, with many legal moves for the root (classic speed, 20 s look-ahead).
+fn busy_table() -> [SeatKnowledge; 2] {
+    let mine: [&[u8]; 4] = [&[face(9, S)], &[face(6, D)], &[], &[face(3, C)]];
+    let theirs: [&[u8]; 4] = [&[face(10, S)], &[face(2, D)], &[face(5, H)], &[face(11, C)]];
+    [
+        seat(face(5, C), 13, &mine, 36, &[]),
+        seat(face(8, D), 13, &theirs, 35, &[]),
+    ]
+}
+
+#[test]
+fn choose_without_racing_is_the_best_mean_of_evaluate() {
+    let seats = busy_table();
+    let mut req = request(&seats, classic(), 0, 24);
+    req.horizon_ms = 20_000;
+    let cands = [
+        pack(K_FLIP, 0, 0, 0),
+        pack(K_WORK, SRC_NERTS, 1, 1), // the 5c onto the 6d
+        pack(K_WORK, SRC_NERTS, 1, 2), // the 5c into the empty pile
+        pack(K_WORK, 0, 1, 2),         // the 9s into the empty pile
+    ];
+    let sums = evaluate(&req, &cands).unwrap();
+    let all = Racing {
+        first: 24,
+        step: 1,
+        z: 0.0,
+    };
+    for bonus in [[0.0; 4], [0.0, 0.0, 0.0, 5.0], [2.0, 0.0, 0.0, 0.0]] {
+        let want = (0..4)
+            .map(|i| sums[i] / 24.0 + bonus[i])
+            .enumerate()
+            .fold((0, f64::MIN), |b, (i, v)| if v > b.1 { (i, v) } else { b })
+            .0;
+        assert_eq!(
+            choose(&req, &cands, &bonus, &all).unwrap(),
+            want,
+            "{bonus:?}"
+        );
+    }
+}
+
+#[test]
+fn racing_drops_a_clearly_worse_move_and_keeps_the_best() {
+    // Building the last Nerts card lets the seat call in time; flipping does not (see
+    // the_move_that_lets_the_seat_call_in_time_scores_the_bonus): racing still picks the build,
+    // from the first deals on, wherever it stands in the list.
+    let eight: [&[u8]; 4] = [
+        &[face(8, S)],
+        &[face(13, D)],
+        &[face(13, H)],
+        &[face(13, C)],
+    ];
+    let seats = [seat(face(7, H), 1, &eight, 6, &[]), stuck()];
+    let req = request(&seats, fixed(), 10, 64);
+    let build = pack(K_WORK, SRC_NERTS, 1, 0);
+    let flip = pack(K_FLIP, 0, 0, 0);
+    let racing = Racing {
+        first: 4,
+        step: 4,
+        z: 2.5,
+    };
+    assert_eq!(choose(&req, &[build, flip], &[0.0; 2], &racing).unwrap(), 0);
+    assert_eq!(choose(&req, &[flip, build], &[0.0; 2], &racing).unwrap(), 1);
+    // a large enough head start outweighs the bonus of the call
+    assert_eq!(
+        choose(&req, &[flip, build], &[20.0, 0.0], &racing).unwrap(),
+        0
+    );
+    // errors: one bonus per candidate, legal candidates only
+    assert!(choose(&req, &[flip, build], &[0.0], &racing).is_err());
+    assert!(choose(&req, &[], &[], &racing).is_err());
+    let illegal = pack(K_WORK, SRC_NERTS, 1, 1);
+    assert!(choose(&req, &[flip, illegal], &[0.0; 2], &racing).is_err());
+}
+
+#[test]
+fn knowledge_pools_what_a_seat_cannot_see() {
+    // Seat 0 sees its own cards; seat 1 (ids 52..104) shows a Nerts top, a work pile and a
+    // waste top. The 7h of seat 1 and the ace of clubs of seat 0 are on foundations.
+    let me = PublicSeat {
+        nerts_count: 10,
+        nerts_top: Some(face(9, S)),
+        work: vec![
+            vec![face(13, D), face(12, C)],
+            vec![],
+            vec![face(4, H)],
+            vec![],
+        ],
+        waste_count: 2,
+        stock_count: 3,
+        waste_top: Some(face(5, D)),
+    };
+    let them = PublicSeat {
+        nerts_count: 13,
+        nerts_top: Some(52 + face(2, S)),
+        work: vec![vec![52 + face(10, H)], vec![], vec![], vec![]],
+        waste_count: 1,
+        stock_count: 30,
+        waste_top: Some(52 + face(11, C)),
+    };
+    let piles = vec![
+        vec![face(1, C)],
+        vec![52 + face(1, H), 52 + face(2, H), 52 + face(3, H)],
+    ];
+    let cycle = [
+        Some(face(6, C)),
+        Some(face(5, D)),
+        None,
+        Some(face(8, H)),
+        None,
+    ];
+    let (seats, need) = knowledge(&[me, them.clone()], &piles, 0, &cycle, 2).unwrap();
+    let own = &seats[0];
+    assert_eq!(
+        (own.nerts_top, own.cycle.len(), own.waste, own.recycles),
+        (face(9, S), 5, 2, 2)
+    );
+    assert_eq!(
+        own.cycle,
+        vec![face(6, C), face(5, D), NONE, face(8, H), NONE]
+    );
+    assert_eq!(own.found, 1);
+    // 52 - 3 work cards - Nerts top - 3 remembered - 1 on a foundation
+    assert_eq!(own.pool.len(), 52 - 8);
+    assert!(!own.pool.contains(&face(1, C)) && !own.pool.contains(&face(8, H)));
+    let other = &seats[1];
+    assert_eq!(other.cycle.len(), 31);
+    assert_eq!(other.cycle[0], face(11, C));
+    assert_eq!(
+        (other.found, other.recycles, other.pool.len()),
+        (3, 0, 52 - 3 - 3)
+    );
+    // the clubs foundation takes a 2 next, the hearts one a 4
+    assert_eq!((need[0][2], need[2][4], need[1][2]), (1, 1, 0));
+    // a card of another seat in a seat's piles is an error, not a panic
+    let mut wrong = them;
+    wrong.work[1] = vec![face(3, S)];
+    let empty = PublicSeat {
+        work: vec![vec![]; 4],
+        ..PublicSeat::default()
+    };
+    assert!(knowledge(&[empty, wrong], &piles, 0, &[], 0).is_err());
+    assert!(knowledge(&[PublicSeat::default()], &[], 0, &[Some(200)], 0).is_err());
 }

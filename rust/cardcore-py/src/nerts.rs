@@ -2,9 +2,11 @@
 
 use cardcore_engine::nerts::{self, MoveBuf, NertsError, PlayerView, STATE_BYTES};
 use cardcore_engine::nerts_rollout::{
-    Request, Rules, SeatKnowledge, Timing, evaluate, greedy_move,
+    PublicSeat, Racing, Request, Rules, SeatKnowledge, Timing, choose, evaluate, greedy_move,
+    knowledge as seat_knowledge,
 };
 use pyo3::exceptions::PyValueError;
+use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
@@ -99,6 +101,22 @@ fn knowledge(seats: Vec<SeatTuple>) -> Vec<SeatKnowledge> {
         .collect()
 }
 
+fn timing_of(t: TimingTuple) -> Timing {
+    let (m_play, m_build, m_seq, m_flip, m_call, sigma, miss, min_ms, max_ms, retry_ms) = t;
+    Timing {
+        m_play,
+        m_build,
+        m_seq,
+        m_flip,
+        m_call,
+        sigma,
+        miss,
+        min_ms,
+        max_ms,
+        retry_ms,
+    }
+}
+
 fn rules_of(r: RulesTuple) -> Rules {
     let (num_work, flip_count, partial, fill_any, max_recycles, fp, penalty, bonus) = r;
     Rules {
@@ -145,8 +163,7 @@ fn nerts_rollouts(
     candidates: Vec<u32>,
 ) -> PyResult<Vec<i32>> {
     let seats = knowledge(seats);
-    let (m_play, m_build, m_seq, m_flip, m_call, sigma, miss, min_ms, max_ms, retry_ms) = timing;
-    let rules = rules_of(rules);
+    let (timing, rules) = (timing_of(timing), rules_of(rules));
     py.detach(move || {
         let req = Request {
             seats: &seats,
@@ -155,18 +172,7 @@ fn nerts_rollouts(
             horizon_ms,
             samples,
             seed,
-            timing: Timing {
-                m_play,
-                m_build,
-                m_seq,
-                m_flip,
-                m_call,
-                sigma,
-                miss,
-                min_ms,
-                max_ms,
-                retry_ms,
-            },
+            timing,
             rules,
         };
         evaluate(&req, &candidates)
@@ -174,8 +180,106 @@ fn nerts_rollouts(
     .map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
+/// Every seat as an observation's seat knows it, from the `NertsObservation` and that seat's
+/// remembered stock cycle (see `cardcore_engine::nerts_rollout::knowledge`).
+fn observed(
+    obs: &Bound<'_, PyAny>,
+    own_cycle: &[Option<u8>],
+) -> PyResult<(Vec<SeatKnowledge>, [[u8; 16]; 4], usize)> {
+    let py = obs.py();
+    let me: usize = obs.getattr(intern!(py, "seat"))?.extract()?;
+    let recycles: u32 = obs.getattr(intern!(py, "recycles"))?.extract()?;
+    let piles: Vec<Vec<u8>> = obs.getattr(intern!(py, "foundation_piles"))?.extract()?;
+    let mut players = Vec::new();
+    for p in obs.getattr(intern!(py, "players"))?.try_iter()? {
+        let p = p?;
+        players.push(PublicSeat {
+            nerts_count: p.getattr(intern!(py, "nerts_count"))?.extract()?,
+            nerts_top: p.getattr(intern!(py, "nerts_top"))?.extract()?,
+            work: p.getattr(intern!(py, "work"))?.extract()?,
+            waste_count: p.getattr(intern!(py, "waste_count"))?.extract()?,
+            stock_count: p.getattr(intern!(py, "stock_count"))?.extract()?,
+            waste_top: p.getattr(intern!(py, "waste_top"))?.extract()?,
+        });
+    }
+    let (seats, need) = seat_knowledge(&players, &piles, me, own_cycle, recycles)
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    Ok((seats, need, me))
+}
+
+/// One seat's knowledge as Python lists (a `Vec<u8>` would convert to `bytes`).
+type SeatLists = (u8, u8, Vec<Vec<u16>>, Vec<u16>, u8, Vec<u16>, u32, u8);
+
+/// `(seats, need)` for `nerts_rollouts` from a `NertsObservation` and its seat's remembered
+/// stock cycle (`None` for a card not seen).
+#[pyfunction]
+fn nerts_knowledge(
+    obs: &Bound<'_, PyAny>,
+    own_cycle: Vec<Option<u8>>,
+) -> PyResult<(Vec<SeatLists>, Vec<Vec<u16>>)> {
+    let (seats, need, _) = observed(obs, &own_cycle)?;
+    let list = |v: Vec<u8>| v.into_iter().map(u16::from).collect::<Vec<u16>>();
+    let need = need.into_iter().map(|row| list(row.to_vec())).collect();
+    let tuples = seats
+        .into_iter()
+        .map(|k| {
+            (
+                k.nerts_count,
+                k.nerts_top,
+                k.work.into_iter().map(list).collect(),
+                list(k.cycle),
+                k.waste,
+                list(k.pool),
+                k.recycles,
+                k.found,
+            )
+        })
+        .collect();
+    Ok((tuples, need))
+}
+
+/// The look-ahead's choice for the observation's seat (GIL released while it plays): the index
+/// of the candidate with the best mean value plus its `bonus` (points), the candidates raced as
+/// `racing = (first, step, z)` says (see `cardcore_engine::nerts_rollout::choose`); `samples`
+/// is the most deals a candidate gets.
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+fn nerts_choose(
+    py: Python<'_>,
+    obs: &Bound<'_, PyAny>,
+    own_cycle: Vec<Option<u8>>,
+    horizon_ms: u32,
+    samples: u32,
+    seed: u64,
+    timing: TimingTuple,
+    rules: RulesTuple,
+    candidates: Vec<u32>,
+    bonus: Vec<f64>,
+    racing: (u32, u32, f64),
+) -> PyResult<usize> {
+    let (seats, need, root) = observed(obs, &own_cycle)?;
+    let (timing, rules) = (timing_of(timing), rules_of(rules));
+    let (first, step, z) = racing;
+    py.detach(move || {
+        let req = Request {
+            seats: &seats,
+            need,
+            root,
+            horizon_ms,
+            samples,
+            seed,
+            timing,
+            rules,
+        };
+        choose(&req, &candidates, &bonus, &Racing { first, step, z })
+    })
+    .map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(nerts_rollouts, m)?)?;
+    m.add_function(wrap_pyfunction!(nerts_choose, m)?)?;
+    m.add_function(wrap_pyfunction!(nerts_knowledge, m)?)?;
     m.add_function(wrap_pyfunction!(nerts_greedy_move, m)?)?;
     m.add("NERTS_STATE_BYTES", STATE_BYTES)?;
     m.add_function(wrap_pyfunction!(nerts_moves, m)?)?;
