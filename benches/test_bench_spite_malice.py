@@ -17,8 +17,8 @@ import os
 import time
 from typing import Any
 
+from cardcore.report.stats import wilson
 from cardcore.rng import Rng
-from cardcore.sim.summary import wilson
 from cardcore.spite_malice import (
     GreedyAgent,
     Options,

@@ -17,7 +17,7 @@ import os
 import time
 from typing import Any
 
-from cardcore.sim.summary import wilson
+from cardcore.report.stats import wilson
 from cardcore.three_thirteen.rules import Options
 from cardcore.three_thirteen.spec import run_game
 

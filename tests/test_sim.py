@@ -17,9 +17,10 @@ import cardcore
 import toy_game  # noqa: F401  (registers the toy game)
 from cardcore.cli import cli
 from cardcore.errors import OptionError
-from cardcore.sim import plan_run, simulate, wilson
+from cardcore.report import build_report
+from cardcore.report.results import Results
+from cardcore.sim import plan_run, simulate
 from cardcore.sim.outputs import partial_path, plan_path, plan_record
-from cardcore.sim.summary import Summary
 
 TOY_ENV = {"CARDCORE_GAME_MODULES": "toy_game"}
 
@@ -85,22 +86,15 @@ def test_bad_requests_raise_option_error(kw: dict[str, object], msg: str) -> Non
         plan_run("toy", games=1, seed=1, **kw)  # type: ignore[arg-type]
 
 
-def test_wilson_interval() -> None:
-    lo, hi = wilson(50, 100)
-    assert lo == pytest.approx(0.4038, abs=1e-3)
-    assert hi == pytest.approx(0.5962, abs=1e-3)
-    assert wilson(0, 0) == (0.0, 0.0)
-
-
-def test_summary_counts_ties_and_shares() -> None:
-    s = Summary("toy", 2)
+def test_run_summary_counts_ties_and_shared_first_places() -> None:
+    s = Results("toy", 2)
     s.add({"scores": [1, 2], "winner": 1, "agents": ["a", "b"]})
     s.add({"scores": [3, 3], "winner": None, "agents": ["a", "b"]})
     s.add({"scores": [3, 3], "winner": [0, 1], "agents": ["a", "b"]})
-    d = s.as_dict()
-    assert d["ties"] == 1
-    assert d["seats"][1]["wins"] == 1.5
-    assert d["agents"]["a"]["score_mean"] == pytest.approx(7 / 3)
+    (d,) = build_report([s])["groups"]
+    assert d["ties"] == 2
+    assert (d["seats"][1]["wins"], d["seats"][1]["ties"], d["seats"][1]["losses"]) == (1, 2, 0)
+    assert d["agents"][0]["score"]["mean"] == pytest.approx(7 / 3)
 
 
 def invoke(args: list[str]) -> tuple[int, str]:
@@ -129,7 +123,9 @@ def test_cli_csv_and_summary_json(tmp_path: Path) -> None:
     rows = out.read_text().splitlines()
     assert rows[0].startswith("game,index,seed,run_seed,players,agents,scores,winner")
     assert len(rows) == 11
-    assert json.loads(summ.read_text())["records"] == 10
+    (group,) = json.loads(summ.read_text())["groups"]
+    assert group["records"] == 10
+    assert group["seconds"] > 0
 
 
 def test_cli_resume_gives_same_bytes(tmp_path: Path) -> None:
@@ -241,3 +237,17 @@ def test_progress_lines_report_the_count(capsys: pytest.CaptureFixture[str]) -> 
     assert "toy: 3 to play" in err
     assert "toy: 1/3 done" in err
     assert "3/3" not in err  # the summary reports the end
+
+
+def test_paired_runs_deal_each_seed_once_per_rotation() -> None:
+    records = list(
+        simulate("toy", games=9, seed=4, players=3, agents="high,random,high", paired=True)
+    )
+    seeds = [r["seed"] for r in records]
+    assert seeds[0] == seeds[1] == seeds[2] != seeds[3]
+    assert [r["agents"] for r in records[:3]] == [
+        ["high", "random", "high"],
+        ["high", "high", "random"],
+        ["random", "high", "high"],
+    ]
+    assert [r["seed"] for r in simulate("toy", games=3, seed=4, players=3)] == seeds[::3]

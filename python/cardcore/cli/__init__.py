@@ -11,6 +11,7 @@ from cardcore.cli.games import games_cmd
 from cardcore.cli.melds import melds_cmd
 from cardcore.cli.play import play_cmd
 from cardcore.cli.replay import replay_cmd
+from cardcore.cli.report import report_cmd
 from cardcore.cli.serve import serve_cmd
 from cardcore.cli.shuffle import shuffle_cmd
 from cardcore.cli.sim import sim_cmd
@@ -33,7 +34,17 @@ def cli(debug: bool) -> None:
     _debug = debug
 
 
-for _cmd in (sim_cmd, replay_cmd, play_cmd, serve_cmd, games_cmd, melds_cmd, shuffle_cmd):
+_COMMANDS = (
+    sim_cmd,
+    report_cmd,
+    replay_cmd,
+    play_cmd,
+    serve_cmd,
+    games_cmd,
+    melds_cmd,
+    shuffle_cmd,
+)
+for _cmd in _COMMANDS:
     cli.add_command(_cmd)
 
 

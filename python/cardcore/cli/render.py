@@ -14,11 +14,8 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 from rich.progress import Progress as RichProgress
-from rich.table import Table
 
-from cardcore.sim.summary import Summary, Tally
-
-__all__ = ["Progress", "print_summary", "stderr"]
+__all__ = ["Progress", "stderr"]
 
 stderr = Console(stderr=True)
 
@@ -75,37 +72,3 @@ class Progress:
                 f"{self._label}: {self._done:,}/{self._total:,} done, {now - self._t0:,.0f} s",
                 highlight=False,
             )
-
-
-def _row(name: str, t: Tally) -> list[str]:
-    d = t.as_dict()
-    lo, hi = d["win_rate_95"]
-    return [
-        name,
-        str(t.games),
-        f"{t.wins:g}",
-        f"{100 * d['win_rate']:.1f}%",
-        f"{100 * lo:.1f}–{100 * hi:.1f}%",
-        f"{t.mean:.2f}",
-        f"{t.stdev:.2f}",
-    ]
-
-
-def print_summary(summary: Summary, title: str) -> None:
-    """The end-of-run table: wins per seat and per agent with 95% intervals, scores, speed."""
-    rate = summary.records / summary.seconds if summary.seconds > 0 else 0.0
-    table = Table(
-        title=title,
-        title_justify="left",
-        caption=f"{summary.records:,} records, {summary.ties:,} without a winner, "
-        f"{summary.seconds:,.2f} s, {rate:,.1f} records/s",
-        caption_justify="left",
-    )
-    for col in ("", "games", "wins", "win %", "95% interval", "mean score", "sd"):
-        table.add_column(col, justify="left" if not col else "right")
-    for seat, t in enumerate(summary.seats):
-        table.add_row(*_row(f"seat {seat}", t))
-    table.add_section()
-    for name, t in sorted(summary.agents.items()):
-        table.add_row(*_row(name, t))
-    stderr.print(table)

@@ -11,8 +11,9 @@ import click
 from cardcore.cli.imports import allow_cwd_imports
 from cardcore.errors import CardcoreError
 from cardcore.games.base import get_game, registered_games
+from cardcore.report import build_report, results_for
 from cardcore.rng import new_seed
-from cardcore.sim import BACKENDS, Summary, run_plan
+from cardcore.sim import BACKENDS, run_plan
 from cardcore.sim.outputs import RunOutputs
 from cardcore.sim.runner import plan_run
 from cardcore.sim.writers import FORMATS, format_for
@@ -60,6 +61,12 @@ def _game_name(ctx: click.Context, param: click.Parameter, value: str) -> str:
 )
 @click.option(
     "--rotate-seats", is_flag=True, help="Shift the agents one seat per game (fair comparisons)."
+)
+@click.option(
+    "--paired",
+    is_flag=True,
+    help="Play every deal once per seat rotation (P games per deal, agents shifted one seat "
+    "each time), so `cardcore report` gives paired differences.",
 )
 @click.option(
     "--option",
@@ -119,6 +126,7 @@ def sim_cmd(
     jobs: int,
     agents: str | None,
     rotate_seats: bool,
+    paired: bool,
     options: tuple[str, ...],
     match: bool,
     output: str | None,
@@ -138,7 +146,8 @@ def sim_cmd(
     Records (JSON Lines by default) go to --output; progress and the summary table go to
     stderr. The same --seed gives byte-identical records for any --jobs or --backend.
     """
-    from cardcore.cli.render import Progress, print_summary
+    from cardcore.cli.render import Progress, stderr
+    from cardcore.report.render import print_tables
 
     spec = get_game(game)
     drawn = False
@@ -159,6 +168,7 @@ def sim_cmd(
             agents=agents,
             options=parsed,
             rotate_seats=rotate_seats,
+            paired=paired,
             match=match,
             replay=replays is not None,
         )
@@ -185,7 +195,7 @@ def sim_cmd(
         return
     plan = dataclasses.replace(plan, start=start)
 
-    summary = Summary(plan.game, plan.players)
+    summary = results_for(plan.game, plan.players, match=match, paired=paired)
     tty = sys.stderr.isatty()
     show = (not quiet) and (tty if progress is None else progress)
     lines = (not quiet) and progress is None and not tty  # never silent in a log or pipe
@@ -209,13 +219,14 @@ def sim_cmd(
         raise click.ClickException(f"cannot write the output: {e}") from None
     finally:
         outputs.close(finished=start + outputs.written >= games)
-    summary.seconds = time.perf_counter() - t0
+    seconds = time.perf_counter() - t0
+    report = build_report([summary], extra={"seconds": seconds})
     try:
-        outputs.write_summary(summary.as_dict())
+        outputs.write_summary(report)
     except OSError as e:
         raise click.ClickException(f"cannot write --summary-json: {e}") from None
     if not quiet:
-        print_summary(summary, spec.title)
+        print_tables(report, stderr)
         if output is None:
             click.echo("The records were not saved (no --output).", err=True)
     if interrupted:

@@ -17,6 +17,7 @@ from cardcore.games.base import (
     register_game,
     registered_games,
 )
+from cardcore.games.schema import RecordSchema
 
 __all__ = [
     "Agent",
@@ -26,6 +27,7 @@ __all__ = [
     "GameSpec",
     "OptionSpec",
     "RealtimeState",
+    "RecordSchema",
     "State",
     "get_game",
     "load_game",

@@ -10,14 +10,17 @@ from __future__ import annotations
 
 import importlib
 import os
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from importlib.metadata import entry_points
 from typing import Any, Final, Protocol, runtime_checkable
 
 from cardcore.errors import OptionError, UnregisteredAgentError
 from cardcore.games.schema import RecordSchema
 
 __all__ = [
+    "ENTRY_POINT_GROUP",
     "HUMAN",
     "Agent",
     "AgentFactory",
@@ -334,6 +337,9 @@ def check_agent(spec: GameSpec, name: str) -> None:
         )
 
 
+ENTRY_POINT_GROUP: Final = "cardcore.games"
+"""The entry-point group third-party games register under (see ``docs/plugins.md``)."""
+
 _REGISTRY: dict[str, GameSpec] = {}
 _BUILTIN_MODULES = {
     "three-thirteen": "cardcore.three_thirteen.spec",
@@ -361,9 +367,29 @@ def get_game(name: str) -> GameSpec:
         raise OptionError(f"unknown game {name!r} (known: {known})") from None
 
 
+_entry_points_loaded = False
+
+
 def _load_plugins() -> None:
-    """Imports the modules named in ``CARDCORE_GAME_MODULES`` (comma-separated); each one
-    registers its games. This is how third-party games reach the CLI."""
+    """Registers third-party games: each entry point of the ``cardcore.games`` group (a module
+    that registers its games when imported, or a :class:`GameSpec`), then the modules named in
+    ``CARDCORE_GAME_MODULES`` (comma-separated; an override for development). A plugin that
+    fails to load is reported as a warning and skipped."""
+    global _entry_points_loaded
+    if not _entry_points_loaded:
+        _entry_points_loaded = True
+        for ep in entry_points(group=ENTRY_POINT_GROUP):
+            try:
+                obj = ep.load()
+            except Exception as e:  # a broken plugin must not break the built-in games
+                warnings.warn(
+                    f"cardcore: game plugin {ep.name!r} ({ep.value}) failed to load: {e}",
+                    RuntimeWarning,
+                    stacklevel=2,
+                )
+                continue
+            if isinstance(obj, GameSpec):
+                register_game(obj)
     for module in os.environ.get("CARDCORE_GAME_MODULES", "").split(","):
         if module.strip():
             importlib.import_module(module.strip())

@@ -13,18 +13,15 @@ from typing import Any
 from cardcore.games.base import AgentFactory, OptionValue
 from cardcore.sim.backends import BACKENDS, make_backend
 from cardcore.sim.runner import RunPlan, chunks_of, plan_run, run_chunk
-from cardcore.sim.summary import Summary, wilson
 
 __all__ = [
     "BACKENDS",
     "RunPlan",
-    "Summary",
     "default_chunk_size",
     "plan_run",
     "run_chunk",
     "run_plan",
     "simulate",
-    "wilson",
 ]
 
 
@@ -66,6 +63,7 @@ def simulate(
     address: str | None = None,
     match: bool = False,
     rotate_seats: bool = False,
+    paired: bool = False,
     replays: bool = False,
     chunk_size: int | None = None,
     start: int = 0,
@@ -75,8 +73,9 @@ def simulate(
     ``agents``: one name for every seat or one per seat; built-in names, ``"pkg.mod:factory"``
     strings or factory callables (a callable used with ``jobs > 1`` must be importable by its
     ``module:qualname``). ``rotate_seats`` shifts the agents one seat per game so each agent
-    plays each seat equally often. Records are identical for any ``jobs``, ``chunk_size`` or
-    ``backend``.
+    plays each seat equally often; ``paired`` also deals the same cards to every rotation
+    (``players`` consecutive games per deal seed), for paired comparisons. Records are
+    identical for any ``jobs``, ``chunk_size`` or ``backend``.
     """
     plan = plan_run(
         game,
@@ -86,6 +85,7 @@ def simulate(
         agents=agents,
         options=options,
         rotate_seats=rotate_seats,
+        paired=paired,
         match=match,
         replay=replays,
         start=start,

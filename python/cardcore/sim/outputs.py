@@ -134,6 +134,7 @@ def plan_record(plan: RunPlan, fmt: str) -> dict[str, Any]:
         "agents": list(plan.agents),
         "options": dict(plan.options),
         "rotate_seats": plan.rotate_seats,
+        **({"paired": True} if plan.paired else {}),
         "match": plan.match,
         "replays": plan.replay,
         "output_format": fmt,

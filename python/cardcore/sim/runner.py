@@ -40,20 +40,23 @@ class RunPlan:
     agents: tuple[str, ...]
     options: Mapping[str, OptionValue]
     rotate_seats: bool = False
+    paired: bool = False
     match: bool = False
     replay: bool = False
     start: int = 0
     module: str = ""
 
     def request(self, index: int) -> GameRequest:
-        """The request for game ``index`` (seat rotation applied)."""
+        """The request for game ``index`` (seat rotation applied; with ``paired``, games
+        ``k*P .. k*P+P-1`` share deal ``k``'s seed)."""
         agents = self.agents
-        if self.rotate_seats:
+        deal = index // self.players if self.paired else index
+        if self.rotate_seats or self.paired:
             k = index % self.players
             agents = agents[-k:] + agents[:-k] if k else agents
         return GameRequest(
             index=index,
-            seed=derive_seed(self.seed, index, "game"),
+            seed=derive_seed(self.seed, deal, "game"),
             players=self.players,
             agents=agents,
             options=self.options,
@@ -79,6 +82,7 @@ def plan_run(
     agents: Sequence[str | AgentFactory] | str | None = None,
     options: Mapping[str, OptionValue] | None = None,
     rotate_seats: bool = False,
+    paired: bool = False,
     match: bool = False,
     replay: bool = False,
     start: int = 0,
@@ -111,6 +115,7 @@ def plan_run(
         agents=tuple(names),
         options=spec.resolve_options(options or {}, p),
         rotate_seats=rotate_seats,
+        paired=paired,
         match=match,
         replay=replay,
         start=start,

@@ -1,0 +1,71 @@
+"""``cardcore report FILE...``: figures (and plots) from result files."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from cardcore.errors import CardcoreError
+
+__all__ = ["report_cmd"]
+
+FORMATS = ("table", "json", "markdown", "html")
+
+
+@click.command("report")
+@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(FORMATS),
+    default="table",
+    show_default=True,
+    help="What goes to stdout.",
+)
+@click.option(
+    "--html",
+    "html_path",
+    default=None,
+    metavar="FILE",
+    help="Also write a self-contained HTML page with plots (needs cardcore[report]).",
+)
+def report_cmd(files: tuple[str, ...], fmt: str, html_path: str | None) -> None:
+    """Summarise result files (JSON Lines, CSV or Parquet, as `cardcore sim -o` writes them).
+
+    Per agent and per seat: win, tie and loss rates with 95% intervals and the score spread;
+    paired differences when the same deals were played with the agents in other seats (same
+    --seed, agents swapped, in one or several files); a Bradley–Terry rating table when more
+    than two agents met. Records of one game and seat count are pooled across FILES.
+    """
+    from cardcore.report import build_report, load
+
+    try:
+        groups = load(files)
+        report = build_report(groups)
+        page = None
+        if fmt == "html" or html_path:
+            from cardcore.report.html import html_page
+
+            page = html_page(report, groups)
+    except CardcoreError as e:
+        raise click.ClickException(str(e)) from None
+    if not report["groups"]:
+        raise click.ClickException("no records in " + ", ".join(files))
+    if html_path and page is not None:
+        with open(html_path, "w", encoding="utf-8") as f:
+            f.write(page)
+    if fmt == "json":
+        click.echo(json.dumps(report, indent=2))
+    elif fmt == "markdown":
+        from cardcore.report.render import markdown
+
+        click.echo(markdown(report))
+    elif fmt == "html":
+        click.echo(page)
+    else:
+        from rich.console import Console
+
+        from cardcore.report.render import print_tables
+
+        print_tables(report, Console())

@@ -1,0 +1,121 @@
+"""What a report counts, gathered record by record (or, for Parquet, column by column in
+:mod:`cardcore.report.arrow`): exact histograms from which every figure is computed.
+
+A record's *first place* is its ``winners`` list when it has one, else its ``winner``, else its
+``tied`` seats, else every seat (nobody won). A seat in first place alone **wins**; seats that
+share first place **tie** (Three-Thirteen's ``shared_win`` counts as a tie too); every other
+seat **loses**. One record with ``p`` seats gives ``p`` *seat-games*: an agent in two seats of
+one game plays two seat-games.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = ["OUTCOMES", "Results", "first_place", "outcomes", "round_scores"]
+
+OUTCOMES = ("win", "tie", "loss")
+Deal = tuple[tuple[str, ...], tuple[float, ...], tuple[int, ...]]
+
+
+def first_place(record: Mapping[str, Any], players: int) -> list[int]:
+    """The seats in first place (see the module docstring)."""
+    winners = record.get("winners")
+    if winners:
+        return list(winners)
+    winner = record.get("winner")
+    if isinstance(winner, list):
+        return winner if winner else list(range(players))
+    if winner is not None and winner != "":
+        return [int(winner)]
+    tied = record.get("tied")
+    return list(tied) if tied else list(range(players))
+
+
+def outcomes(first: Sequence[int], players: int) -> tuple[int, ...]:
+    """Per seat: 0 win, 1 tie, 2 loss."""
+    if len(first) == 1:
+        return tuple(0 if s == first[0] else 2 for s in range(players))
+    return tuple(1 if s in first else 2 for s in range(players))
+
+
+def round_scores(record: Mapping[str, Any], path: str | None) -> list[Sequence[float]]:
+    """The per-round, per-seat scores at ``path`` (``"column"`` or ``"column.field"``)."""
+    if path is None:
+        return []
+    column, _, sub = path.partition(".")
+    rows = record.get(column) or []
+    return [r[sub] for r in rows] if sub else list(rows)
+
+
+@dataclass
+class Results:
+    """The counts of one group of comparable records (same game, seats and options).
+
+    ``cells[(agent, seat, outcome, score)]`` counts seat-games; ``pairs[(a, b)]`` counts how
+    often agent ``a`` beat agent ``b`` when both sat at one table (ties count half each way);
+    ``lengths`` histograms the game length column; ``rounds[(agent, round, score)]`` counts
+    per-round scores and ``round_counts`` the rounds per record; ``deals`` keeps, per game
+    seed, each record's agents, scores and outcomes for paired comparisons (with
+    ``pair_deals``).
+    """
+
+    game: str
+    players: int
+    unit: str = "game"
+    length: str | None = None
+    rounds_path: str | None = None
+    pair_deals: bool = True
+    records: int = 0
+    ties: int = 0
+    cells: Counter[tuple[str, int, int, float]] = field(default_factory=Counter)
+    pairs: defaultdict[tuple[str, str], float] = field(default_factory=lambda: defaultdict(float))
+    lengths: Counter[float] = field(default_factory=Counter)
+    rounds: Counter[tuple[str, int, float]] = field(default_factory=Counter)
+    round_counts: Counter[int] = field(default_factory=Counter)
+    deals: dict[int, list[Deal]] = field(default_factory=dict)
+    sources: Counter[str] = field(default_factory=Counter)
+
+    def add(self, record: Mapping[str, Any], source: str = "") -> None:
+        """Counts one record (its ``agents``, ``scores`` and winner keys)."""
+        p = self.players
+        agents = tuple(str(a) for a in record["agents"])
+        scores = tuple(record["scores"])
+        first = first_place(record, p)
+        out = outcomes(first, p)
+        self.records += 1
+        self.sources[source] += 1
+        if len(first) != 1:
+            self.ties += 1
+        self.cells.update(zip(agents, range(p), out, scores, strict=True))
+        for s in range(p):
+            for t in range(s + 1, p):
+                a, b = agents[s], agents[t]
+                if a == b or out[s] == out[t] == 2:
+                    continue
+                if out[s] == out[t]:
+                    self.pairs[(a, b)] += 0.5
+                    self.pairs[(b, a)] += 0.5
+                else:
+                    win, lose = (a, b) if out[s] < out[t] else (b, a)
+                    self.pairs[(win, lose)] += 1
+        if self.length is not None and record.get(self.length) is not None:
+            self.lengths[record[self.length]] += 1
+        if self.rounds_path is not None:
+            per_round = round_scores(record, self.rounds_path)
+            self.round_counts[len(per_round)] += 1
+            for r, row in enumerate(per_round):
+                self.rounds.update(zip(agents, [r] * p, row, strict=True))
+        if self.pair_deals and record.get("seed") is not None:
+            self.deals.setdefault(int(record["seed"]), []).append((agents, scores, out))
+
+    def add_all(self, records: Iterable[Mapping[str, Any]], source: str = "") -> None:
+        for r in records:
+            self.add(r, source)
+
+    def agents(self) -> list[str]:
+        """Every agent name, sorted."""
+        return sorted({a for a, _, _, _ in self.cells})
