@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from cardcore.rng import Rng
-from cardcore.three_thirteen.agents import _pick_discard
+from cardcore.three_thirteen.agents import HardAgent, _pick_discard
 from cardcore.three_thirteen.melds import MeldRules, discard_deadwoods_of_faces
 from cardcore.three_thirteen.rules import (
     DRAW_DISCARD,
@@ -61,18 +61,11 @@ def _interacts(u: int, naturals: Sequence[int], wilds: int, wild_rank: int, ace_
     return False
 
 
-class ReferenceHardAgent:
-    """The Python implementation the Rust decisions must match, decision for decision."""
+class ReferenceHardAgent(HardAgent):
+    """The Python implementation the Rust decisions must match, decision for decision (the
+    tuning knobs are the agent's)."""
 
     __slots__ = ()
-
-    # Tuning knobs (class constants; measured on games disjoint from the benchmark's seeds).
-    out_bonus: float = 10.0  # value of the chance that the next draw lets the hand go out
-    feed_penalty: float = 2.0  # discarding a card that fits the next player's pickups
-    now_weight: float = 0.05  # weight of the deadwood right now, next to the lookahead
-    slack: int = 10  # discards considered: within this many points of the best deadwood
-    max_candidates: int = 4
-    gamma: float = 0.8
 
     def act(self, observation: Observation, legal: Sequence[Move], rng: Rng) -> Move:
         obs = observation

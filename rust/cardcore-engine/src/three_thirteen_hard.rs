@@ -12,9 +12,10 @@
 
 use std::cell::RefCell;
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
+use std::hash::BuildHasherDefault;
 
 use crate::card::{JOKER0, MAX_JOKERS, rank, suit};
+use crate::meld::search::U64Hasher;
 use crate::meld::{self, AceMode, MeldError, MeldRules, card_value, fast};
 
 /// Number of face codes (naturals and jokers).
@@ -128,27 +129,7 @@ fn interacts(u: u8, naturals: &[u8], wilds: usize, wild: u8, mode: AceMode) -> b
     })
 }
 
-/// Hasher of the memo's `u128` keys.
-#[derive(Default)]
-struct KeyHasher(u64);
-
-impl Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
-        }
-    }
-    fn write_u128(&mut self, n: u128) {
-        #[allow(clippy::cast_possible_truncation)]
-        let folded = (n as u64) ^ ((n >> 64) as u64).rotate_left(29);
-        self.0 = (folded ^ (folded >> 31)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    }
-}
-
-type Memo = HashMap<u128, u32, BuildHasherDefault<KeyHasher>>;
+type Memo = HashMap<u128, u32, BuildHasherDefault<U64Hasher>>;
 
 /// Memo entries per generation (two generations: about 2 x 1.5 MB per thread).
 const MEMO_LIMIT: usize = 1 << 16;

@@ -34,6 +34,18 @@ fn solve_batch(py: Python<'_>, hands: &[&[u8]], wild: u32, r: &MeldRules) -> PyR
     Ok(out)
 }
 
+/// The hands of `flat` ending at `ends` (hands stored back to back).
+fn split_at_ends<'a>(flat: &'a [u8], ends: &[usize]) -> Vec<&'a [u8]> {
+    let mut start = 0;
+    ends.iter()
+        .map(|&e| {
+            let hand = &flat[start..e];
+            start = e;
+            hand
+        })
+        .collect()
+}
+
 fn map_err(e: MeldError) -> PyErr {
     match e {
         MeldError::BadFace(_) => CardParseError::new_err(e.to_string()),
@@ -105,13 +117,7 @@ fn meld_deadwood_batch(
         flat.extend_from_slice(b.as_bytes());
         ends.push(flat.len());
     }
-    let mut start = 0;
-    let mut views: Vec<&[u8]> = Vec::with_capacity(ends.len());
-    for &e in &ends {
-        views.push(&flat[start..e]);
-        start = e;
-    }
-    solve_batch(py, &views, wild, &r)
+    solve_batch(py, &split_at_ends(&flat, &ends), wild, &r)
 }
 
 /// Minimum deadwood of `len(buf) // hand_size` hands packed back to back in one `bytes`.
@@ -378,16 +384,7 @@ fn min_deadwood_batch(
             ends.push(flat.len());
         }
     }
-    let mut start = 0;
-    let views: Vec<&[u8]> = ends
-        .iter()
-        .map(|&e| {
-            let v = &flat[start..e];
-            start = e;
-            v
-        })
-        .collect();
-    solve_batch(py, &views, wild, &r)
+    solve_batch(py, &split_at_ends(&flat, &ends), wild, &r)
 }
 
 /// The hard agent's tuning: `(out_bonus, feed_penalty, now_weight, slack, max_candidates, gamma)`.

@@ -2,8 +2,8 @@
 
 use cardcore_engine::nerts::{self, MoveBuf, NertsError, PlayerView, STATE_BYTES};
 use cardcore_engine::nerts_rollout::{
-    PublicSeat, Racing, Request, Rules, SeatKnowledge, Timing, choose, evaluate, greedy_move,
-    knowledge as seat_knowledge,
+    PublicSeat, Racing, Request, RolloutError, Rules, SeatKnowledge, Timing, choose, evaluate,
+    greedy_move, knowledge as seat_knowledge,
 };
 use pyo3::exceptions::PyValueError;
 use pyo3::intern;
@@ -162,10 +162,36 @@ fn nerts_rollouts(
     rules: RulesTuple,
     candidates: Vec<u32>,
 ) -> PyResult<Vec<i32>> {
-    let seats = knowledge(seats);
+    let look = (horizon_ms, samples, seed);
+    detached(
+        py,
+        knowledge(seats),
+        need,
+        root,
+        look,
+        timing,
+        rules,
+        |req| evaluate(req, &candidates),
+    )
+}
+
+/// Runs `f` on a look-ahead request (`look = (horizon_ms, samples, seed)`) with the GIL
+/// released; engine errors become `ValueError`.
+#[allow(clippy::too_many_arguments)]
+fn detached<T: Send>(
+    py: Python<'_>,
+    seats: Vec<SeatKnowledge>,
+    need: [[u8; 16]; 4],
+    root: usize,
+    look: (u32, u32, u64),
+    timing: TimingTuple,
+    rules: RulesTuple,
+    f: impl FnOnce(&Request<'_>) -> Result<T, RolloutError> + Send,
+) -> PyResult<T> {
+    let (horizon_ms, samples, seed) = look;
     let (timing, rules) = (timing_of(timing), rules_of(rules));
     py.detach(move || {
-        let req = Request {
+        f(&Request {
             seats: &seats,
             need,
             root,
@@ -174,8 +200,7 @@ fn nerts_rollouts(
             seed,
             timing,
             rules,
-        };
-        evaluate(&req, &candidates)
+        })
     })
     .map_err(|e| PyValueError::new_err(e.to_string()))
 }
@@ -258,22 +283,11 @@ fn nerts_choose(
     racing: (u32, u32, f64),
 ) -> PyResult<usize> {
     let (seats, need, root) = observed(obs, &own_cycle)?;
-    let (timing, rules) = (timing_of(timing), rules_of(rules));
     let (first, step, z) = racing;
-    py.detach(move || {
-        let req = Request {
-            seats: &seats,
-            need,
-            root,
-            horizon_ms,
-            samples,
-            seed,
-            timing,
-            rules,
-        };
-        choose(&req, &candidates, &bonus, &Racing { first, step, z })
+    let look = (horizon_ms, samples, seed);
+    detached(py, seats, need, root, look, timing, rules, |req| {
+        choose(req, &candidates, &bonus, &Racing { first, step, z })
     })
-    .map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

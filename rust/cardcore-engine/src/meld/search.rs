@@ -19,7 +19,7 @@ use super::{
 };
 use crate::card::{self, face, rank, suit};
 
-/// Multiplicative hasher for `u64` keys (no dependency, no allocation).
+/// Multiplicative hasher for `u64` and `u128` keys (no dependency, no allocation).
 #[derive(Default, Clone, Copy)]
 pub(crate) struct U64Hasher(u64);
 
@@ -34,6 +34,10 @@ impl Hasher for U64Hasher {
     }
     fn write_u64(&mut self, n: u64) {
         self.0 = (n ^ (n >> 29)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+    fn write_u128(&mut self, n: u128) {
+        #[allow(clippy::cast_possible_truncation)]
+        self.write_u64((n as u64) ^ ((n >> 64) as u64).rotate_left(29));
     }
 }
 
