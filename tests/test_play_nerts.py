@@ -31,15 +31,9 @@ def _config(tmp_path: Path, players: int = 3, seed: int = 5, **kw: object) -> Pl
 
 
 def _layout(app: NertsApp) -> tuple[object, ...]:
-    t = app.session.table
-    p = t.players[0]
-    return (
-        list(p.nerts),
-        [list(w) for w in p.work],
-        list(p.stock),
-        list(p.waste),
-        [list(f) for f in t.foundations],
-    )
+    o = app.session.observation(0)
+    p = o.me
+    return (p.nerts_top, p.nerts_count, p.work, p.stock_count, p.waste_top, p.waste_count)
 
 
 def test_keys_play_refuse_undo_flip_and_ai_clock(tmp_path: Path) -> None:
@@ -47,22 +41,20 @@ def test_keys_play_refuse_undo_flip_and_ai_clock(tmp_path: Path) -> None:
         app = NertsApp(_config(tmp_path), realtime=False)
         async with app.run_test(size=(120, 32)) as pilot:
             await pilot.pause()
-            t = app.session.table
-            me = t.players[0]
-            ace = me.nerts[-1]
+            s = app.session
+            ace = s.observation().me.nerts_top
+            assert ace is not None
             assert ace % 13 == 0  # seed 5: an ace on top of your Nerts pile
             assert "Nerts [n]: A♣ (13 left)" in app.you_panel.plain
             # select the Nerts pile, send it to a foundation
             await pilot.press("n")
             assert "Selected: Nerts pile A♣" in app.you_panel.plain
             await pilot.press("f")
-            assert t.foundations == [[ace]]
-            assert len(me.nerts) == 12
+            assert s.observation().foundation_piles == ((ace,),)
+            assert s.observation().me.nerts_count == 12
             assert "A♣" in app.found_panel.plain
             # a Nerts card on a work pile where it does not fit: refused, nothing moves
-            bad = next(
-                k for k in range(4) if not app.session.round.is_legal(0, ToWork(NERTS, 1, k))
-            )
+            bad = next(k for k in range(4) if ToWork(NERTS, 1, k) not in s.state.legal_moves(0))
             before = _layout(app)
             await pilot.press("n", str(bad + 1))
             assert _layout(app) == before
@@ -72,8 +64,8 @@ def test_keys_play_refuse_undo_flip_and_ai_clock(tmp_path: Path) -> None:
             assert "Select a card first" in app.message_panel.plain
             # undo the foundation play
             await pilot.press("u")
-            assert t.foundations == []
-            assert me.nerts[-1] == ace
+            assert s.observation().foundation_piles == ()
+            assert s.observation().me.nerts_top == ace
             # a second undo is refused (one-move undo)
             before = _layout(app)
             await pilot.press("u")
@@ -81,23 +73,23 @@ def test_keys_play_refuse_undo_flip_and_ai_clock(tmp_path: Path) -> None:
             assert "nothing to undo" in app.message_panel.plain
             # flip three from the stock
             await pilot.press("space")
-            assert len(me.waste) == 3
+            assert s.observation().me.waste_count == 3
             assert "Stock 32" in app.you_panel.plain
             # calling Nerts with cards left is refused
             await pilot.press("c")
             assert "Not allowed" in app.message_panel.plain
-            assert app.session.round.running
+            assert not s.state.is_over
             # the AIs act as the clock runs (20 s of table time)
-            assert app.session.round.now == 0
+            assert s.state.now == 0
             app.advance(20_000)
-            assert app.session.round.now == 20_000
+            assert s.state.now == 20_000
             assert " 20.0 s" in app.title_panel.plain
-            ai_rows = [r for r in app.session.round.log if r[1] > 0 and r[3] == "ok"]
+            ai_rows = [r for r in s.state.events if r[1] > 0 and r[3] == "ok"]
             assert ai_rows
             assert any(app.session.last[s] for s in (1, 2))
             # your actions are injected at the current table time
             await pilot.press("space")
-            assert app.session.round.inputs[-1][2] == 20_000
+            assert s.state.inputs[-1][2] == 20_000
 
     asyncio.run(run())
 
@@ -105,7 +97,8 @@ def test_keys_play_refuse_undo_flip_and_ai_clock(tmp_path: Path) -> None:
 def _seed_with_nerts_ace() -> int:
     for seed in range(200):
         s = NertsSession(2, "easy", seed, {"nerts_pile_size": 1, "target_score": 1})
-        if s.table.players[0].nerts[-1] % 13 == 0:
+        top = s.observation().me.nerts_top
+        if top is not None and top % 13 == 0:
             return seed
     raise AssertionError("no seed found")
 
@@ -122,12 +115,12 @@ def test_call_nerts_ends_round_and_match_saves_replay(tmp_path: Path) -> None:
             await pilot.pause()
             app.advance(300)
             await pilot.press("n", "f")
-            assert not app.session.table.players[0].nerts
+            assert app.session.observation().me.nerts_count == 0
             assert "press c to call Nerts" in app.you_panel.plain
             await pilot.press("c")
             await pilot.pause()
-            assert not app.session.round.running
-            assert app.session.round.caller == 0
+            assert app.session.state.is_over
+            assert app.session.state.caller == 0
             assert isinstance(app.screen, SheetScreen)
             assert "You called Nerts!" in app.screen.panel.plain
             assert "Match over. You win the match!" in app.screen.panel.plain

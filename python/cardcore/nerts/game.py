@@ -18,7 +18,7 @@ engine picks the lowest-numbered.
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Final, cast
 
@@ -372,11 +372,13 @@ class NertsState(api.RealtimeState[Action]):
         rnd.submit(seat, action, t_ms)
         self._ops.append(["submit", seat, str(action), t_ms])
 
-    def advance_to(self, t_ms: int) -> None:
+    def advance_to(self, t_ms: int, *, watch: Callable[[], object] | None = None) -> None:
+        """Runs every event due by ``t_ms`` and moves the clock there; ``watch`` is called
+        after each event (it may raise to stop: replay checks)."""
         if isinstance(t_ms, bool) or not isinstance(t_ms, int):
             raise ValueError(f"t_ms must be an int, not {t_ms!r}")
-        self._round.advance_to(t_ms)
         self._ops.append(["advance", t_ms])
+        self._round.advance_to(t_ms, watch)
 
     def step(self) -> bool:
         done = self._round.step()
@@ -387,10 +389,11 @@ class NertsState(api.RealtimeState[Action]):
             ops.append(["step", 1])
         return done
 
-    def run(self) -> None:
-        """Plays to the end of the round (seats without an agent never act)."""
-        self._round.run()
+    def run(self, *, watch: Callable[[], object] | None = None) -> None:
+        """Plays to the end of the round (seats without an agent never act); ``watch`` as in
+        :meth:`advance_to`."""
         self._ops.append(["run"])
+        self._round.run(watch)
 
     def _replay(self, op: object) -> None:
         """Repeats one recorded call (reading a state document)."""
@@ -436,6 +439,25 @@ class NertsState(api.RealtimeState[Action]):
     def caller(self) -> int | None:
         """The seat that called Nerts, if one did."""
         return self._round.caller
+
+    @property
+    def events(self) -> Sequence[list[Any]]:
+        """The event log, growing as the clock runs: ``[t_ms, seat, action text, "ok" |
+        "fail"]`` rows, seat ``-1`` for the table's own (``stalemate:...``, ``end:...``).
+        Public (everyone sees every play); read it, never change it."""
+        return self._round.log
+
+    @property
+    def inputs(self) -> Sequence[list[Any]]:
+        """Every :meth:`submit` so far: ``[now, seat, t_ms, action text]`` rows (a replay's
+        human input)."""
+        return self._round.inputs
+
+    @property
+    def decks(self) -> list[list[int]]:
+        """Each seat's shuffled deck as dealt (physical card ids). Hidden information: for
+        records and replays, never for a player."""
+        return [list(d) for d in self._round.decks]
 
     @property
     def moves(self) -> list[tuple[int, int, Action, bool]]:

@@ -23,6 +23,7 @@ from cardcore.games.base import (
     register_game,
     resolve_agent,
 )
+from cardcore.games.records import match_winner
 from cardcore.games.replay_format import (
     INT,
     SEED,
@@ -50,12 +51,23 @@ from cardcore.games.schema import (
     struct,
 )
 from cardcore.nerts.agents import GreedyAgent, HardAgent, RandomAgent
-from cardcore.nerts.engine import MAX_ROUND_MS, NertsAgent, Round
-from cardcore.nerts.game import NertsGame, game_for
+from cardcore.nerts.engine import MAX_ROUND_MS
+from cardcore.nerts.game import NertsGame, NertsState, game_for
 from cardcore.nerts.rules import OPTION_SPECS, Options, card_text, parse_action
 from cardcore.rng import RNG_VERSION, derive_seed
 
-__all__ = ["HUMAN", "SPEC", "play", "play_match", "play_round", "rerun_round", "verify_replay"]
+__all__ = [
+    "HUMAN",
+    "SPEC",
+    "NertsMatch",
+    "play",
+    "play_match",
+    "play_round",
+    "rerun_round",
+    "round_fields",
+    "round_replay",
+    "verify_replay",
+]
 
 GAME = "nerts"
 _OPTIONS: tuple[OptionSpec, ...] = OPTION_SPECS
@@ -65,45 +77,55 @@ def _options(players: int, given: Mapping[str, Any]) -> Options:
     return Options.from_mapping(players, given)
 
 
-def _agents(names: Sequence[str], players: int) -> list[NertsAgent]:
+def _agent_names(names: Sequence[str], players: int) -> list[str]:
     if len(names) not in (1, players):
         raise ValueError(f"need 1 or {players} agent names, got {len(names)}")
-    full = list(names) * players if len(names) == 1 else list(names)
-    agents: list[NertsAgent] = [SPEC.make_agent(n) for n in full]
-    return agents
+    return list(names) * players if len(names) == 1 else list(names)
+
+
+def round_fields(state: NertsState) -> dict[str, Any]:
+    """The record fields of a finished round (one record per round, or a row of a match)."""
+    return {
+        "scores": state.points(),
+        "winner": state.caller,
+        "caller": state.caller,
+        "end": state.end,
+        "duration_ms": state.now,
+        "events": len(state.events),
+    }
+
+
+def round_replay(state: NertsState) -> dict[str, Any]:
+    """The replay data of a finished round (``docs/replays.md``): its deal, every event and
+    every outside input; :func:`verify_replay` re-runs it."""
+    return {
+        "seed": state.seed,
+        "rng": RNG_VERSION,
+        "decks": [" ".join(card_text(c) for c in d) for d in state.decks],
+        "events": [list(e) for e in state.events],
+        "inputs": [list(i) for i in state.inputs],
+        "scores": state.points(),
+        "end": state.end,
+        "caller": state.caller,
+        "duration_ms": state.now,
+    }
 
 
 def play_round(
     options: Options,
     seed: int,
-    agents: Sequence[NertsAgent | None],
+    agents: Sequence[str | None],
     *,
     replay: bool = False,
-) -> tuple[Round, dict[str, Any]]:
-    """Plays one round with agents only; returns the finished round and its record fields."""
-    rnd = Round(options, seed, agents)
-    rnd.run()
-    fields: dict[str, Any] = {
-        "scores": rnd.scores(),
-        "winner": rnd.caller,
-        "caller": rnd.caller,
-        "end": rnd.end,
-        "duration_ms": rnd.now,
-        "events": len(rnd.log),
-    }
+) -> tuple[NertsState, dict[str, Any]]:
+    """Plays one round with agents only (``agents[s]``: an agent name); returns the finished
+    state and its record fields (with ``"replay"`` when asked)."""
+    st = game_for(options).new_state(seed, agents=agents)
+    st.run()
+    fields = round_fields(st)
     if replay:
-        fields["replay"] = {
-            "seed": seed,
-            "rng": RNG_VERSION,
-            "decks": [" ".join(card_text(c) for c in d) for d in rnd.decks],
-            "events": rnd.log,
-            "inputs": rnd.inputs,
-            "scores": fields["scores"],
-            "end": rnd.end,
-            "caller": rnd.caller,
-            "duration_ms": rnd.now,
-        }
-    return rnd, fields
+        fields["replay"] = round_replay(st)
+    return st, fields
 
 
 REPLAY_HEAD: Final[dict[str, Any]] = {
@@ -116,8 +138,8 @@ REPLAY_HEAD: Final[dict[str, Any]] = {
 def play(request: GameRequest) -> dict[str, Any]:
     """One round (the default record unit)."""
     opts = _options(request.players, request.options)
-    agents = _agents(request.agents, request.players)
-    _rnd, fields = play_round(opts, request.seed, agents, replay=request.replay)
+    agents = _agent_names(request.agents, request.players)
+    _st, fields = play_round(opts, request.seed, agents, replay=request.replay)
     record: dict[str, Any] = {
         **request.record_head(GAME),
         **{k: v for k, v in fields.items() if k != "replay"},
@@ -141,52 +163,95 @@ MAX_MATCH_ROUNDS = 1000
 
 def _match_over(totals: Sequence[int], target: int) -> bool:
     """RULES §4.3: some total reached ``target`` and the highest total is unique."""
-    top = max(totals)
-    return top >= target and totals.count(top) == 1
+    return match_winner(totals, target) is not None
+
+
+class NertsMatch:
+    """A match as it is played, round by round: the totals, each round's record row and
+    replay, and the match record. The runner (``--match``), ``cardcore play nerts`` and the
+    web table all keep their matches in one of these.
+
+    Round ``r`` of a match seeded ``seed`` is dealt from ``derive_seed(seed, r, "round")``.
+    ``agents`` are the names the record shows (``"human"`` for people); ``human_seats``, when
+    given, is written into the replay.
+    """
+
+    def __init__(
+        self,
+        seed: int,
+        options: Options,
+        agents: Sequence[str],
+        *,
+        replay: bool = True,
+        human_seats: Sequence[int] | None = None,
+    ) -> None:
+        self.seed = seed
+        self.options = options
+        self.agents = list(agents)
+        self.replay = replay
+        self.human_seats = None if human_seats is None else sorted(human_seats)
+        self.totals = [0] * options.num_players
+        self.rounds: list[dict[str, Any]] = []
+        self.replays: list[dict[str, Any]] = []
+
+    def round_seed(self, r: int) -> int:
+        return derive_seed(self.seed, r, "round")
+
+    def add(self, state: NertsState) -> None:
+        """Counts the finished round ``state`` (round number ``len(self.rounds)``)."""
+        fields = round_fields(state)
+        self.totals = [t + s for t, s in zip(self.totals, fields["scores"], strict=True)]
+        self.rounds.append({"round": len(self.rounds), "seed": state.seed, **fields})
+        if self.replay:
+            self.replays.append(round_replay(state))
+
+    @property
+    def over(self) -> bool:
+        """RULES §4.3: some total reached the target and the highest total is unique."""
+        return _match_over(self.totals, self.options.target_score)
+
+    def record(self, head: Mapping[str, Any]) -> dict[str, Any]:
+        """The match record after ``head`` (:meth:`GameRequest.record_head`), with its replay
+        when the match keeps them."""
+        winner = match_winner(self.totals)
+        record: dict[str, Any] = {
+            **head,
+            "scores": list(self.totals),
+            "winner": winner,
+            "rounds": [dict(r) for r in self.rounds],
+        }
+        if self.replay:
+            seats = {} if self.human_seats is None else {"human_seats": self.human_seats}
+            record["replay"] = {
+                **REPLAY_HEAD,
+                "game": GAME,
+                "kind": "match",
+                "seed": self.seed,
+                "rng": RNG_VERSION,
+                "players": self.options.num_players,
+                "agents": list(self.agents),
+                **seats,
+                "options": self.options.as_dict(),
+                "rounds": [dict(r) for r in self.replays],
+                "scores": list(self.totals),
+                "winner": winner,
+            }
+        return record
 
 
 def play_match(request: GameRequest) -> dict[str, Any]:
     """Rounds until a total reaches ``target_score`` with a unique leader (RULES §4.3)."""
     opts = _options(request.players, request.options)
-    agents = _agents(request.agents, request.players)
-    totals = [0] * request.players
-    rounds: list[dict[str, Any]] = []
-    replays: list[dict[str, Any]] = []
-    r = 0
+    agents = _agent_names(request.agents, request.players)
+    match = NertsMatch(request.seed, opts, request.agents, replay=request.replay)
     while True:
-        seed = derive_seed(request.seed, r, "round")
-        _rnd, fields = play_round(opts, seed, agents, replay=request.replay)
-        totals = [t + s for t, s in zip(totals, fields["scores"], strict=True)]
-        if request.replay:
-            replays.append(fields.pop("replay"))
-        rounds.append({"round": r, "seed": seed, **fields})
-        r += 1
-        if _match_over(totals, opts.target_score):
+        st, _fields = play_round(opts, match.round_seed(len(match.rounds)), agents)
+        match.add(st)
+        if match.over:
             break
-        if r >= MAX_MATCH_ROUNDS:  # safety net: scores can stay flat with penalty-free options
+        if len(match.rounds) >= MAX_MATCH_ROUNDS:  # safety net: flat scores without penalties
             break
-    winner = totals.index(max(totals)) if totals.count(max(totals)) == 1 else None
-    record: dict[str, Any] = {
-        **request.record_head(GAME),
-        "scores": totals,
-        "winner": winner,
-        "rounds": rounds,
-    }
-    if request.replay:
-        record["replay"] = {
-            **REPLAY_HEAD,
-            "game": GAME,
-            "kind": "match",
-            "seed": request.seed,
-            "rng": RNG_VERSION,
-            "players": request.players,
-            "agents": list(request.agents),
-            "options": opts.as_dict(),
-            "rounds": replays,
-            "scores": totals,
-            "winner": winner,
-        }
-    return record
+    return match.record(request.record_head(GAME))
 
 
 def _compare(what: str, got: Any, want: Any) -> None:
@@ -223,35 +288,35 @@ MATCH_LAYOUT: Final = Obj(
 """A match replay (``--match``, ``cardcore play``): its rounds without the repeated head."""
 
 
-def _replay_agents(names: Sequence[str], players: int) -> list[NertsAgent | None]:
+def _replay_agents(names: Sequence[str], players: int) -> list[str | None]:
     """Agents to re-run: built-in or registered ones only (never imported by a name in the
     file); ``human`` seats get ``None``. A Nerts replay cannot be checked without its agents
     (every event depends on their decisions), so an unknown agent rejects the replay."""
-    agents: list[NertsAgent | None] = []
+    agents: list[str | None] = []
     for n in agents_per_seat(names, players, GAME):
         if n == HUMAN:
             agents.append(None)
             continue
         try:
-            factory = resolve_agent(SPEC, n, registered_only=True)
+            resolve_agent(SPEC, n, registered_only=True)
         except UnregisteredAgentError as e:
             raise ReplayMismatchError(
                 f"nerts replay: not verified: {e}; a Nerts replay is checked by re-running "
                 "its agents"
             ) from None
-        agents.append(factory())
+        agents.append(n)
     return agents
 
 
 class _EventCheck:
-    """Compares a re-run's log with the recorded events as it grows: the first difference
+    """Compares a re-run's events with the recorded ones as they grow: the first difference
     stops the re-run (a replay cannot make the verifier play longer than it records)."""
 
-    def __init__(self, rnd: Round, events: Sequence[Sequence[Any]]) -> None:
-        self.rnd, self.events, self.done = rnd, events, 0
+    def __init__(self, state: NertsState, events: Sequence[Sequence[Any]]) -> None:
+        self.state, self.events, self.done = state, events, 0
 
     def __call__(self) -> None:
-        log = self.rnd.log
+        log = self.state.events
         while self.done < len(log):
             if self.done >= len(self.events):
                 _compare("event count", f"more than {len(self.events)}", len(self.events))
@@ -262,38 +327,38 @@ class _EventCheck:
 def rerun_round(
     options: Options,
     seed: int,
-    agents: Sequence[NertsAgent | None],
+    agents: Sequence[str | None],
     inputs: Sequence[Sequence[Any]] = (),
     duration_ms: int | None = None,
     events: Sequence[Sequence[Any]] | None = None,
-) -> Round:
+) -> NertsState:
     """Re-plays one round: human seats (agent ``None``) get their recorded ``inputs``
-    (``[now, seat, t_ms, action]`` rows of ``Round.inputs``) at the same clock readings; an
-    input for an AI seat is a mismatch. A round with human seats is advanced to
+    (``[now, seat, t_ms, action]`` rows of :attr:`NertsState.inputs`) at the same clock
+    readings; an input for an AI seat is a mismatch. A round with human seats is advanced to
     ``duration_ms``; an agents-only round runs to its end. With ``events`` (the recorded log)
     the re-run stops at the first event that differs.
     """
-    rnd = Round(options, seed, agents)
-    watch = _EventCheck(rnd, events) if events is not None else None
+    st = game_for(options).new_state(seed, agents=agents)
+    watch = _EventCheck(st, events) if events is not None else None
     for row in inputs:
         now, seat, t_ms, text = int(row[0]), int(row[1]), int(row[2]), str(row[3])
         if not 0 <= seat < len(agents) or agents[seat] is not None:
             raise ReplayMismatchError(
                 f"nerts replay: input {list(row)} for a seat that is not human"
             )
-        rnd.advance_to(now, watch)
-        if not rnd.running:
+        st.advance_to(now, watch=watch)
+        if st.is_over:
             raise ReplayMismatchError(f"nerts replay: input {list(row)} after the round ended")
         try:
-            rnd.submit(seat, parse_action(text), t_ms)
+            st.submit(seat, parse_action(text), t_ms)
         except (ValueError, IllegalMoveError) as e:
             raise ReplayMismatchError(f"nerts replay: input {list(row)} rejected: {e}") from None
     if any(a is None for a in agents):
         if duration_ms is not None:
-            rnd.advance_to(duration_ms, watch)
+            st.advance_to(duration_ms, watch=watch)
     else:
-        rnd.run(watch)
-    return rnd
+        st.run(watch=watch)
+    return st
 
 
 def _deck_ids(text: str, players: int, seat: int) -> list[int]:
@@ -303,23 +368,21 @@ def _deck_ids(text: str, players: int, seat: int) -> list[int]:
         raise ReplayMismatchError(f"nerts replay: deck of seat {seat}: {e}") from None
 
 
-def _verify_round(
-    replay: Mapping[str, Any], opts: Options, agents: Sequence[NertsAgent | None]
-) -> None:
+def _verify_round(replay: Mapping[str, Any], opts: Options, agents: Sequence[str | None]) -> None:
     n = opts.num_players
     if len(replay["decks"]) != n:
         raise ReplayMismatchError(f"nerts replay: {len(replay['decks'])} decks for {n} players")
     decks = [_deck_ids(text, n, s) for s, text in enumerate(replay["decks"])]
     events = replay["events"]
-    rnd = rerun_round(opts, replay["seed"], agents, replay["inputs"], replay["duration_ms"], events)
+    st = rerun_round(opts, replay["seed"], agents, replay["inputs"], replay["duration_ms"], events)
     for s, ids in enumerate(decks):
-        _compare(f"deck of seat {s}", rnd.decks[s], ids)
-    _compare("event count", len(rnd.log), len(events))
+        _compare(f"deck of seat {s}", st.decks[s], ids)
+    _compare("event count", len(st.events), len(events))
     got_end = {
-        "scores": rnd.scores(),
-        "end": rnd.end,
-        "caller": rnd.caller,
-        "duration_ms": rnd.now,
+        "scores": st.points(),
+        "end": st.end,
+        "caller": st.caller,
+        "duration_ms": st.now,
     }
     for key, value in got_end.items():
         _compare(key, value, replay[key])
@@ -360,7 +423,7 @@ def verify_replay(record: Mapping[str, Any]) -> None:
         totals = [t + s for t, s in zip(totals, rr["scores"], strict=True)]
     if not _match_over(totals, opts.target_score) and len(rounds) < MAX_MATCH_ROUNDS:
         raise ReplayMismatchError("nerts replay: the rounds end before the match does")
-    winner = totals.index(max(totals)) if totals.count(max(totals)) == 1 else None
+    winner = match_winner(totals)
     _compare("match totals", totals, replay["scores"])
     _compare("match winner", winner, replay["winner"])
     if record is not replay:

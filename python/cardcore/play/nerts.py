@@ -1,9 +1,10 @@
 """``cardcore play nerts``: real-time Nerts against 1–3 AI seats, a match to 100.
 
-The engine is a discrete-event simulation with an integer millisecond clock
-(:class:`cardcore.nerts.engine.Round`). The app drives that clock from a Textual timer (the
-table's elapsed time, paused while a help or score screen is open) and injects your actions with
-``Round.submit(0, action, now)``. :class:`NertsSession` holds the match (no Textual).
+Each round is the embedding protocol's real-time state (``game.new_state(seed, agents=...)``, a
+discrete-event simulation with an integer millisecond clock). The app drives that clock from a
+Textual timer (the table's elapsed time, paused while a help or score screen is open) and
+submits your actions with ``state.submit(0, action, now)``; the screen shows
+``state.observation(0)``. :class:`NertsSession` holds the match (no Textual).
 """
 
 from __future__ import annotations
@@ -15,8 +16,9 @@ from typing import Any, ClassVar
 from rich.text import Text
 
 from cardcore.errors import IllegalMoveError
-from cardcore.games.base import get_game
-from cardcore.nerts.engine import NertsAgent, Round
+from cardcore.games.base import GameRequest, get_game
+from cardcore.nerts.engine import NertsObservation, PublicPlayer
+from cardcore.nerts.game import game_for
 from cardcore.nerts.rules import (
     CALL,
     FLIP,
@@ -34,10 +36,7 @@ from cardcore.nerts.rules import (
     Undo,
     parse_action,
 )
-from cardcore.nerts.rules import (
-    card_text as nerts_card_text,
-)
-from cardcore.nerts.spec import REPLAY_HEAD
+from cardcore.nerts.spec import NertsMatch
 from cardcore.play.common import (
     HUMAN,
     YOU,
@@ -48,7 +47,6 @@ from cardcore.play.common import (
     seat_names,
 )
 from cardcore.play.widgets import TableApp, TextPanel
-from cardcore.rng import RNG_VERSION, derive_seed
 
 __all__ = ["NertsApp", "NertsSession", "describe_action"]
 
@@ -58,6 +56,16 @@ TICK_S = 0.1
 
 def _src_name(src: int) -> str:
     return "Nerts pile" if src == NERTS else "waste" if src == WASTE else f"work pile {src + 1}"
+
+
+def source_top(player: PublicPlayer, src: int) -> int | None:
+    """The card on top of a seat's pile ``src`` (Nerts pile, waste or a work pile)."""
+    if src == NERTS:
+        return player.nerts_top
+    if src == WASTE:
+        return player.waste_top
+    pile = player.work[src] if 0 <= src < len(player.work) else ()
+    return pile[-1] if pile else None
 
 
 def describe_action(action: Action) -> str:
@@ -76,10 +84,10 @@ def describe_action(action: Action) -> str:
 
 
 class NertsSession:
-    """A Nerts match: rounds until a total reaches ``target_score`` with a single leader.
-
-    Round ``r`` of a match seeded ``S`` is dealt from ``derive_seed(S, r, "round")``, as in
-    ``GameSpec.play_match``.
+    """A Nerts match on the embedding protocol: each round is a
+    :class:`~cardcore.nerts.game.NertsState` (AI seats driven by its clock, your seat by
+    ``submit``), the match a :class:`~cardcore.nerts.spec.NertsMatch`: rounds until a total
+    reaches ``target_score`` with a single leader.
     """
 
     def __init__(
@@ -92,44 +100,48 @@ class NertsSession:
         spec = get_game(GAME)
         self.seed = seed
         self.options = Options.from_mapping(players, dict(options or {}))
+        self.game = game_for(self.options)
         self.ai_name = agent_for_level(spec, ai)
         self.agent_names = [HUMAN] + [self.ai_name] * (players - 1)
-        self._spec = spec
         self.names = seat_names(players)
-        self.totals = [0] * players
-        self.rounds: list[dict[str, Any]] = []
+        self.match = NertsMatch(seed, self.options, self.agent_names, human_seats=[YOU])
         self.round_index = -1
         self.new_round()
 
     def new_round(self) -> None:
         self.round_index += 1
-        self.round_seed = derive_seed(self.seed, self.round_index, "round")
-        agents: list[NertsAgent | None] = [None] + [
-            self._spec.make_agent(self.ai_name) for _ in range(1, self.options.num_players)
-        ]
-        self.round = Round(self.options, self.round_seed, agents)
+        self.round_seed = self.match.round_seed(self.round_index)
+        agents = [None] + [self.ai_name] * (self.options.num_players - 1)
+        self.state = self.game.new_state(self.round_seed, agents=agents)
         self.recorded = False
         self._seen = 0
         self.last: list[str] = [""] * self.options.num_players
 
     @property
-    def table(self) -> Any:
-        return self.round.table
+    def totals(self) -> list[int]:
+        return self.match.totals
+
+    @property
+    def rounds(self) -> list[dict[str, Any]]:
+        return self.match.rounds
 
     @property
     def match_over(self) -> bool:
-        top = max(self.totals)
-        return top >= self.options.target_score and self.totals.count(top) == 1
+        return self.match.over
+
+    def observation(self, seat: int = YOU) -> NertsObservation:
+        return self.state.observation(seat)
 
     def advance(self, t_ms: int) -> None:
         """Moves the round's clock to ``t_ms`` (the AIs act on the way)."""
-        if self.round.running:
-            self.round.advance_to(max(t_ms, self.round.now))
+        st = self.state
+        if not st.is_over:
+            st.advance_to(max(t_ms, st.now))
         self._note_events()
         self._maybe_record()
 
     def _note_events(self) -> None:
-        log = self.round.log
+        log = self.state.events
         for t, seat, action, status in log[self._seen :]:
             if seat > 0 and status == "ok":
                 words = describe_action(parse_action(action))
@@ -140,25 +152,24 @@ class NertsSession:
         """Your action at ``t_ms``: validated now, submitted, executed at once. Raises
         :class:`IllegalMoveError` (nothing changes) when it is refused."""
         self.advance(t_ms)
-        rnd = self.round
-        if not rnd.running:
+        st = self.state
+        if st.is_over:
             raise IllegalMoveError("the round is over")
-        if not rnd.is_legal(YOU, action):
+        if self.game.move_to_action(action) not in st.legal_actions(YOU):
             raise IllegalMoveError(self.why_illegal(action))
-        n = len(rnd.log)
-        rnd.submit(YOU, action, rnd.now)
-        rnd.advance_to(rnd.now)
-        mine = [row for row in rnd.log[n:] if row[1] == YOU]
+        n = len(st.events)
+        st.submit(YOU, action, st.now)
+        st.advance_to(st.now)
+        mine = [row for row in st.events[n:] if row[1] == YOU]
         self._note_events()
         self._maybe_record()
         if mine and mine[0][3] != "ok":
             raise IllegalMoveError("too slow: an opponent got there first")
 
     def why_illegal(self, action: Action) -> str:
-        t = self.table
-        p = t.players[YOU]
+        me = self.observation().me
         if isinstance(action, CallNerts):
-            return f"your Nerts pile still has {len(p.nerts)} cards"
+            return f"your Nerts pile still has {me.nerts_count} cards"
         if isinstance(action, Undo):
             return "nothing to undo"
         if isinstance(action, Flip):
@@ -166,7 +177,7 @@ class NertsSession:
         if isinstance(action, Recycle):
             return "the waste cannot be turned over now"
         src = action.src
-        card = t.source_top(YOU, src)
+        card = source_top(me, src)
         if card is None:
             return f"the {_src_name(src)} is empty"
         if isinstance(action, ToFoundation):
@@ -174,68 +185,15 @@ class NertsSession:
         return f"that does not go on work pile {action.pile + 1}"
 
     def _maybe_record(self) -> None:
-        rnd = self.round
-        if rnd.running or self.recorded:
+        if not self.state.is_over or self.recorded:
             return
         self.recorded = True
-        scores = rnd.scores()
-        self.totals = [a + b for a, b in zip(self.totals, scores, strict=True)]
-        self.rounds.append(
-            {
-                "seed": self.round_seed,
-                "rng": RNG_VERSION,
-                "decks": [" ".join(nerts_card_text(c) for c in d) for d in rnd.decks],
-                "events": [list(e) for e in rnd.log],
-                "inputs": [list(i) for i in rnd.inputs],
-                "scores": scores,
-                "end": rnd.end,
-                "caller": rnd.caller,
-                "duration_ms": rnd.now,
-            }
-        )
+        self.match.add(self.state)
 
     def match_record(self) -> dict[str, Any]:
         """The match as a record with a ``replay`` (kind ``match``, human inputs included)."""
-        top = max(self.totals)
-        winner = self.totals.index(top) if self.totals.count(top) == 1 else None
-        rounds = [
-            {
-                "round": r,
-                "seed": rr["seed"],
-                "scores": rr["scores"],
-                "end": rr["end"],
-                "caller": rr["caller"],
-                "winner": rr["caller"],
-                "duration_ms": rr["duration_ms"],
-                "events": len(rr["events"]),
-            }
-            for r, rr in enumerate(self.rounds)
-        ]
-        return {
-            "game": GAME,
-            "index": 0,
-            "seed": self.seed,
-            "players": self.options.num_players,
-            "agents": list(self.agent_names),
-            "scores": list(self.totals),
-            "winner": winner,
-            "rounds": rounds,
-            "games": rounds,
-            "replay": {
-                **REPLAY_HEAD,
-                "game": GAME,
-                "kind": "match",
-                "seed": self.seed,
-                "rng": RNG_VERSION,
-                "players": self.options.num_players,
-                "agents": list(self.agent_names),
-                "human_seats": [YOU],
-                "options": self.options.as_dict(),
-                "rounds": [dict(r) for r in self.rounds],
-                "scores": list(self.totals),
-                "winner": winner,
-            },
-        }
+        head = GameRequest(0, self.seed, self.options.num_players, tuple(self.agent_names))
+        return self.match.record(head.record_head(GAME))
 
     def score_sheet(self) -> Text:
         w = max(len(n) for n in self.names) + 2
@@ -316,7 +274,7 @@ class NertsApp(TableApp):
 
     def advance(self, ms: int) -> None:
         """Moves the table clock ``ms`` forward; the AIs act on the way."""
-        if self._paused() or not self.session.round.running:
+        if self._paused() or self.session.state.is_over:
             return
         self.elapsed_ms += max(0, ms)
         self.session.advance(self.elapsed_ms)
@@ -335,35 +293,38 @@ class NertsApp(TableApp):
 
     def refresh_view(self) -> None:
         s = self.session
-        rnd = s.round
-        t = s.table
+        st = s.state
+        o = s.observation()
         self.title_panel.show(
-            f"Nerts · round {s.round_index + 1} · {rnd.now / 1000:5.1f} s · speed "
+            f"Nerts · round {s.round_index + 1} · {st.now / 1000:5.1f} s · speed "
             f"{s.options.speed} · match to {s.options.target_score} · seed {self.seed} · "
             f"AI {self.config.ai}"
         )
         found = Text()
-        if not t.foundations:
+        if not o.foundations:
             found.append("none yet (any ace starts one)", style="dim")
-        for i, f in enumerate(t.foundations):
+        for i, top in enumerate(o.foundations):
             if i:
                 found.append(" ")
-            found.append_text(self._card(f[-1]))
+            found.append_text(self._card(top))
         self.found_panel.show(found)
-        self.found_panel.border_title = f"Foundations ({len(t.foundations)})"
-        counts = t.foundation_counts()
+        self.found_panel.border_title = f"Foundations ({len(o.foundations)})"
+        counts = [0] * s.options.num_players
+        for pile in o.foundation_piles:
+            for c in pile:
+                counts[c // 52] += 1
         opp = Text()
         for seat in range(1, s.options.num_players):
-            p = t.players[seat]
+            p = o.players[seat]
             opp.append(f"{s.names[seat]:<10} Nerts ")
-            opp.append_text(self._card(p.nerts[-1] if p.nerts else None))
-            opp.append(f" ({len(p.nerts)} left)  work ")
+            opp.append_text(self._card(p.nerts_top))
+            opp.append(f" ({p.nerts_count} left)  work ")
             for k, pile in enumerate(p.work):
                 if k:
                     opp.append(" ")
                 opp.append_text(self._card(pile[-1] if pile else None))
             opp.append("  waste ")
-            opp.append_text(self._card(p.waste[-1] if p.waste else None))
+            opp.append_text(self._card(p.waste_top))
             opp.append(f"  on foundations {counts[seat]}  total {s.totals[seat]}")
             if s.last[seat]:
                 opp.append(f"   {s.last[seat]}", style="dim")
@@ -371,17 +332,16 @@ class NertsApp(TableApp):
         opp.rstrip()
         self.opponents_panel.show(opp)
         self.opponents_panel.border_title = "Opponents"
-        self.you_panel.show(self._you_text(counts[YOU]))
+        self.you_panel.show(self._you_text(o.me, counts[YOU]))
         self.you_panel.border_title = f"You · total {s.totals[YOU]}"
         self.message_panel.show(self.message)
 
-    def _you_text(self, on_foundations: int) -> Text:
+    def _you_text(self, p: PublicPlayer, on_foundations: int) -> Text:
         s = self.session
-        p = s.table.players[YOU]
         sel = self.selected
         out = Text("Nerts [n]: ")
-        out.append_text(self._card(p.nerts[-1] if p.nerts else None, sel == NERTS))
-        out.append(f" ({len(p.nerts)} left)    on foundations {on_foundations}\n")
+        out.append_text(self._card(p.nerts_top, sel == NERTS))
+        out.append(f" ({p.nerts_count} left)    on foundations {on_foundations}\n")
         for k, pile in enumerate(p.work):
             out.append(f"[{k + 1}] ")
             if not pile:
@@ -391,26 +351,23 @@ class NertsApp(TableApp):
                     out.append(" ")
                 out.append_text(self._card(c, sel == k and j == len(pile) - 1))
             out.append("\n")
-        out.append(f"Stock {len(p.stock)} · waste [w]: ")
-        shown = p.waste[-3:]
-        if not shown:
+        out.append(f"Stock {p.stock_count} · waste [w]: ")
+        if p.waste_top is None:
             out.append("empty", style="dim")
-        for j, c in enumerate(shown):
-            if j:
-                out.append(" ")
-            out.append_text(self._card(c, sel == WASTE and j == len(shown) - 1))
-        if len(p.waste) > 3:
-            out.append(f"  ({len(p.waste)} cards)", style="dim")
+        else:
+            out.append_text(self._card(p.waste_top, sel == WASTE))
+        if p.waste_count > 1:
+            out.append(f"  ({p.waste_count} cards)", style="dim")
         if sel is not None:
-            top = s.table.source_top(YOU, sel)
+            top = source_top(p, sel)
             label = card_label(top % 52) if top is not None else "-"
             out.append(
                 f"\nSelected: {_src_name(sel)} {label} → 1-{len(p.work)} work pile, f foundation",
                 style="bold",
             )
-        if not s.round.running:
+        if s.state.is_over:
             out.append("\nThe round is over.", style="bold")
-        elif not p.nerts:
+        elif not p.nerts_count:
             out.append("\nYour Nerts pile is empty: press c to call Nerts!", style="bold green")
         return out
 
@@ -420,7 +377,7 @@ class NertsApp(TableApp):
         if self._paused():
             return False
         s = self.session
-        p = s.table.players[YOU]
+        p = s.observation().me
         c = char or ""
         if key == "escape":
             self.selected = None
@@ -446,7 +403,7 @@ class NertsApp(TableApp):
                 return True
             return self._act(ToFoundation(self.selected))
         if key == "space":
-            return self._act(FLIP if p.stock else RECYCLE)
+            return self._act(FLIP if p.stock_count else RECYCLE)
         if c == "u":
             return self._act(UNDO)
         if c == "c":
@@ -456,7 +413,7 @@ class NertsApp(TableApp):
     def _to_work(self, src: int, pile: int) -> Action:
         if src in (NERTS, WASTE):
             return ToWork(src, 1, pile)
-        for a in self.session.round.legal(YOU):
+        for a in self.session.state.legal_moves(YOU):
             if isinstance(a, ToWork) and a.src == src and a.pile == pile:
                 return a
         return ToWork(src, 1, pile)
@@ -479,7 +436,7 @@ class NertsApp(TableApp):
 
     def _check_round_end(self) -> None:
         s = self.session
-        if s.round.running or self._ended_shown:
+        if not s.state.is_over or self._ended_shown:
             return
         self._ended_shown = True
         rr = s.rounds[-1]

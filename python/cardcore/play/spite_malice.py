@@ -12,6 +12,7 @@ from typing import Any, ClassVar
 from rich.text import Text
 
 from cardcore.errors import IllegalMoveError
+from cardcore.games.base import GameRequest
 from cardcore.play.common import (
     YOU,
     PlayConfig,
@@ -33,7 +34,7 @@ from cardcore.spite_malice.rules import (
     State,
     move_text,
 )
-from cardcore.spite_malice.spec import game_record
+from cardcore.spite_malice.spec import game_record, match_record
 
 __all__ = ["SpiteMaliceApp", "SpiteSession"]
 
@@ -160,21 +161,10 @@ class SpiteSession(TurnSession[State]):
 
     def match_record(self) -> dict[str, Any]:
         """The match so far as a record ``cardcore replay`` verifies (every game replayed)."""
-        best = max(self.totals)
-        leaders = [s for s, t in enumerate(self.totals) if t == best]
-        winner = leaders[0] if best >= self.options.target_score and len(leaders) == 1 else None
-        return {
-            "game": GAME,
-            "index": 0,
-            "seed": self.seed,
-            "players": self.options.num_players,
-            "agents": list(self.agent_names),
-            "scores": list(self.totals),
-            "winner": winner,
-            "outcome": "tie" if winner is None else "win",
-            "turns": sum(int(g["turns"]) for g in self.games),
-            "games": [dict(g) for g in self.games],
-        }
+        head = GameRequest(0, self.seed, self.options.num_players, tuple(self.agent_names))
+        return match_record(
+            head.record_head(GAME), self.totals, self.games, self.options.target_score
+        )
 
     def score_sheet(self) -> Text:
         w = max(len(n) for n in self.names) + 2

@@ -29,6 +29,7 @@ from cardcore.games.base import (
     resolve_agent,
     rules_only_note,
 )
+from cardcore.games.records import match_winner
 from cardcore.games.replay_format import (
     INT,
     SEED,
@@ -54,7 +55,15 @@ from cardcore.spite_malice.rules import (
     parse_move,
 )
 
-__all__ = ["SPEC", "play", "play_game", "play_match", "verify_replay"]
+__all__ = [
+    "SPEC",
+    "game_record",
+    "match_record",
+    "play",
+    "play_game",
+    "play_match",
+    "verify_replay",
+]
 
 GAME: Final = "spite-malice"
 REPLAY_FORMAT: Final = 1
@@ -154,6 +163,23 @@ def game_record(
     return rec
 
 
+def match_record(
+    head: Mapping[str, Any], totals: Sequence[int], games: Sequence[Mapping[str, Any]], target: int
+) -> dict[str, Any]:
+    """A match's record after ``head`` (:meth:`GameRequest.record_head`): the totals, the
+    winner (the single leader at or above ``target``) and the games' records (the runner,
+    ``cardcore play`` and the web table build their match records with this)."""
+    winner = match_winner(totals, target)
+    return {
+        **head,
+        "scores": list(totals),
+        "winner": winner,
+        "outcome": "tie" if winner is None else "win",
+        "turns": sum(int(g["turns"]) for g in games),
+        "games": [dict(g) for g in games],
+    }
+
+
 def _agents(request: GameRequest) -> list[Agent]:
     if len(request.agents) != request.players:
         raise OptionError(f"{len(request.agents)} agents for {request.players} players")
@@ -183,17 +209,9 @@ def play_match(request: GameRequest) -> dict[str, Any]:
             totals[s] += pts
         if max(totals) >= options.target_score:
             break
-    best = max(totals)
-    leaders = [s for s, t in enumerate(totals) if t == best]
-    winner = leaders[0] if best >= options.target_score and len(leaders) == 1 else None
-    rec: dict[str, Any] = {
-        **request.record_head(GAME),
-        "scores": totals,
-        "winner": winner,
-        "outcome": "tie" if winner is None else "win",
-        "turns": sum(int(g["turns"]) for g in games),
-        "games": games,
-    }
+    replays = [g.pop("replay") for g in games] if request.replay else []
+    rec = match_record(request.record_head(GAME), totals, games, options.target_score)
+    winner = rec["winner"]
     if request.replay:
         rec["replay"] = {
             "format": "cardcore-replay",
@@ -206,7 +224,7 @@ def play_match(request: GameRequest) -> dict[str, Any]:
             "players": options.num_players,
             "agents": list(request.agents),
             "options": options.as_dict(),
-            "games": [g.pop("replay") for g in games],
+            "games": replays,
             "result": {"scores": totals, "winner": winner},
         }
     return rec
