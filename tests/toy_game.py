@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import signal
+import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -20,6 +23,37 @@ class HighCard:
 class RandomBid:
     def act(self, observation: Any, legal: Sequence[int], rng: Any) -> int:
         return legal[rng.below(len(legal))]
+
+
+class _AfterCalls:
+    """Does something drastic on its ``AFTER``-th move in this process (Ctrl-C and crash
+    tests); until then it plays like :class:`HighCard`."""
+
+    AFTER = 40
+    calls = 0
+
+    def act(self, observation: Any, legal: Sequence[int], rng: Any) -> int:
+        type(self).calls += 1
+        if type(self).calls >= self.AFTER:
+            self.drastic()
+        return max(legal)
+
+    def drastic(self) -> None:
+        raise NotImplementedError
+
+
+class Stuck(_AfterCalls):
+    """Never returns from its 40th move (a stuck agent)."""
+
+    def drastic(self) -> None:
+        time.sleep(3600)
+
+
+class Dies(_AfterCalls):
+    """Kills its own process on its 40th move (a worker killed by the OOM killer)."""
+
+    def drastic(self) -> None:
+        os.kill(os.getpid(), signal.SIGKILL)
 
 
 def _play(req: GameRequest) -> tuple[list[int], list[list[int]]]:

@@ -4,6 +4,7 @@ extra, Textual). Textual is imported only when the command runs."""
 from __future__ import annotations
 
 import importlib.util
+import sys
 
 import click
 
@@ -136,6 +137,9 @@ def play_cmd(
         app = getattr(module, cls_name)(config)
     except CardcoreError as e:
         raise click.UsageError(str(e)) from None
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        # Textual would wait (and spin) on a pipe or a file forever
+        raise click.UsageError("`cardcore play` needs an interactive terminal (stdin and stdout)")
     app.run()
     path = getattr(app, "replay_path", None)
     if path is not None:

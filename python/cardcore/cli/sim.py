@@ -14,6 +14,7 @@ from cardcore.games.base import get_game, registered_games
 from cardcore.report import build_report, results_for
 from cardcore.rng import new_seed
 from cardcore.sim import BACKENDS, run_plan
+from cardcore.sim.backends import machine_cores
 from cardcore.sim.outputs import RunOutputs
 from cardcore.sim.runner import plan_run
 from cardcore.sim.writers import FORMATS, format_for
@@ -179,6 +180,10 @@ def sim_cmd(
 
     if address is not None and backend != "ray":
         raise click.UsageError("--address is for --backend ray")
+    cores = machine_cores()
+    if address is None and jobs > cores:
+        click.echo(f"-j {jobs}: this machine has {cores} cores, using {cores}.", err=True)
+        jobs = cores
     schema = spec.schema_for(match)
     columns = schema.with_run_columns() if schema is not None else None
     outputs = RunOutputs(output, replays, summary_json, format_for(output, fmt), columns)

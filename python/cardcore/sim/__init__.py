@@ -7,12 +7,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
+from cardcore.errors import OptionError
 from cardcore.games.base import AgentFactory, OptionValue
 from cardcore.sim.backends import BACKENDS, make_backend
-from cardcore.sim.runner import RunPlan, chunks_of, plan_run, run_chunk
+from cardcore.sim.runner import Chunk, Chunker, RunPlan, chunks_of, plan_run, run_chunk
 
 __all__ = [
     "BACKENDS",
@@ -26,8 +27,8 @@ __all__ = [
 
 
 def default_chunk_size(games: int, jobs: int) -> int:
-    """Chunks small enough to balance ``jobs`` workers and show progress, large enough to
-    amortise the hand-off (output never depends on it)."""
+    """The largest chunk worth using: small enough to balance ``jobs`` workers and show
+    progress (output never depends on it). Chunks start smaller (:class:`Chunker`)."""
     if jobs <= 1:
         return max(1, min(250, games))
     return max(1, min(1000, games // (jobs * 8) or 1))
@@ -42,10 +43,19 @@ def run_plan(
     chunk_size: int | None = None,
 ) -> Iterator[list[dict[str, Any]]]:
     """Runs ``plan`` and yields the records chunk by chunk, in index order."""
+    if chunk_size is not None and (
+        isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1
+    ):
+        raise OptionError(f"chunk_size must be an int >= 1 (or None), not {chunk_size!r}")
     engine = make_backend(backend, jobs, address, preload=(plan.module,))
-    size = chunk_size or default_chunk_size(plan.games - plan.start, getattr(engine, "jobs", 1))
+    chunks: Iterable[Chunk]
+    if chunk_size is None:
+        limit = default_chunk_size(plan.games - plan.start, getattr(engine, "jobs", 1))
+        chunks = Chunker(plan, limit)
+    else:
+        chunks = chunks_of(plan, chunk_size)
     try:
-        yield from engine.map_chunks(chunks_of(plan, size))
+        yield from engine.map_chunks(chunks)
     finally:
         engine.close()
 

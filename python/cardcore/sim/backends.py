@@ -5,17 +5,21 @@ Every backend yields each chunk's records in chunk order, whatever order they fi
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import signal
+import socket
 import sys
+import warnings
 from collections import deque
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Protocol
 
-from cardcore.errors import OptionError
-from cardcore.sim.runner import Chunk, run_chunk
+from cardcore.errors import OptionError, RunError
+from cardcore.sim.runner import Chunk, run_chunk_timed
 
 __all__ = ["BACKENDS", "Backend", "LocalBackend", "RayBackend", "make_backend"]
 
@@ -37,18 +41,74 @@ def _ignore_sigint() -> None:
     os.environ.setdefault("RAYON_NUM_THREADS", "1")
 
 
+def machine_cores() -> int:
+    """Cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
+
+
+def resolve_jobs(jobs: int) -> int:
+    """Worker processes for ``jobs``: 0 means one per core; more than the cores is capped at
+    the cores with a :class:`RuntimeWarning` (more processes only compete for them)."""
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 0:
+        raise OptionError(f"jobs must be an int >= 0 (0 = one per core), not {jobs!r}")
+    cores = machine_cores()
+    if jobs > cores:
+        warnings.warn(
+            f"jobs={jobs} but this machine has {cores} cores: using {cores}",
+            RuntimeWarning,
+            stacklevel=3,
+        )
+    return cores if jobs == 0 or jobs > cores else jobs
+
+
+@contextlib.contextmanager
+def _script_not_rerun() -> Iterator[None]:
+    """Worker processes get plain data only, so they need not import the caller's
+    ``__main__`` (which, in a script without an ``if __name__ == "__main__":`` guard, would
+    start the run again inside every worker). Hides it while workers start."""
+    main = sys.modules.get("__main__")
+    keys = ("__file__", "__spec__")
+    saved: dict[str, Any] = {k: main.__dict__[k] for k in keys if main and k in main.__dict__}
+    if main is None or not saved:
+        yield
+        return
+    main.__dict__.pop("__file__", None)
+    main.__dict__["__spec__"] = None
+    try:
+        yield
+    finally:
+        main.__dict__.update(saved)
+
+
+def _worker_died() -> RunError:
+    return RunError(
+        "a worker process died (killed, or out of memory); the records before it are kept"
+    )
+
+
 class LocalBackend:
-    """``jobs == 1``: in this process. Otherwise a spawn/forkserver process pool."""
+    """``jobs == 1``: in this process. Otherwise a spawn/forkserver process pool.
+
+    Ctrl-C (or any error) stops the pool at once, killing the workers (a stuck agent cannot
+    hold the run up); chunks that had already finished in order are still handed over first.
+    """
 
     def __init__(self, jobs: int = 1, preload: Sequence[str] = ()) -> None:
-        self.jobs = jobs if jobs > 0 else (os.cpu_count() or 1)
+        self.jobs = resolve_jobs(jobs)
         self.preload = [m for m in preload if m]
         self._pool: ProcessPoolExecutor | None = None
+        self._clean = True
 
     def map_chunks(self, chunks: Iterable[Chunk]) -> Iterator[Records]:
+        learn = _learner(chunks)
         if self.jobs == 1:
             for chunk in chunks:
-                yield run_chunk(chunk)
+                records, seconds = run_chunk_timed(chunk)
+                learn(chunk, seconds)
+                yield records
             return
         methods = multiprocessing.get_all_start_methods()
         ctx = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
@@ -56,28 +116,99 @@ class LocalBackend:
             # Workers fork from a server that has imported the engine once (no threads yet).
             ctx.set_forkserver_preload(["cardcore.sim.runner", *self.preload])
         self._pool = ProcessPoolExecutor(self.jobs, mp_context=ctx, initializer=_ignore_sigint)
-        window: deque[Future[Records]] = deque()
-        it = iter(chunks)
+        window: deque[tuple[Chunk, Future[Timed]]] = deque()
+        self._clean = False
         try:
-            for chunk in it:
-                window.append(self._pool.submit(run_chunk, chunk))
+            for chunk in chunks:
+                with _script_not_rerun():
+                    window.append((chunk, self._pool.submit(run_chunk_timed, chunk)))
                 if len(window) >= 2 * self.jobs:
-                    yield window.popleft().result()
+                    yield _next(window, learn)
             while window:
-                yield window.popleft().result()
+                yield _next(window, learn)
+            self._clean = True
+        except KeyboardInterrupt:
+            # hand over what already finished, in order, then stop
+            while window and window[0][1].done() and _finished_ok(window[0][1]):
+                yield _next(window, learn)
+            raise
         finally:
-            for f in window:
+            for _, f in window:
                 f.cancel()
 
     def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=True, cancel_futures=True)
-            self._pool = None
+        pool, self._pool = self._pool, None
+        if pool is None:
+            return
+        if not self._clean:
+            # a stuck or running worker would make shutdown() wait for it: end them first
+            # (`_processes` is the pool's only handle on them before Python 3.14)
+            workers = list((getattr(pool, "_processes", None) or {}).values())
+            for p in workers:
+                p.terminate()
+            for p in workers:
+                p.join(5)
+                if p.is_alive():
+                    p.kill()
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+Timed = tuple[Records, float]
+
+
+def _learner(chunks: Iterable[Chunk]) -> Callable[[Chunk, float], object]:
+    """Where chunk timings go: the chunker's ``finished`` (adaptive chunk sizes), if any."""
+    finished: Callable[[Chunk, float], object] | None = getattr(chunks, "finished", None)
+    return finished or (lambda chunk, seconds: None)
+
+
+def _finished_ok(f: Future[Timed]) -> bool:
+    return not f.cancelled() and f.exception() is None
+
+
+def _next(
+    window: deque[tuple[Chunk, Future[Timed]]], learn: Callable[[Chunk, float], object]
+) -> Records:
+    """The records of the oldest chunk in flight, taken off ``window`` only once they are in
+    hand (Ctrl-C while waiting leaves it there)."""
+    chunk, f = window[0]
+    try:
+        records, seconds = f.result()
+    except BrokenProcessPool:
+        raise _worker_died() from None
+    window.popleft()
+    learn(chunk, seconds)
+    return records
+
+
+_RAY_CONNECT_ENV: dict[str, str] = {
+    # give up on an address that does not answer as a Ray cluster within seconds, quietly
+    # (Ray's defaults retry for minutes, logging each attempt); set them to override
+    "RAY_gcs_server_port_wait_time_s": "1",
+    "RAY_py_gcs_connect_timeout_s": "3",
+    "RAY_gcs_rpc_server_connect_timeout_s": "2",
+    "RAY_BACKEND_LOG_LEVEL": "error",
+}
+
+
+def _check_reachable(address: str) -> None:
+    """``host:port`` or ``ray://host:port`` must accept a TCP connection within 3 s."""
+    if address == "auto":
+        return
+    host, sep, port = address.split("://", 1)[-1].rpartition(":")
+    if not sep or not host or not port.isdigit():
+        raise OptionError(f"Ray address {address!r} is not host:port, ray://host:port or auto")
+    try:
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=3):
+            pass
+    except OSError as e:
+        raise OptionError(f"cannot reach a Ray cluster at {address}: {e.strerror or e}") from None
 
 
 class RayBackend:
     """Chunks as Ray tasks. Connects to ``address`` (or starts a local Ray on 127.0.0.1) and
-    shuts down only a cluster it started itself."""
+    shuts down only a cluster it started itself. An address that does not answer as a Ray
+    cluster fails within seconds (:class:`OptionError`)."""
 
     def __init__(self, jobs: int = 0, address: str | None = None) -> None:
         if not address:
@@ -97,13 +228,21 @@ class RayBackend:
                 "configure_logging": False,
             }
             if address:
-                ray.init(address=address, **kwargs)
+                _check_reachable(address)
+                for key, value in _RAY_CONNECT_ENV.items():
+                    os.environ.setdefault(key, value)
+                try:
+                    ray.init(address=address, **kwargs)
+                except (ConnectionError, RuntimeError, ValueError) as e:
+                    raise OptionError(
+                        f"cannot connect to a Ray cluster at {address}: {e}"
+                    ) from None
             else:
                 from ray._private import ray_constants
 
                 ray_constants.ENABLE_RAY_CLUSTER = False  # in case ray was imported already
                 ray.init(
-                    num_cpus=jobs if jobs > 0 else None,
+                    num_cpus=resolve_jobs(jobs),
                     _node_ip_address="127.0.0.1",
                     object_store_memory=200 * 1024 * 1024,
                     # workers import what the driver can (games and agents named by path)
@@ -111,21 +250,28 @@ class RayBackend:
                     **kwargs,
                 )
                 self._started = True
-        self._remote = ray.remote(run_chunk)
+        self._remote = ray.remote(run_chunk_timed)
         total = int(self._ray.cluster_resources().get("CPU", 1))
         self.jobs = max(1, total)
 
     def map_chunks(self, chunks: Iterable[Chunk]) -> Iterator[Records]:
-        window: deque[Any] = deque()
+        learn = _learner(chunks)
+        window: deque[tuple[Chunk, Any]] = deque()
+
+        def get(chunk: Chunk, ref: Any) -> Records:
+            records, seconds = self._ray.get(ref)
+            learn(chunk, seconds)
+            return records  # type: ignore[no-any-return]
+
         try:
             for chunk in chunks:
-                window.append(self._remote.remote(chunk))
+                window.append((chunk, self._remote.remote(chunk)))
                 if len(window) >= 2 * self.jobs:
-                    yield self._ray.get(window.popleft())
+                    yield get(*window.popleft())
             while window:
-                yield self._ray.get(window.popleft())
+                yield get(*window.popleft())
         finally:
-            for ref in window:
+            for _, ref in window:
                 self._ray.cancel(ref)
 
     def close(self) -> None:

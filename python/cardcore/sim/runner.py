@@ -9,6 +9,7 @@ any worker.
 from __future__ import annotations
 
 import importlib
+import time
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -26,7 +27,7 @@ from cardcore.games.base import (
 )
 from cardcore.rng import derive_seed
 
-__all__ = ["Chunk", "RunPlan", "chunks_of", "plan_run", "run_chunk"]
+__all__ = ["Chunk", "Chunker", "RunPlan", "chunks_of", "plan_run", "run_chunk", "run_chunk_timed"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,13 +90,18 @@ def plan_run(
 ) -> RunPlan:
     """Validates everything up front (so a bad option fails before any work starts)."""
     spec = get_game(game)
+    for name, value, lo in (("games", games, 0), ("start", start, 0), ("seed", seed, 0)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < lo:
+            raise OptionError(f"{name} must be an int >= {lo}, not {value!r}")
+    if seed >= 1 << 64:
+        raise OptionError(f"seed must be below 2**64, not {seed}")
     p = spec.default_players if players is None else players
+    if isinstance(p, bool) or not isinstance(p, int):
+        raise OptionError(f"players must be an int, not {p!r}")
     if not spec.min_players <= p <= spec.max_players:
         raise OptionError(
             f"{spec.name} takes {spec.min_players}..{spec.max_players} players, not {p}"
         )
-    if games < 0:
-        raise OptionError("games must be >= 0")
     if isinstance(agents, str):
         agents = [a.strip() for a in agents.split(",") if a.strip()]
     names = [agent_label(a) for a in (agents or [spec.default_agent])]
@@ -127,6 +133,38 @@ def chunks_of(plan: RunPlan, chunk_size: int) -> Iterator[Chunk]:
     """The plan's games from ``plan.start`` in chunks of ``chunk_size`` indices."""
     for lo in range(plan.start, plan.games, chunk_size):
         yield Chunk(plan, lo, min(lo + chunk_size, plan.games))
+
+
+class Chunker:
+    """The plan's games from ``plan.start`` in chunks sized to take about ``target`` seconds
+    each: one game first, then (as :meth:`finished` reports how long chunks took) at most
+    twice the last size, never above ``limit``. Small chunks keep Ctrl-C cheap (the chunks in
+    flight are what an interrupt loses) and progress smooth; the output never depends on
+    them."""
+
+    def __init__(self, plan: RunPlan, limit: int = 1000, target: float = 1.0) -> None:
+        self.plan, self.limit, self.target = plan, max(1, limit), target
+        self.size = 1
+
+    def __iter__(self) -> Iterator[Chunk]:
+        lo = self.plan.start
+        while lo < self.plan.games:
+            hi = min(lo + self.size, self.plan.games)
+            yield Chunk(self.plan, lo, hi)
+            lo = hi
+
+    def finished(self, chunk: Chunk, seconds: float) -> None:
+        """Learns from a chunk that took ``seconds`` of work."""
+        games = chunk.stop - chunk.start
+        fits = int(self.target * games / seconds) if seconds > 0 else self.limit
+        self.size = max(1, min(fits, 2 * self.size, self.limit))
+
+
+def run_chunk_timed(chunk: Chunk) -> tuple[list[dict[str, Any]], float]:
+    """:func:`run_chunk` and the seconds it took (what :class:`Chunker` learns from)."""
+    t0 = time.perf_counter()
+    records = run_chunk(chunk)
+    return records, time.perf_counter() - t0
 
 
 def run_chunk(chunk: Chunk) -> list[dict[str, Any]]:
