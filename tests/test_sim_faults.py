@@ -21,7 +21,7 @@ import toy_game  # noqa: F401  (registers the toy game)
 from cardcore.cli import cli
 from cardcore.errors import OptionError
 from cardcore.sim import Chunker, plan_run, simulate
-from cardcore.sim.backends import machine_cores
+from cardcore.sim.backends import RayBackend, check_reachable, machine_cores
 from cardcore.sim.outputs import partial_path
 
 TESTS = Path(__file__).parent
@@ -160,7 +160,7 @@ def test_an_address_that_is_not_ray_fails_within_seconds(tmp_path: Path) -> None
         proc = start([*args, "--address", f"127.0.0.1:{port}"], tmp_path)
         _, err = proc.communicate(timeout=180)  # Ray's defaults took minutes
     assert proc.returncode == 1, err
-    assert "cannot connect to a Ray cluster" in err
+    assert "does not answer as a Ray cluster" in err
     assert "Traceback" not in err
 
 
@@ -233,3 +233,15 @@ def test_the_readme_example_works_as_a_script_without_a_main_guard(tmp_path: Pat
     )
     assert run.returncode == 0, run.stderr
     assert len(run.stdout.splitlines()) == 6
+
+
+@pytest.mark.distributed
+def test_a_real_ray_cluster_passes_the_address_check() -> None:
+    """The quick check that fails a wrong address must accept Ray's own GCS."""
+    ray = pytest.importorskip("ray")
+    engine = RayBackend(jobs=1)
+    try:
+        check_reachable(ray.get_runtime_context().gcs_address)
+    finally:
+        engine.close()
+    assert not ray.is_initialized()

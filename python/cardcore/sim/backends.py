@@ -191,16 +191,29 @@ _RAY_CONNECT_ENV: dict[str, str] = {
 }
 
 
-def _check_reachable(address: str) -> None:
-    """``host:port`` or ``ray://host:port`` must accept a TCP connection within 3 s."""
+_H2_HELLO = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + bytes([0, 0, 0, 4, 0, 0, 0, 0, 0])
+
+
+def check_reachable(address: str) -> None:
+    """``host:port`` or ``ray://host:port`` must accept a TCP connection and answer as a
+    gRPC server (Ray's GCS and Ray Client both are) within 3 s each: an HTTP/2 client hello
+    gets a SETTINGS frame back. Without this, Ray retries a wrong address for a minute."""
     if address == "auto":
         return
     host, sep, port = address.split("://", 1)[-1].rpartition(":")
     if not sep or not host or not port.isdigit():
         raise OptionError(f"Ray address {address!r} is not host:port, ray://host:port or auto")
     try:
-        with socket.create_connection((host.strip("[]"), int(port)), timeout=3):
-            pass
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=3) as conn:
+            if os.environ.get("RAY_USE_TLS", "0").lower() in ("0", "false", ""):
+                conn.sendall(_H2_HELLO)
+                head = b""
+                while len(head) < 9 and (part := conn.recv(9 - len(head))):
+                    head += part
+                if len(head) < 9 or head[3] != 4:
+                    raise OptionError(f"{address} does not answer as a Ray cluster")
+    except TimeoutError:
+        raise OptionError(f"{address} does not answer as a Ray cluster (3 s)") from None
     except OSError as e:
         raise OptionError(f"cannot reach a Ray cluster at {address}: {e.strerror or e}") from None
 
@@ -228,7 +241,7 @@ class RayBackend:
                 "configure_logging": False,
             }
             if address:
-                _check_reachable(address)
+                check_reachable(address)
                 for key, value in _RAY_CONNECT_ENV.items():
                     os.environ.setdefault(key, value)
                 try:
