@@ -17,10 +17,15 @@ from cardcore.cards import (
     SUITS,
     Card,
     deck_ids,
+    face_of,
     format_cards,
+    id_text,
+    is_red,
     make_deck,
     parse_card,
     parse_cards,
+    rank_of,
+    suit_of,
 )
 from cardcore.errors import CardcoreError, CardParseError, OptionError
 
@@ -447,3 +452,25 @@ def test_card_lists_reject_other_items() -> None:
             _core.card_faces(bad)  # type: ignore[arg-type]
     with pytest.raises(CardParseError, match="out of range"):
         _core.cards_from_ids(bytes([60]), 1)
+
+
+# --- arithmetic on physical ids ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("decks", "jokers"), [(1, 0), (2, 4), (3, 4), (6, 0)])
+def test_id_arithmetic_matches_card(decks: int, jokers: int) -> None:
+    """rank_of / suit_of / is_red / face_of / id_text agree with the Rust Card on every id."""
+    for cid in deck_ids(decks, jokers):
+        card = Card.from_id(cid, decks)
+        assert face_of(cid, decks) == card.face
+        assert id_text(cid, decks) == card.full()
+        if not card.is_joker:
+            assert (rank_of(cid), suit_of(cid), is_red(cid)) == (card.rank, card.suit, card.is_red)
+            assert (rank_of(card.face), suit_of(card.face)) == (card.rank, card.suit)
+            assert id_text(cid) == card.full()
+
+
+def test_face_of_and_id_text_take_any_number_of_jokers() -> None:
+    """Three decks with two jokers each (Spite & Malice) reach X6."""
+    assert [face_of(156 + k, 3) for k in range(6)] == list(range(JOKER0, JOKER0 + 6))
+    assert [id_text(156 + k, 3) for k in range(6)] == [f"X{k}" for k in range(1, 7)]

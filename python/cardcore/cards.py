@@ -21,10 +21,15 @@ __all__ = [
     "Card",
     "CardsLike",
     "deck_ids",
+    "face_of",
     "format_cards",
+    "id_text",
+    "is_red",
     "make_deck",
     "parse_card",
     "parse_cards",
+    "rank_of",
+    "suit_of",
 ]
 
 RANKS: Final = "A23456789TJQK"
@@ -45,6 +50,41 @@ deck (``"7h@1"``). Cards pickle as ``cardcore.cards.Card(face, deck)``.
 
 
 CardsLike = str | Iterable[Card]
+
+
+# --- arithmetic on faces and physical ids (the Python twin of rust/cardcore-engine/src/card.rs)
+# A natural's rank, suit and colour read the same from its face or any physical id, because
+# ``id = deck * 52 + face``; engines call these instead of writing ``% 13 + 1`` inline.
+
+
+def rank_of(card: int) -> int:
+    """Rank 1..13 (A..K) of a natural card, by face or physical id."""
+    return card % 13 + 1
+
+
+def suit_of(card: int) -> int:
+    """Suit 0..3 (``c d h s``) of a natural card, by face or physical id."""
+    return card % 52 // 13
+
+
+def is_red(card: int) -> bool:
+    """Whether a natural card (face or physical id) is a diamond or a heart."""
+    return card % 52 // 13 in (1, 2)
+
+
+def face_of(card_id: int, num_decks: int) -> int:
+    """Face code of a physical id in a game of ``num_decks`` decks: ``0..51`` for naturals,
+    ``52 + k - 1`` for joker ``Xk`` (any number of jokers)."""
+    naturals = 52 * num_decks
+    return card_id % 52 if card_id < naturals else JOKER0 + card_id - naturals
+
+
+def id_text(card_id: int, num_decks: int | None = None) -> str:
+    """``"7h@1"`` (face and deck) for a natural, ``"X3"`` for a joker, by physical id; with
+    ``num_decks=None`` the game has no jokers."""
+    if num_decks is not None and card_id >= 52 * num_decks:
+        return f"X{card_id - 52 * num_decks + 1}"
+    return f"{RANKS[card_id % 13]}{SUITS[card_id % 52 // 13]}@{card_id // 52}"
 
 
 def parse_card(text: str) -> Card:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
+from cardcore.cards import rank_of, suit_of
 from cardcore.nerts.engine import NertsObservation
 from cardcore.nerts.lookahead import StockMemory, choose
 from cardcore.nerts.rules import (
@@ -27,14 +28,6 @@ from cardcore.nerts.rules import (
 )
 
 __all__ = ["GreedyAgent", "HardAgent", "RandomAgent", "RuleOfThumbAgent"]
-
-
-def _rank(c: int) -> int:
-    return c % 13 + 1
-
-
-def _suit(c: int) -> int:
-    return c % 52 // 13
 
 
 class RandomAgent:
@@ -63,11 +56,11 @@ def _source_card(obs: NertsObservation, src: int, depth: int = 1) -> int | None:
 def _foundation_gap(obs: NertsObservation, card: int) -> int:
     """How many cards of its suit must reach a foundation before ``card`` fits one (0 = it
     fits now; an ace is 0; with no foundation of its suit, ``rank - 1``)."""
-    r, s = _rank(card), _suit(card)
+    r, s = rank_of(card), suit_of(card)
     gap = r - 1
     for top in obs.foundations:
-        if _suit(top) == s and _rank(top) < r:
-            gap = min(gap, r - 1 - _rank(top))
+        if suit_of(top) == s and rank_of(top) < r:
+            gap = min(gap, r - 1 - rank_of(top))
     return gap
 
 
@@ -241,10 +234,10 @@ class RuleOfThumbAgent:
         """A waste or work play after which the Nerts card fits: the waste card built on a
         pile becomes a top the Nerts card fits, or a card one below the Nerts card in its suit
         goes to a foundation."""
-        below = (_suit(nerts_top), _rank(nerts_top) - 1)
+        below = (suit_of(nerts_top), rank_of(nerts_top) - 1)
         for fa in found:
             card = waste_top if fa.src == WASTE else work[fa.src][-1] if fa.src < 5 else None
-            if card is not None and (_suit(card), _rank(card)) == below:
+            if card is not None and (suit_of(card), rank_of(card)) == below:
                 return fa
         if waste_top is not None and fits_work(nerts_top, waste_top):
             for a in waste_work:
@@ -258,13 +251,13 @@ class RuleOfThumbAgent:
         if card is None:
             return -1
         value = 0
-        r, s = _rank(card), _suit(card)
+        r, s = rank_of(card), suit_of(card)
         # contested: some opponent shows the same rank and suit on a playable top
         for seat, p in enumerate(obs.players):
             if seat == obs.seat:
                 continue
             tops = [p.nerts_top, p.waste_top, *(w[-1] for w in p.work if w)]
-            if any(t is not None and _rank(t) == r and _suit(t) == s for t in tops):
+            if any(t is not None and rank_of(t) == r and suit_of(t) == s for t in tops):
                 value += 4
                 break
         if fa.src not in (NERTS, WASTE):

@@ -21,6 +21,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from cardcore import _core
+from cardcore.cards import rank_of, suit_of
 from cardcore.errors import IllegalMoveError
 from cardcore.nerts.rules import (
     CALL,
@@ -123,11 +124,11 @@ class NertsObservation:
 
     def fits_foundation(self, card: int) -> bool:
         """Whether ``card`` could go on some foundation now."""
-        r = card % 13 + 1
+        r = rank_of(card)
         if r == 1:
             return True
-        s = card % 52 // 13
-        return any(t % 52 // 13 == s and t % 13 + 2 == r for t in self.foundations)
+        s = suit_of(card)
+        return any(suit_of(t) == s and rank_of(t) == r - 1 for t in self.foundations)
 
 
 def _delay_class(action: Action, p: SpeedProfile) -> int:

@@ -17,7 +17,7 @@ from typing import Any, Final
 
 from cardcore import _core
 from cardcore._deprecated import deprecated_names
-from cardcore.cards import Card
+from cardcore.cards import id_text, is_red, rank_of, suit_of
 from cardcore.errors import IllegalMoveError, OptionError
 from cardcore.games.base import OptionSpec, OptionValue
 
@@ -322,26 +322,14 @@ def parse_action(text: str) -> Action:
 # --- cards --------------------------------------------------------------------------------
 
 
-def _rank(cid: int) -> int:
-    return cid % 13 + 1
-
-
-def _suit(cid: int) -> int:
-    return cid % 52 // 13
-
-
-def _red(cid: int) -> bool:
-    return cid % 52 // 13 in (1, 2)
-
-
 def card_text(cid: int) -> str:
     """``"7h@1"`` for card id ``cid`` (owner = deck = seat)."""
-    return Card(cid % 52, cid // 52).full()
+    return id_text(cid)
 
 
 def fits_work(card: int, top: int) -> bool:
     """Whether ``card`` may go on a work pile whose top is ``top``."""
-    return _rank(top) == _rank(card) + 1 and _red(top) != _red(card)
+    return rank_of(top) == rank_of(card) + 1 and is_red(top) != is_red(card)
 
 
 # --- table --------------------------------------------------------------------------------
@@ -468,23 +456,23 @@ class NertsTable:
             masks = [0, 0, 0, 0]
             for f in self.foundations:
                 top = f[-1]
-                r = _rank(top)
+                r = rank_of(top)
                 if r < 13:
-                    masks[_suit(top)] |= 1 << (r + 1)
+                    masks[suit_of(top)] |= 1 << (r + 1)
             self._masks = masks
         return self._masks
 
     def foundation_for(self, card: int) -> int | None:
         """The lowest foundation id ``card`` (not an ace) may go on, or None."""
-        r, s = _rank(card), _suit(card)
+        r, s = rank_of(card), suit_of(card)
         for i, f in enumerate(self.foundations):
             top = f[-1]
-            if _rank(top) == r - 1 and _suit(top) == s:
+            if rank_of(top) == r - 1 and suit_of(top) == s:
                 return i
         return None
 
     def fits_foundation(self, card: int) -> bool:
-        return _rank(card) == 1 or bool(self.need_masks()[_suit(card)] >> _rank(card) & 1)
+        return rank_of(card) == 1 or bool(self.need_masks()[suit_of(card)] >> rank_of(card) & 1)
 
     def source_top(self, seat: int, src: int) -> int | None:
         p = self.players[seat]
@@ -595,10 +583,10 @@ class NertsTable:
                 return False
             if action.target is None:
                 return self.fits_foundation(card)
-            if _rank(card) == 1 or not 0 <= action.target < len(self.foundations):
+            if rank_of(card) == 1 or not 0 <= action.target < len(self.foundations):
                 return False
             top = self.foundations[action.target][-1]
-            return _suit(top) == _suit(card) and _rank(top) == _rank(card) - 1
+            return suit_of(top) == suit_of(card) and rank_of(top) == rank_of(card) - 1
         if isinstance(action, ToWork):
             if not type(action.src) is type(action.depth) is type(action.pile) is int:
                 return False
@@ -645,7 +633,7 @@ class NertsTable:
         rec: _UndoRecord | None = None
         if isinstance(action, ToFoundation):
             card = self._pop_source(p, action.src)
-            if _rank(card) == 1:
+            if rank_of(card) == 1:
                 fid = len(self.foundations)
                 self.foundations.append([card])
             else:

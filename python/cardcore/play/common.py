@@ -17,6 +17,7 @@ from typing import Any, Final, Generic, Protocol, TypeVar
 
 from rich.text import Text
 
+from cardcore.cards import JOKER0, is_red, rank_of, suit_of
 from cardcore.errors import IllegalMoveError
 from cardcore.games.base import HUMAN, Agent, GameSpec, get_game
 from cardcore.rng import Rng, derive_seed, new_seed
@@ -84,13 +85,13 @@ def card_label(face: int) -> str:
     """Plain text of a face code: ``"7♥"``, ``"10♠"``, jokers ``"JK"``."""
     if face >= 52:
         return "JK"
-    return rank_label(face % 13 + 1) + _SUITS[face // 13]
+    return rank_label(rank_of(face)) + _SUITS[suit_of(face)]
 
 
 def card_text(face: int, *, highlight: bool = False, wild: bool = False) -> Text:
     """A card as coloured text (red suits red, jokers and wild cards magenta)."""
     label = card_label(face)
-    style = "bold red" if face < 52 and face // 13 in (1, 2) else "bold"
+    style = "bold red" if face < JOKER0 and is_red(face) else "bold"
     if face >= 52 or wild:
         style = "bold magenta"
     if highlight:

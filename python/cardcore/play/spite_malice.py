@@ -11,6 +11,7 @@ from typing import Any, ClassVar
 
 from rich.text import Text
 
+from cardcore.cards import JOKER0, face_of
 from cardcore.errors import IllegalMoveError
 from cardcore.games.base import GameRequest
 from cardcore.play.common import (
@@ -89,7 +90,7 @@ class SpiteSession(TurnSession[State]):
         return not self.state.over and self.state.current == YOU
 
     def face(self, card_id: int) -> int:
-        return card_id % 52 if card_id < 52 * self.decks else 52
+        return min(face_of(card_id, self.decks), JOKER0)  # every joker shows as one face
 
     def label(self, card_id: int) -> str:
         return card_label(self.face(card_id))

@@ -12,7 +12,7 @@ from typing import Any, ClassVar
 
 from rich.text import Text
 
-from cardcore.cards import Card
+from cardcore.cards import JOKER0, Card, rank_of
 from cardcore.errors import IllegalMoveError
 from cardcore.play.common import (
     YOU,
@@ -153,7 +153,9 @@ class ThreeThirteenSession(TurnSession[State]):
             )
             for m in arr.melds
         )
-        dead = tuple(sorted((ids[c] for c in arr.deadwood), key=lambda i: (self.face(i) % 13, i)))
+        dead = tuple(
+            sorted((ids[c] for c in arr.deadwood), key=lambda i: (rank_of(self.face(i)), i))
+        )
         return HandView(melds, dead, arr.points)
 
     def replay(self) -> dict[str, Any]:
@@ -264,7 +266,7 @@ class ThreeThirteenApp(TableApp):
 
     def _is_wild(self, card_id: int) -> bool:
         f = self.session.face(card_id)
-        return f >= 52 or f % 13 + 1 == self.session.state.wild_rank
+        return f >= JOKER0 or rank_of(f) == self.session.state.wild_rank
 
     def _hand_text(self) -> Text:
         s = self.session

@@ -13,12 +13,12 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Final
 
+from cardcore.cards import JOKER0, face_of
 from cardcore.errors import IllegalMoveError, StateFormatError
 from cardcore.games import api
 from cardcore.games.codec import codec, is_permutation
 from cardcore.rng import Rng
 from cardcore.spite_malice.rules import (
-    KINGS,
     Discard,
     Move,
     Observation,
@@ -27,6 +27,7 @@ from cardcore.spite_malice.rules import (
     PlayPayOff,
     PlaySide,
     State,
+    card_rank,
     move_text,
     parse_move,
 )
@@ -71,10 +72,9 @@ class SpiteMaliceGame(api.Game[Move]):
         self.hand_base = c + n_sides * c
         self.discard_base = self.hand_base + f * c
         self.num_actions = self.discard_base + f * n_sides
-        self.face = [i % 52 if i < naturals else 52 for i in range(o.total_cards)]
-        self.face_rank: list[int] = [
-            0 if (r == 13 and o.wild_mode == KINGS) else r for r in (f % 13 + 1 for f in range(52))
-        ] + [0]
+        # every joker is one face (52): jokers are interchangeable
+        self.face = [min(face_of(i, o.decks), JOKER0) for i in range(o.total_cards)]
+        self.face_rank = [card_rank(f, 1, o.wild_mode) for f in range(53)]
         self.rank_of = [self.face_rank[f] for f in self.face]
         self.discard_ids = [
             list(range(self.discard_base + x * n_sides, self.discard_base + (x + 1) * n_sides))

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
 from cardcore._deprecated import deprecated_names
-from cardcore.cards import JOKER0, RANKS, SUITS, parse_card
+from cardcore.cards import JOKER0, id_text, parse_card, rank_of
 from cardcore.errors import CardParseError, IllegalMoveError, OptionError
 from cardcore.games import api
 from cardcore.games.base import OptionSpec, OptionValue
@@ -236,19 +236,13 @@ def card_rank(card_id: int, num_decks: int, wild_mode: str = KINGS) -> int:
     """Building value of a card: 0 for a wild card, else 1..12 (kings mode) or 1..13."""
     if card_id >= 52 * num_decks:
         return 0
-    r = card_id % 13 + 1
-    if r == 13 and wild_mode == KINGS:
-        return 0
-    return r
+    r = rank_of(card_id)
+    return 0 if r == 13 and wild_mode == KINGS else r
 
 
 def card_text(card_id: int, num_decks: int) -> str:
     """``"7h@1"`` for naturals, ``"X3"`` for jokers (``X5`` and up exist with 3+ decks)."""
-    naturals = 52 * num_decks
-    if card_id >= naturals:
-        return f"X{card_id - naturals + 1}"
-    face = card_id % 52
-    return f"{RANKS[face % 13]}{SUITS[face // 13]}@{card_id // 52}"
+    return id_text(card_id, num_decks)
 
 
 def parse_card_id(text: str, num_decks: int, total: int | None = None) -> int:
@@ -598,7 +592,7 @@ class State(api.State[Move]):
         o = self.options
         if card_id >= 52 * o.decks:
             return 14  # a joker counts highest
-        return card_id % 13 + 1  # K counts 13
+        return rank_of(card_id)  # K counts 13
 
     def _shuffle_into(self, pile: list[int]) -> None:
         perm = self.rng.permutation(len(pile))
@@ -646,11 +640,7 @@ class State(api.State[Move]):
 
     def rank(self, card_id: int) -> int:
         """Building value (0 = wild)."""
-        o = self.options
-        if card_id >= 52 * o.decks:
-            return 0
-        r = card_id % 13 + 1
-        return 0 if r == 13 and o.wild_mode == KINGS else r
+        return card_rank(card_id, self.options.decks, self.options.wild_mode)
 
     def _fits(self, card_id: int, effective: int) -> bool:
         r = self.rank(card_id)

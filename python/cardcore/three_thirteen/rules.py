@@ -19,7 +19,7 @@ from dataclasses import dataclass, fields
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
-from cardcore.cards import Card
+from cardcore.cards import Card, face_of, rank_of
 from cardcore.errors import IllegalMoveError, OptionError
 from cardcore.games import api
 from cardcore.games.base import OptionSpec, OptionValue
@@ -255,10 +255,9 @@ def move_from_code(code: int) -> Move:
 @lru_cache(maxsize=64)
 def face_table(num_decks: int, jokers: int) -> bytes:
     """256-byte table mapping physical id -> face code, for ``bytes(ids).translate(table)``."""
-    naturals = 52 * num_decks
     out = bytearray(256)
-    for i in range(naturals + jokers):
-        out[i] = i % 52 if i < naturals else 52 + i - naturals
+    for i in range(52 * num_decks + jokers):
+        out[i] = face_of(i, num_decks)
     return bytes(out)
 
 
@@ -280,7 +279,7 @@ def card_points(face: int, wild_rank: int, rules: MeldRules) -> int:
     """Deadwood value of one unmelded card (RULES §2.5 and §2.9) by face code."""
     if face >= 52:
         return rules.joker_points
-    rank = face % 13 + 1
+    rank = rank_of(face)
     if rank == wild_rank:
         return rules.wild_points
     if rank == 1:
