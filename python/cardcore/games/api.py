@@ -200,10 +200,17 @@ def read_seat(x: object, players: int, *, nullable: bool = False) -> int | None:
 
 
 def check_seat(seat: object, players: int) -> int:
-    """``seat`` if it is a seat of a ``players``-player table, else ``ValueError``."""
+    """``seat`` if it is a seat of a ``players``-player table, else :class:`OptionError`."""
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
-        raise ValueError(f"no seat {seat!r} at a {players}-player table")
+        raise OptionError(f"no seat {seat!r} at a {players}-player table")
     return seat
+
+
+def check_seed(seed: object, name: str = "seed") -> int:
+    """``seed`` if it is an int in ``0..2**64-1`` (a bool is not), else :class:`OptionError`."""
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 1 << 64:
+        raise OptionError(f"{name} must be an int in 0..2**64-1, not {seed!r}")
+    return seed
 
 
 class Game(ABC, Generic[MoveT]):

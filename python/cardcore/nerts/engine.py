@@ -22,7 +22,8 @@ from typing import Any, Protocol
 
 from cardcore import _core
 from cardcore.cards import rank_of, suit_of
-from cardcore.errors import IllegalMoveError
+from cardcore.errors import IllegalMoveError, OptionError
+from cardcore.games.api import check_seat, check_seed
 from cardcore.nerts.rules import (
     CALL,
     NERTS,
@@ -158,6 +159,9 @@ def _checked(seat: int, action: Any, legal: Sequence[Action]) -> Action | None:
     )
 
 
+_ACTION_TYPES = frozenset((ToFoundation, ToWork, Flip, Recycle, CallNerts, Undo))
+
+
 class Round:
     """One real-time round. ``agents[s]`` is the policy of seat ``s`` or ``None`` for a human.
 
@@ -177,10 +181,13 @@ class Round:
     ) -> None:
         n = options.num_players
         if len(agents) != n:
-            raise ValueError(f"need {n} agents (None for a human seat), got {len(agents)}")
+            raise OptionError(f"need {n} agents (None for a human seat), got {len(agents)}")
+        for a in agents:
+            if a is not None and not callable(getattr(a, "act", None)):
+                raise OptionError(f"an agent needs an act(observation, legal, rng) method: {a!r}")
         self.options = options
         self.profile = options.profile
-        self.seed = seed
+        self.seed = check_seed(seed)
         self.decks = [list(d) for d in decks] if decks is not None else deal_decks(seed, n)
         self.table = NertsTable(options, self.decks)
         self.agents = list(agents)
@@ -211,9 +218,10 @@ class Round:
         return self.end is None
 
     def observation(self, seat: int) -> NertsObservation:
-        return NertsObservation(self.table, seat, self.now)
+        return NertsObservation(self.table, check_seat(seat, len(self.agents)), self.now)
 
     def legal(self, seat: int) -> list[Action]:
+        check_seat(seat, len(self.agents))
         return self.table.legal_actions(seat) if self.running else []
 
     def is_legal(self, seat: int, action: Action) -> bool:
@@ -225,15 +233,20 @@ class Round:
 
     def submit(self, seat: int, action: Action, t_ms: int) -> None:
         """Schedules a (human) action for ``seat`` at ``t_ms`` (>= now). It is validated when it
-        executes. Raises ``ValueError`` if the seat already has a pending action."""
+        executes. Raises :class:`IllegalMoveError` (changing nothing) when the round is over,
+        ``action`` is not a Nerts action, ``t_ms`` is not an int at or after now, or the seat
+        already has a pending action; :class:`OptionError` for a seat not at the table."""
+        check_seat(seat, len(self.agents))
         if not self.running:
             raise IllegalMoveError("the round is over")
-        if not 0 <= seat < len(self.agents):
-            raise ValueError(f"no seat {seat}")
+        if type(action) not in _ACTION_TYPES:
+            raise IllegalMoveError(f"not a Nerts action: {action!r}")
+        if isinstance(t_ms, bool) or not isinstance(t_ms, int):
+            raise IllegalMoveError(f"t_ms must be an int, not {t_ms!r}")
         if t_ms < self.now:
-            raise ValueError(f"t_ms {t_ms} is before now ({self.now})")
+            raise IllegalMoveError(f"t_ms {t_ms} is before now ({self.now})")
         if self._pending[seat]:
-            raise ValueError(f"seat {seat} already has a pending action")
+            raise IllegalMoveError(f"seat {seat} already has a pending action")
         self._sleeping[seat] = False
         self.inputs.append([self.now, seat, t_ms, str(action)])
         self._schedule(seat, t_ms, _ACT, action)
@@ -260,6 +273,8 @@ class Round:
     def advance_to(self, t_ms: int, watch: Callable[[], object] | None = None) -> None:
         """Executes every event with ``t_exec <= t_ms`` and moves the clock to ``t_ms``;
         ``watch`` is called after each event (it may raise to stop)."""
+        if isinstance(t_ms, bool) or not isinstance(t_ms, int):
+            raise OptionError(f"t_ms must be an int, not {t_ms!r}")
         while self.running and self._queue and self._queue[0][0] <= t_ms:
             self.step()
             if watch is not None:

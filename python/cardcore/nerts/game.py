@@ -23,7 +23,12 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Final, cast
 
 from cardcore import _core
-from cardcore.errors import IllegalMoveError, StateFormatError, UnregisteredAgentError
+from cardcore.errors import (
+    IllegalMoveError,
+    OptionError,
+    StateFormatError,
+    UnregisteredAgentError,
+)
 from cardcore.games import api
 from cardcore.games.base import get_game, resolve_agent
 from cardcore.games.codec import codec
@@ -310,7 +315,7 @@ class NertsState(api.RealtimeState[Action]):
         p = game.num_players
         names: list[str | None] = [None] * p if agents is None else list(agents)
         if len(names) != p:
-            raise ValueError(f"{p} players need {p} agents (None for a seat driven from outside)")
+            raise OptionError(f"{p} players need {p} agents (None for a seat driven from outside)")
         spec = get_game(game.name)
         players = [None if n is None else spec.make_agent(str(n)) for n in names]
         self._game = game
@@ -376,7 +381,7 @@ class NertsState(api.RealtimeState[Action]):
         """Runs every event due by ``t_ms`` and moves the clock there; ``watch`` is called
         after each event (it may raise to stop: replay checks)."""
         if isinstance(t_ms, bool) or not isinstance(t_ms, int):
-            raise ValueError(f"t_ms must be an int, not {t_ms!r}")
+            raise OptionError(f"t_ms must be an int, not {t_ms!r}")
         self._ops.append(["advance", t_ms])
         self._round.advance_to(t_ms, watch)
 

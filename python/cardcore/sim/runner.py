@@ -74,6 +74,10 @@ class Chunk:
     stop: int
 
 
+def _agent_like(a: object) -> bool:
+    return isinstance(a, str) or callable(a)
+
+
 def plan_run(
     game: str,
     *,
@@ -104,6 +108,10 @@ def plan_run(
         )
     if isinstance(agents, str):
         agents = [a.strip() for a in agents.split(",") if a.strip()]
+    elif agents is not None and (
+        not isinstance(agents, Sequence) or not all(map(_agent_like, agents))
+    ):
+        raise OptionError(f"agents must be names or agent factories, not {agents!r}")
     names = [agent_label(a) for a in (agents or [spec.default_agent])]
     if len(names) == 1:
         names *= p

@@ -159,6 +159,8 @@ class SpiteMaliceGame(api.Game[Move]):
         raise IllegalMoveError(f"not a move of this spite-malice game: {move!r}")
 
     def parse_move(self, text: str) -> Move:
+        if not isinstance(text, str):
+            raise IllegalMoveError(f"a move text is a str, not {text!r}")
         move = self._parsed.get(text)
         if move is None:
             move = parse_move(text, self.rules.decks)
@@ -349,6 +351,7 @@ class SpiteMaliceGame(api.Game[Move]):
         the deal is cleared.
         """
         api.check_seat(seat, self.num_players)
+        api.check_seed(seed)
         rng = Rng(seed)
         new = state.clone()
         new.rng = Rng(rng.next_u64())

@@ -328,6 +328,8 @@ def parse_move(text: str, num_decks: int = 2) -> Move:
     ``P>C1``, ``S2>C1``, ``<card>>C1`` and ``<card>>S1``, where ``<card>`` is ``#id`` or a card
     as written by :func:`card_text`. Indices in text are 1-based.
     """
+    if not isinstance(text, str):
+        raise IllegalMoveError(f"a move text is a str, not {text!r}")
     src, sep, dst = text.strip().partition(">")
     if not sep or len(dst) < 2 or dst[0] not in "CcSs" or not dst[1:].isdigit():
         raise IllegalMoveError(f"cannot parse move {text!r}")
@@ -439,7 +441,7 @@ class State(api.State[Move]):
         """Deals a game from ``seed`` (RULES §3.1), picks the first player and refills nothing
         (hands are dealt full)."""
         o = options
-        rng = Rng.for_stream(seed, 0, "deck")
+        rng = Rng.for_stream(api.check_seed(seed), 0, "deck")
         order = rng.permutation(o.total_cards)
         p = o.num_players
         pos = 0
@@ -1040,6 +1042,8 @@ class State(api.State[Move]):
 
     def observation(self, seat: int) -> Observation:
         """What ``seat`` may see (no stock order, no face-down pay-off cards, no other hands)."""
+        if type(seat) is not int or not 0 <= seat < len(self.hands):
+            api.check_seat(seat, len(self.hands))
         return Observation(
             seat=seat,
             current=self.current,

@@ -361,6 +361,7 @@ class ThreeThirteenGame(api.Game[Move]):
         The copy's record of past deck orders is cleared (it would show hidden cards).
         """
         api.check_seat(seat, self.num_players)
+        api.check_seed(seed)
         rng = Rng(seed)
         new = state.clone()
         new._rng = Rng(rng.next_u64())

@@ -214,6 +214,8 @@ def discard_move(card_id: int) -> Discard:
 
 def parse_move(text: str, num_decks: int = 2) -> Move:
     """Reads ``str(move)`` forms and ``"discard 7h@1"`` / ``"discard X1"``."""
+    if not isinstance(text, str):
+        raise IllegalMoveError(f"a move text is a str, not {text!r}")
     t = text.strip()
     low = t.lower()
     if low in ("draw-stock", "drawstock", "stock"):
@@ -410,7 +412,7 @@ class State(api.State[Move]):
     ) -> None:
         opts = options if options is not None else Options()
         self.options = opts
-        self.seed = seed
+        self.seed = api.check_seed(seed)
         self.num_players = opts.num_players
         self.num_decks = opts.num_decks
         self.rules = opts.meld_rules
@@ -729,6 +731,8 @@ class State(api.State[Move]):
 
     def observation(self, seat: int) -> Observation:
         """What ``seat`` may see (its own hand, public piles and counts; no hidden cards)."""
+        if type(seat) is not int or not 0 <= seat < self.num_players:
+            api.check_seat(seat, self.num_players)
         opts = self.options
         taken = self._taken_t
         if taken is None:
