@@ -22,7 +22,7 @@ from cardcore.spite_malice import (
     play_game,
     preset_weights,
 )
-from cardcore.spite_malice.planner import reference_plan_score
+from spite_malice_planner_reference import reference_plan_score
 
 
 def test_presets_and_weight_validation() -> None:
