@@ -235,3 +235,18 @@ def test_replay_agent_check_detects_moves_agents_would_not_make() -> None:
     rep2["cardcore_version"] = "0.0.0-other"  # rules-only check then: the game itself is legal
     SPEC.verify_replay(rep2)
     SPEC.verify_replay(rep)
+
+
+def test_arrange_hand_keeps_each_physical_card() -> None:
+    """Two copies of one face (a two-deck game) stay two cards in the shown arrangement."""
+    from cardcore.three_thirteen.hand import arrange_hand
+    from cardcore.three_thirteen.rules import Options
+
+    opts = Options.from_mapping(4, {})
+    assert opts.num_decks == 2
+    hand = [6, 58, 19, 32, 51]  # 7c@0 7c@1 7d@0 7h@0 Ks@0
+    view = arrange_hand(hand, 3, opts)
+    assert sorted(view.order) == sorted(hand)
+    assert len(view.melds) == 1
+    assert view.deadwood == (51,)
+    assert view.points == 10

@@ -63,6 +63,20 @@ def view(page: Any) -> dict[str, Any]:
     return out
 
 
+def obs(msg: dict[str, Any]) -> dict[str, Any]:
+    """The seat's observation (the embedding protocol's JSON) in a ``state`` message."""
+    out: dict[str, Any] = msg["table"]["observation"]["observation"]
+    return out
+
+
+OBS = "window.cardcore.msg.table.observation.observation"
+
+
+def rank(card: str) -> int:
+    """0 (ace) .. 12 (king) of a card text such as ``"7h@1"``."""
+    return "A23456789TJQK".index(card[0])
+
+
 def shot(page: Any, game: str) -> None:
     if SHOTS:
         Path(SHOTS).mkdir(parents=True, exist_ok=True)
@@ -78,23 +92,24 @@ def test_three_thirteen_round_played_by_clicks(browser: Any, server: tuple[str, 
         page.wait_for_function(MY_TURN_OR_SHEET, timeout=10_000)
         if page.evaluate("() => document.getElementById('dlg-sheet').open"):
             break
-        t = view(page)["table"]
+        msg = view(page)
+        t, o = msg["table"], obs(msg)
         assert t["current"] == 0
-        if t["phase"] == "draw":
+        if o["phase"] == "draw":
             page.click("[data-src=stock]")
-            page.wait_for_function("() => window.cardcore.msg.table.phase === 'discard'")
-            if not shots_taken and t["round"] == 1:
+            page.wait_for_function(f"() => {OBS}.phase === 'discard'")
+            if not shots_taken and o["round"] == 1:
                 shot(page, "three-thirteen")
                 shots_taken = True
         else:
             # the highest deadwood card: click it (selects), then click the discard pile
-            dead = t["hand"]["deadwood"] or t["hand"]["melds"][-1]
-            card = max(dead, key=lambda c: c["f"] % 13)
-            page.click(f"[data-card='{card['id']}']")
-            page.wait_for_selector(f"[data-card='{card['id']}'].selected")
+            dead = t["hand"]["deadwood"] or [c for c, _ in t["hand"]["melds"][-1]]
+            card = max(dead, key=rank)
+            page.click(f"[data-card='{card}']")
+            page.wait_for_selector(f"[data-card='{card}'].selected")
             page.click("[data-dst=discard]")
             page.wait_for_function(
-                "(n) => window.cardcore.msg.table.phase !== 'discard' ||"
+                f"(n) => {OBS}.phase !== 'discard' ||"
                 " window.cardcore.msg.table.current !== 0 ||"
                 " window.cardcore.msg.table.sheet.rows.length > n",
                 arg=len(t["sheet"]["rows"]),
@@ -107,7 +122,7 @@ def test_three_thirteen_round_played_by_clicks(browser: Any, server: tuple[str, 
     assert "Total" in sheet
     assert len(view(page)["table"]["sheet"]["rows"]) == 1
     page.click("#sheet-next")
-    page.wait_for_function("() => window.cardcore.msg.table.round === 2")
+    page.wait_for_function(f"() => {OBS}.round === 2")
     assert not page.errors
 
 
@@ -118,10 +133,10 @@ def test_illegal_click_changes_nothing(browser: Any, server: tuple[str, Path]) -
     page.wait_for_function(MY_TURN_OR_SHEET, timeout=10_000)
     before = view(page)["table"]
     # not drawn yet: a hand card cannot be discarded, so it is not lit as playable
-    card = before["hand"]["deadwood"][0]["id"]
+    card = before["hand"]["deadwood"][0]
     assert "playable" not in page.get_attribute(f"[data-card='{card}']", "class")
     # a hand-made illegal move is refused by the server with a message; nothing changes
-    frame = json.dumps({"type": "move", "move": f"discard:{card}", "seq": 99})
+    frame = json.dumps({"type": "move", "move": f"discard {card}", "seq": 99})
     page.evaluate("(f) => window.cardcore.ws.send(f)", frame)
     page.wait_for_selector("#toast:not([hidden])")
     assert page.inner_text("#toast")
@@ -137,7 +152,7 @@ def test_keyboard_and_help(browser: Any, server: tuple[str, Path]) -> None:
     page.keyboard.press("Escape")
     page.wait_for_function(MY_TURN_OR_SHEET, timeout=10_000)
     page.keyboard.press("s")
-    page.wait_for_function("() => window.cardcore.msg.table.phase === 'discard'")
+    page.wait_for_function(f"() => {OBS}.phase === 'discard'")
     page.keyboard.press("ArrowRight")
     chosen = page.evaluate("() => window.cardcore.selected")
     assert chosen.startswith("card:")
@@ -150,13 +165,13 @@ def test_keyboard_and_help(browser: Any, server: tuple[str, Path]) -> None:
 
 def king_seed() -> int:
     """A match seed whose first game deals seat 0 a king (seat 0 moves first)."""
+    from cardcore import load_game
     from cardcore.rng import derive_seed
-    from cardcore.spite_malice.rules import Options, State
 
-    opts = Options.from_mapping(2, {"first_player": 0})
+    game = load_game("spite-malice", players=2, first_player=0)
     for seed in range(1000):
-        hand = State.new(opts, derive_seed(seed, 0, "match-game")).observation(0).hand
-        if any(c % 52 % 13 == 12 for c in hand):
+        o = json.loads(game.new_state(derive_seed(seed, 0, "match-game")).observation_json(0))
+        if any(rank(c) == 12 for c in o["observation"]["hand"]):
             return seed
     raise AssertionError("no seed")
 
@@ -192,20 +207,20 @@ def test_spite_malice_drag_and_drop_with_a_king(browser: Any, server: tuple[str,
     body = {"game": "spite-malice", "seed": king_seed(), "options": {"first_player": 0}}
     open_room(page, body)
     page.wait_for_function(MY_TURN_OR_SHEET, timeout=10_000)
-    t = view(page)["table"]
-    king = next(c for c in t["hand"] if c["f"] % 13 == 12)
+    o = obs(view(page))
+    king = next(c for c in o["hand"] if rank(c) == 12)
     # drop the king a little beside the first centre stack: it snaps there and stands for an ace
-    drag(page, f"[data-card='{king['id']}']", "[data-dst='center:0']", offset=(0, 40))
-    page.wait_for_function("() => window.cardcore.msg.table.center[0].rank === 1")
-    t = view(page)["table"]
-    assert t["center"][0]["top"]["id"] == king["id"]
+    drag(page, f"[data-card='{king}']", "[data-dst='center:0']", offset=(0, 40))
+    page.wait_for_function(f"() => {OBS}.center[0].length === 1")
+    o = obs(view(page))
+    assert o["center"][0][-1] == king
     assert page.locator("[data-dst='center:0'] text.as").text_content() == "=A"
     shot(page, "spite-malice")
     # end the turn: drag a hand card onto a side stack
-    card = t["hand"][0]
-    drag(page, f"[data-card='{card['id']}']", "[data-dst='side:1']")
-    page.wait_for_function("() => window.cardcore.msg.table.sides[0][1].length === 1")
-    assert view(page)["table"]["sides"][0][1][0]["id"] == card["id"]
+    card = o["hand"][0]
+    drag(page, f"[data-card='{card}']", "[data-dst='side:1']")
+    page.wait_for_function(f"() => {OBS}.side_stacks[0][1].length === 1")
+    assert obs(view(page))["side_stacks"][0][1][0] == card
     assert not page.errors
 
 
@@ -220,7 +235,7 @@ def test_nerts_round_at_frantic_speed_by_drag_and_tap(
     page.wait_for_function("() => window.cardcore.msg.table.legal.length > 0")
     # a tap on the stock flips three cards
     page.click("[data-src=stock]")
-    page.wait_for_function("() => window.cardcore.msg.table.players[0].waste_count > 0")
+    page.wait_for_function(f"() => {OBS}.players[0].waste_count > 0")
     shot(page, "nerts")
     dragged = tapped = 0
     seen_ai_play = False

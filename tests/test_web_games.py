@@ -4,6 +4,7 @@ replays that ``cardcore replay`` verifies, the profile, and views that hide othe
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -67,15 +68,15 @@ def play_out(ws: Any, pick: Any = lambda legal: legal[-1]) -> dict[str, Any]:
     raise AssertionError("unreachable")
 
 
-def card_ids(obj: Any) -> set[int]:
-    """Every ``{"id": n, "f": face}`` card anywhere in a JSON value."""
+def card_texts(obj: Any) -> set[str]:
+    """Every card (``"7h@1"``, ``"X1"``: the JSON text of the embedding protocol) anywhere in a
+    JSON value."""
     if isinstance(obj, dict):
-        out = {obj["id"]} if "id" in obj and "f" in obj else set()
-        for v in obj.values():
-            out |= card_ids(v)
-        return out
+        return set().union(set(), *(card_texts(v) for v in obj.values()))
     if isinstance(obj, list):
-        return set().union(*(card_ids(v) for v in obj)) if obj else set()
+        return set().union(set(), *(card_texts(v) for v in obj))
+    if isinstance(obj, str) and re.fullmatch(r"[A2-9TJQK][cdhs]@\d+|X\d+", obj):
+        return {obj}
     return set()
 
 
@@ -126,10 +127,11 @@ def test_three_thirteen_view_hides_other_hands(client: TestClient) -> None:
         host.send_json({"type": "resume", "room": r["room"], "token": r["token"]})
         guest.send_json({"type": "join", "room": r["room"], "name": "Bob"})
         views = [next(s for s in states(ws) if s["status"] == "playing") for ws in (host, guest)]
-        hands = [card_ids(v["table"]["hand"]) for v in views]
+        hands = [set(v["table"]["observation"]["observation"]["hand"]) for v in views]
         assert len(hands[0]) == len(hands[1]) == 3
         for me, other in ((0, 1), (1, 0)):
-            assert not card_ids(views[me]) & hands[other]
+            assert hands[me] <= card_texts(views[me])
+            assert not card_texts(views[me]) & hands[other]
 
 
 def test_nerts_match_on_a_fake_clock_saves_a_verified_replay(tmp_path: Path) -> None:

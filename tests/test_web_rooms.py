@@ -96,11 +96,13 @@ def next_state(ws: Any) -> dict[str, Any]:
         ('{"type": "teleport"}', "unknown message type"),
         ('{"type": 7}', "unknown message type"),
         ('{"type": "move"}', "missing move"),
-        ('{"type": "move", "move": "a b"}', "not a valid move"),
-        ('{"type": "move", "move": 1.5}', "not a valid move"),
-        ('{"type": "move", "move": true}', "not a valid move"),
-        ('{"type": "move", "move": ""}', "not a valid move"),
-        ('{"type": "move", "move": "' + "x" * 41 + '"}', "not a valid move"),
+        ('{"type": "move", "move": "a;b"}', "move must be"),
+        ('{"type": "move", "move": -1}', "move must be"),
+        ('{"type": "move", "move": 2097152}', "move must be"),
+        ('{"type": "move", "move": 1.5}', "move must be"),
+        ('{"type": "move", "move": true}', "move must be"),
+        ('{"type": "move", "move": ""}', "move must be"),
+        ('{"type": "move", "move": "' + "x" * 41 + '"}', "move must be"),
         ('{"type": "move", "move": "3", "admin": 1}', "unknown key"),
         ('{"type": "join", "room": "x", "name": "Ann"}', "room is not a valid token"),
         ('{"type": "join", "room": "' + "a" * 22 + '", "name": ""}', "name must have"),
@@ -124,6 +126,8 @@ def test_every_message_type_parses() -> None:
     )
     assert parse_message(json.dumps({"type": "resume", "room": room, "token": token})).token
     assert parse_message('{"type": "move", "move": "3", "seq": 9}').move == "3"
+    assert parse_message('{"type": "move", "move": 417}').move == 417  # an action id
+    assert parse_message('{"type": "move", "move": "discard 7h@1"}').move == "discard 7h@1"
     assert parse_message('{"type": "start"}').type == "start"
     assert parse_message('{"type": "next"}').type == "next"
     assert parse_message('{"type": "ping", "seq": 4}').seq == 4

@@ -32,6 +32,8 @@ if TYPE_CHECKING:
     import numpy as np
     from numpy.typing import NDArray
 
+    from cardcore.games.codec import CardCodec
+
 __all__ = [
     "JSON_VERSION",
     "MOVE_FORMAT",
@@ -229,6 +231,7 @@ class Game(ABC, Generic[MoveT]):
     num_players: int
     num_actions: int
     observation_shape: tuple[int, ...]
+    _codec: CardCodec
 
     @abstractmethod
     def new_state(self, seed: int) -> Any:
@@ -279,6 +282,11 @@ class Game(ABC, Generic[MoveT]):
             at += size
         self.observation_shape = (at,)
         self._at = {name: s.start for name, s in self.observation_layout.items()}
+
+    def card_text(self, card: int) -> str:
+        """Physical card ``card`` as JSON documents write it (``"7h@1"``: face and deck;
+        ``"X1"``: a joker)."""
+        return self._codec.text(card)
 
     def action_text(self, action: int) -> str:
         """Readable text of an action id (its canonical move)."""

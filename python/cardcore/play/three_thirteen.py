@@ -7,12 +7,11 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from rich.text import Text
 
-from cardcore.cards import JOKER0, Card, rank_of
+from cardcore.cards import JOKER0, rank_of
 from cardcore.errors import IllegalMoveError
 from cardcore.play.common import (
     YOU,
@@ -25,7 +24,7 @@ from cardcore.play.common import (
 from cardcore.play.widgets import TableApp, TextPanel
 from cardcore.rng import Rng
 from cardcore.three_thirteen.game import game_for
-from cardcore.three_thirteen.melds import best_melds
+from cardcore.three_thirteen.hand import HandView, arrange_hand
 from cardcore.three_thirteen.rules import (
     DRAW_DISCARD,
     DRAW_STOCK,
@@ -42,22 +41,6 @@ from cardcore.three_thirteen.spec import build_replay
 __all__ = ["HandView", "ThreeThirteenApp", "ThreeThirteenSession"]
 
 GAME = "three-thirteen"
-
-
-@dataclass(frozen=True, slots=True)
-class HandView:
-    """Your hand in its best arrangement: melds (card ids, with what each wild stands for) then
-    the deadwood; ``order`` is every card id in display order."""
-
-    melds: tuple[tuple[tuple[int, int | None], ...], ...]
-    deadwood: tuple[int, ...]
-    points: int
-
-    @property
-    def order(self) -> list[int]:
-        out = [cid for m in self.melds for cid, _ in m]
-        out.extend(self.deadwood)
-        return out
 
 
 class ThreeThirteenSession(TurnSession[State]):
@@ -134,29 +117,8 @@ class ThreeThirteenSession(TurnSession[State]):
 
     def hand_view(self) -> HandView:
         """Your hand's best arrangement (melds grouped, deadwood points) from the meld solver."""
-        st = self.state
-        hand = st.hands[YOU]
-        cards = [Card.from_id(c, self.num_decks) for c in hand]
-        ids = dict(zip(cards, hand, strict=True))
-        rules = st.rules
-        arr = best_melds(
-            cards,
-            st.wild_rank,
-            ace_mode=rules.ace_mode,
-            wild_points=rules.wild_points,
-            joker_points=rules.joker_points,
-        )
-        melds = tuple(
-            tuple(
-                (ids[c], None if s is None else s.face)
-                for c, s in zip(m.cards, m.stands_for, strict=True)
-            )
-            for m in arr.melds
-        )
-        dead = tuple(
-            sorted((ids[c] for c in arr.deadwood), key=lambda i: (rank_of(self.face(i)), i))
-        )
-        return HandView(melds, dead, arr.points)
+        o = self.state.observation(YOU)
+        return arrange_hand(o.hand, o.wild_rank, self.options)
 
     def replay(self) -> dict[str, Any]:
         """The finished game's replay (``cardcore replay`` verifies it)."""

@@ -12,7 +12,7 @@ type        keys                                    meaning
 ==========  ======================================  =============================================
 ``join``    ``room``, ``name``                      take an open seat of a room (invite link)
 ``resume``  ``room``, ``token``                     (re)attach to the seat that ``token`` names
-``move``    ``move``, optional ``seq``              play the legal move whose id is ``move``
+``move``    ``move``, optional ``seq``              play the legal move ``move`` (id or text)
 ``start``   —                                       host: AIs take the seats still open; start
 ``next``    —                                       close the score sheet: deal the next round
 ``ping``    ``seq``                                 answered by ``pong`` with the same ``seq``
@@ -40,7 +40,8 @@ MAX_MESSAGE_BYTES: Final = 2048
 MAX_NAME_CHARS: Final = 24
 _MAX_SEQ: Final = 2**53
 _TOKEN: Final = re.compile(r"[A-Za-z0-9_-]{16,64}")
-_MOVE: Final = re.compile(r"[A-Za-z0-9:#>@_.-]{1,40}")
+_MOVE: Final = re.compile(r"[A-Za-z0-9:#>@_. -]{1,40}")
+_MAX_ACTION: Final = 1 << 20
 _NAME_BAD: Final = re.compile(r"[\x00-\x1f\x7f<>&\"'`\\]")
 
 _SCHEMA: Final[dict[str, tuple[frozenset[str], frozenset[str]]]] = {
@@ -66,7 +67,7 @@ class Message:
     room: str | None = None
     name: str | None = None
     token: str | None = None
-    move: str | None = None
+    move: int | str | None = None
     seq: int | None = None
 
 
@@ -88,9 +89,11 @@ def _token(value: object, key: str) -> str:
     return value
 
 
-def _move(value: object) -> str:
+def _move(value: object) -> int | str:
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < _MAX_ACTION:
+        return value
     if not isinstance(value, str) or not _MOVE.fullmatch(value):
-        raise BadMessage("move is not a valid move id")
+        raise BadMessage("move must be an action id or a move's text")
     return value
 
 

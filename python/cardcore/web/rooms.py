@@ -76,6 +76,10 @@ class RoomSetup:
         }
 
 
+def _dump(value: object) -> str:
+    return json.dumps(value, separators=(",", ":"))
+
+
 TableFactory = Callable[[RoomSetup, Sequence[str | None]], Table]
 """Builds the table of a room: the setup and, per seat, the agent name (``None`` = a person)."""
 
@@ -96,12 +100,16 @@ class Connection:
 
     def push(self, message: Mapping[str, Any]) -> None:
         """Queues a message (dropped once the connection is closing)."""
+        self.push_text(_dump(message))
+
+    def push_text(self, text: str) -> None:
+        """Queues a message already written as JSON text."""
         if self.closed:
             return
         if self.outbox.qsize() >= OUTBOX_LIMIT:
             self.close("too slow: messages were not being read")
             return
-        self.outbox.put_nowait(json.dumps(message, separators=(",", ":")))
+        self.outbox.put_nowait(text)
 
     def close(self, reason: str = "") -> None:
         if not self.closed:
@@ -241,9 +249,10 @@ class Room:
         return self.table
 
     def move(
-        self, seat: Seat, move: str, conn: Connection | None = None, seq: int | None = None
+        self, seat: Seat, move: int | str, conn: Connection | None = None, seq: int | None = None
     ) -> None:
-        """Plays move id ``move`` for ``seat`` (IllegalMoveError: nothing changed)."""
+        """Plays move ``move`` (an id from the view) for ``seat`` (IllegalMoveError: nothing
+        changed)."""
         table = self._playing()
         table.act(seat.index, move, self.clock())
         self._changed(ack=(conn, seq) if conn is not None and seq is not None else None)
@@ -297,15 +306,15 @@ class Room:
 
     def snapshot(self, seat: Seat) -> dict[str, Any]:
         """The ``state`` message for ``seat``: the room, and the table as ``seat`` sees it."""
+        out: dict[str, Any] = json.loads(self.snapshot_json(seat))
+        return out
+
+    def _room_json(self) -> str:
+        """The part of every ``state`` message that all seats share, as JSON object members."""
         msg: dict[str, Any] = {
-            "type": "state",
-            "room": self.id,
-            "seat": seat.index,
-            "host": seat is self.host,
             "status": self.status,
             "setup": self.setup.public(),
             "seats": [s.public() for s in self.seats],
-            "table": self.table.view(seat.index) if self.table is not None else None,
         }
         if self.outcome is not None:
             msg["result"] = {
@@ -315,19 +324,30 @@ class Room:
             }
         if self.error is not None:
             msg["error"] = self.error
-        return msg
+        return _dump(msg)[1:-1]
+
+    def snapshot_json(self, seat: Seat, shared: str | None = None) -> str:
+        """:meth:`snapshot` as JSON text; the table's view is spliced in as the table wrote it
+        (``shared``: :meth:`_room_json`, when the caller already has it)."""
+        table = self.table.view_json(seat.index) if self.table is not None else "null"
+        head = f'"type":"state","room":{_dump(self.id)},"seat":{seat.index}'
+        host = "true" if seat is self.host else "false"
+        room = self._room_json() if shared is None else shared
+        return f'{{{head},"host":{host},{room},"table":{table}}}'
 
     def broadcast(self, ack: tuple[Connection, int] | None = None) -> None:
-        """Sends every connected seat its own view (each view built once per seat)."""
+        """Sends every connected seat its own view (each view built once per seat; the room's
+        part once per broadcast)."""
+        shared = self._room_json()
         for seat in self.seats:
             if not seat.conns:
                 continue
-            msg = self.snapshot(seat)
+            text = self.snapshot_json(seat, shared)
             for conn in seat.conns:
                 if ack is not None and ack[0] is conn:
-                    conn.push({**msg, "ack": ack[1]})
+                    conn.push_text(f'{text[:-1]},"ack":{ack[1]}}}')
                 else:
-                    conn.push(msg)
+                    conn.push_text(text)
 
     async def close(self) -> None:
         """Stops the driver and disconnects everyone."""

@@ -8,6 +8,7 @@ clock). Concrete tables are built on the public game protocol (``cardcore.load_g
 
 from __future__ import annotations
 
+import json
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -37,15 +38,24 @@ class Table(ABC):
 
     players: int
 
-    @abstractmethod
     def view(self, seat: int) -> dict[str, Any]:
         """JSON-ready: what ``seat`` may see (its observation and its legal actions), nothing
-        hidden from it."""
+        hidden from it. A table implements this or :meth:`view_json`."""
+        out: dict[str, Any] = json.loads(self.view_json(seat))
+        return out
+
+    def view_json(self, seat: int) -> str:
+        """:meth:`view` as JSON text (what the room sends; a table may build the text
+        directly, e.g. around the protocol's ``observation_json``)."""
+        if type(self).view is Table.view:
+            raise NotImplementedError(f"{type(self).__name__} implements neither view")
+        return json.dumps(self.view(seat), separators=(",", ":"))
 
     @abstractmethod
-    def act(self, seat: int, move: str, now: float) -> None:
-        """Plays ``seat``'s move named ``move`` (its id in the view). Raises
-        :class:`~cardcore.errors.IllegalMoveError` (the game unchanged) when it is refused."""
+    def act(self, seat: int, move: int | str, now: float) -> None:
+        """Plays ``seat``'s move ``move`` (an id from the view: the action id, or the move's
+        text). Raises :class:`~cardcore.errors.IllegalMoveError` (the game unchanged) when it
+        is refused."""
 
     @abstractmethod
     def due(self) -> float | None:

@@ -1,10 +1,15 @@
 """The table of the turn-based games: whose turn, AI pacing, score-sheet pauses, last moves.
 
-:class:`TurnTable` knows no game. Each game supplies a :class:`TurnMatch`: the engine state of
-the match in progress, each seat's view (built from ``observation(seat)``), the seat's legal
-moves with their *ids* (the move's text notation, stable across states) and the piles each
-move takes a card from and puts it on (``src`` / ``dst`` keys the page uses for clicks and
-drag and drop), and the match's record once it is over.
+Built on the embedding protocol only (``docs/embedding.md``), as any program embedding cardcore
+would be: a :class:`TurnMatch` holds the match's ``game`` (``cardcore.load_game``) and the
+protocol ``State`` of the game in progress. A seat's view is its ``observation_json(seat)``
+document as it is, plus what the table adds: the seat's legal moves (action id, move text, and
+the piles each takes a card from and puts it on: ``src`` / ``dst`` keys the page uses for
+clicks and drag and drop), each seat's last move and the score sheet. A browser sends back an
+action id (or a move's text); the server finds it among ``legal_moves()`` and ``apply``-s it.
+
+:class:`TurnTable` knows no game: each game supplies the pile keys of its moves, the few
+fields it shows beyond the observation, its score sheet and its match record.
 """
 
 from __future__ import annotations
@@ -14,11 +19,12 @@ from collections.abc import Sequence
 from typing import Any
 
 from cardcore.errors import IllegalMoveError
+from cardcore.games.api import dump, load_game
 from cardcore.games.base import HUMAN, get_game
 from cardcore.web.rooms import RoomSetup
 from cardcore.web.tables import Outcome, Table
 
-__all__ = ["TurnMatch", "TurnTable"]
+__all__ = ["TurnMatch", "TurnTable", "agent_names"]
 
 
 class TurnMatch(ABC):
@@ -26,40 +32,69 @@ class TurnMatch(ABC):
 
     ``agent_names[s]`` is ``"human"`` for people (what records show). A match is made of
     *units* (a Three-Thirteen round, a Spite & Malice game); after each unit the table shows the
-    score sheet and waits until every person has closed it.
+    score sheet and waits until every person has closed it. Subclasses set :attr:`state` (the
+    protocol state of the game in progress).
     """
 
-    game: str
     lower_is_better = False
+    state: Any
 
     def __init__(self, setup: RoomSetup, agent_names: Sequence[str]) -> None:
         self.setup = setup
         self.agent_names = list(agent_names)
+        self.game = load_game(setup.game, players=setup.players, **dict(setup.options))
+        self._sheet: tuple[Any, str] | None = None
 
     @property
-    @abstractmethod
     def current(self) -> int | None:
         """The seat to move, or ``None`` between units and once the match is over."""
+        return None if self.state.is_over else self.state.current_player
 
-    @abstractmethod
-    def observation(self, seat: int) -> Any:
-        """The engine's observation of ``seat`` (what an agent gets)."""
-
-    @abstractmethod
     def legal_moves(self) -> list[Any]:
-        """The current seat's legal moves (engine objects)."""
+        return list(self.state.legal_moves())
 
-    @abstractmethod
-    def view(self, seat: int) -> dict[str, Any]:
-        """JSON-ready view of ``seat``: its observation, public scores, the sheet."""
+    def entry(self, move: Any) -> dict[str, Any]:
+        """What the page gets for a legal move: ``{"id", "move", "src", "dst", "text"}``."""
+        game = self.game
+        return {
+            "id": game.move_to_action(move),
+            "move": game.move_text(move),
+            **self.describe(move),
+        }
+
+    def resolve(self, move: int | str) -> Any:
+        """The current seat's legal move with action id ``move`` (or written ``move``);
+        :class:`IllegalMoveError` when there is none."""
+        if isinstance(move, str):
+            return self.game.parse_move(move)  # apply() checks that it is legal
+        for m in self.state.legal_moves():
+            if self.game.move_to_action(m) == move:
+                return m
+        raise IllegalMoveError(f"action {move} is not a legal move now")
+
+    def sheet_json(self) -> str:
+        """The score sheet as JSON text (built again only when it changes)."""
+        key = self.sheet_key()
+        if self._sheet is None or self._sheet[0] != key:
+            self._sheet = (key, dump(self.sheet()))
+        return self._sheet[1]
 
     @abstractmethod
     def describe(self, move: Any) -> dict[str, Any]:
-        """``{"id", "src", "dst", "text"}`` of a legal move of the current seat."""
+        """``{"src", "dst", "text"}`` (and ``"card"``, its text) of a legal move of the
+        current seat, read before it is played."""
 
     @abstractmethod
-    def parse(self, move_id: str) -> Any:
-        """The move named ``move_id`` (IllegalMoveError for text that names none)."""
+    def extras(self, seat: int) -> dict[str, Any]:
+        """JSON-ready fields the page shows beyond ``seat``'s observation (nothing hidden)."""
+
+    @abstractmethod
+    def sheet(self) -> dict[str, Any]:
+        """The score sheet: ``rows`` (``label``, ``scores``, ``marked``), ``totals``, ``final``."""
+
+    @abstractmethod
+    def sheet_key(self) -> object:
+        """Changes whenever :meth:`sheet` does."""
 
     @abstractmethod
     def apply(self, move: Any) -> bool:
@@ -74,9 +109,9 @@ class TurnMatch(ABC):
     def outcome(self) -> Outcome | None:
         """The finished match (scores, winner, record) or ``None``."""
 
+    @abstractmethod
     def agent_rng(self, seat: int) -> Any:
         """The seeded generator of ``seat``'s agent for the current unit."""
-        raise NotImplementedError
 
 
 class TurnTable(Table):
@@ -85,7 +120,7 @@ class TurnTable(Table):
     def __init__(
         self, match: TurnMatch, agents: Sequence[str | None], ai_delay: float = 0.6
     ) -> None:
-        spec = get_game(match.game)
+        spec = get_game(match.game.name)
         self.match = match
         self.players = len(agents)
         self.agents = [spec.make_agent(a) if a is not None else None for a in agents]
@@ -98,20 +133,26 @@ class TurnTable(Table):
     def _legal(self, seat: int) -> list[dict[str, Any]]:
         if self.waiting or self.match.current != seat:
             return []
-        return [self.match.describe(m) for m in self.match.legal_moves()]
+        return [self.match.entry(m) for m in self.match.legal_moves()]
 
-    def view(self, seat: int) -> dict[str, Any]:
-        return {
-            **self.match.view(seat),
-            "current": self.match.current,
-            "legal": self._legal(seat),
-            "last": self.last,
-            "sheet_open": seat in self.waiting,
-            "waiting_for": sorted(self.waiting),
-        }
+    def view_json(self, seat: int) -> str:
+        m = self.match
+        rest = dump(
+            {
+                "game": m.game.name,
+                **m.extras(seat),
+                "current": m.current,
+                "legal": self._legal(seat),
+                "last": self.last,
+                "sheet_open": seat in self.waiting,
+                "waiting_for": sorted(self.waiting),
+            }
+        )
+        obs = m.state.observation_json(seat)
+        return f'{{"observation":{obs},"sheet":{m.sheet_json()},{rest[1:]}'
 
     def _play(self, seat: int, move: Any, now: float) -> None:
-        note = self.match.describe(move)
+        note = self.match.entry(move)
         if self.match.apply(move):
             self.last = [None] * self.players
             self.waiting = set(self.humans) if self.match.outcome is None else set()
@@ -119,14 +160,14 @@ class TurnTable(Table):
             self.last[seat] = note
         self.ready_at = now + self.ai_delay
 
-    def act(self, seat: int, move: str, now: float) -> None:
+    def act(self, seat: int, move: int | str, now: float) -> None:
         if self.match.outcome is not None:
             raise IllegalMoveError("the game is over")
         if self.waiting:
             raise IllegalMoveError("close the score sheet first")
         if self.match.current != seat:
             raise IllegalMoveError("it is not your turn")
-        self._play(seat, self.match.parse(move), now)
+        self._play(seat, self.match.resolve(move), now)
 
     def proceed(self, seat: int, now: float) -> bool:
         if seat not in self.waiting:
@@ -153,7 +194,7 @@ class TurnTable(Table):
         agent = self.agents[seat]
         assert agent is not None
         m = self.match
-        move = agent.act(m.observation(seat), m.legal_moves(), m.agent_rng(seat))
+        move = agent.act(m.state.observation(seat), m.legal_moves(), m.agent_rng(seat))
         self._play(seat, move, now)
         return True
 

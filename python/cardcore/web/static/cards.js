@@ -7,6 +7,16 @@ export const SUIT_NAMES = ["clubs", "diamonds", "hearts", "spades"];
 const RANKS = ["", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
 const RANK_NAMES = ["", "ace", "2", "3", "4", "5", "6", "7", "8", "9", "10", "jack", "queen", "king"];
 
+/** The face code of a card as JSON documents write it: "7h@1" (face, deck) or "X1" (joker). */
+export function faceOf(text) {
+  if (text === null || text === undefined) return null;
+  if (text[0] === "X") return 52;
+  return "cdhs".indexOf(text[1]) * 13 + "A23456789TJQK".indexOf(text[0]);
+}
+
+/** The deck of a card's text ("7h@1" -> 1): in Nerts, the seat whose deck it is. */
+export const deckOf = (text) => Number(text.split("@")[1] ?? 0);
+
 export const rankOf = (f) => (f % 13) + 1;
 export const suitOf = (f) => Math.floor(f / 13) % 4;
 export const isJoker = (f) => f >= 52;

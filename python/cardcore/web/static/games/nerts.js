@@ -2,15 +2,17 @@
 // played the top card), the other players' layouts around, yours at the bottom.
 // Drop a card anywhere: it goes to the nearest pile where it may legally go. Tap a card to
 // send it to a foundation when it fits (else to its only place); tap the stock to flip.
+// The view is the seat's observation (v.observation, the embedding protocol's JSON: cards are
+// texts such as "7h@1", the deck number being the seat whose card it is) plus the match.
 // Pile keys: nerts, waste, stock, work:<p> (target), work:<p>:<d> (source), foundations, call, undo.
 
-import { cardSvg, slotSvg } from "../cards.js";
+import { cardSvg, deckOf, faceOf, slotSvg } from "../cards.js";
 
 function layout(h, v, seat, mine) {
-  const p = v.players[seat];
+  const p = v.observation.observation.players[seat];
   const src = (key) => (mine ? { "data-src": key } : {});
   const nerts = h("div", { class: "pile", ...src("nerts"), title: "Nerts pile (n)" },
-    p.nerts_top ? cardSvg(p.nerts_top.f) : slotSvg(""), h("span", { class: "count", text: p.nerts_count }));
+    p.nerts_top ? cardSvg(faceOf(p.nerts_top)) : slotSvg(""), h("span", { class: "count", text: p.nerts_count }));
   const work = h("div", { class: "work" });
   p.work.forEach((pile, i) => {
     const col = h("div", { class: "stack", ...(mine ? { "data-dst": `work:${i}` } : {}), title: `work pile ${i + 1}` });
@@ -18,15 +20,15 @@ function layout(h, v, seat, mine) {
     pile.forEach((c, k) => {
       const depth = pile.length - k;
       const w = h("div", { class: "cardwrap", ...src(`work:${i}:${depth}`) });
-      w.append(cardSvg(c.f));
+      w.append(cardSvg(faceOf(c)));
       col.append(w);
     });
     work.append(col);
   });
   const stock = h("div", { class: "pile", ...src("stock"), title: "stock: flip (space)" },
-    p.stock ? cardSvg(null, { back: true }) : slotSvg("↻"), h("span", { class: "count", text: p.stock }));
+    p.stock_count ? cardSvg(null, { back: true }) : slotSvg("↻"), h("span", { class: "count", text: p.stock_count }));
   const waste = h("div", { class: "pile", ...src("waste"), title: "waste (w)" },
-    p.waste_top ? cardSvg(p.waste_top.f) : slotSvg(""), h("span", { class: "count", text: p.waste_count }));
+    p.waste_top ? cardSvg(faceOf(p.waste_top)) : slotSvg(""), h("span", { class: "count", text: p.waste_count }));
   return h("div", { class: "row-piles" }, nerts, work, stock, waste);
 }
 
@@ -35,28 +37,31 @@ export default {
 
   render(root, v, ctx) {
     const { h, me } = ctx;
+    const o = v.observation.observation;
     const found = h("div", { class: "foundations", "data-dst": "foundations", title: "foundations (f)" });
-    v.foundations.forEach((c) => {
-      const w = h("div", { class: "pile ring", "data-owner": c.owner });
-      w.append(cardSvg(c.f));
+    let onFoundations = 0;
+    o.foundations.forEach((pile) => {
+      const top = pile[pile.length - 1];
+      onFoundations += pile.filter((c) => deckOf(c) === me).length;
+      const w = h("div", { class: "pile ring", "data-owner": deckOf(top) });
+      w.append(cardSvg(faceOf(top)));
       found.append(w);
     });
     found.append(h("div", { class: "pile" }, slotSvg("A")));
-    const mine = v.players[me];
     const legalSrc = new Set((v.legal || []).map((m) => m.src));
     root.replaceChildren(
       h("div", { class: "opponents" }, ...ctx.around.map(({ seat, pos }) =>
         h("div", { class: `seat-box small seat-${seat} pos-${pos}`, "data-seat-box": seat },
           h("div", { class: "who" }, h("span", { class: "name", text: ctx.name(seat) }),
-            h("span", { class: "meta", text: `Nerts ${v.players[seat].nerts_count} · total ${v.totals[seat]}` })),
+            h("span", { class: "meta", text: `Nerts ${o.players[seat].nerts_count} · total ${v.totals[seat]}` })),
           layout(h, v, seat, false),
           h("div", { class: "said", text: v.last[seat] ? v.last[seat].text : "" })))),
       h("div", { class: "middle" }, found,
         h("div", { class: "info" }, h("div", { class: "big", text: `Round ${v.round_no}` }),
-          h("div", { text: `${v.speed} · ${(v.clock_ms / 1000).toFixed(0)} s` }))),
+          h("div", { text: `${v.speed} · ${(o.now / 1000).toFixed(0)} s` }))),
       h("div", { class: `seat-box me seat-${me}`, "data-seat-box": me },
         h("div", { class: "who" }, h("span", { class: "name", text: "You" }),
-          h("span", { class: "meta", text: ` ${mine.on_foundations} on the foundations · total ${v.totals[me]}` }),
+          h("span", { class: "meta", text: ` ${onFoundations} on the foundations · total ${v.totals[me]}` }),
           h("button", { type: "button", class: "primary", "data-src": "call", disabled: !legalSrc.has("call"), text: "Nerts!" }),
           h("button", { type: "button", "data-src": "undo", disabled: !legalSrc.has("undo"), text: "Undo" })),
         layout(h, v, me, true),
@@ -98,7 +103,7 @@ export default {
         const m = by((x) => x.src === sel && x.dst === `work:${i}`);
         if (m) return ctx.play(m.id), true;
       }
-      const top = v.players[ctx.me ?? 0]?.work[i];
+      const top = v.observation.observation.players[ctx.me ?? 0]?.work[i];
       return ctx.select(`work:${i}:1`), Boolean(top);
     }
     return false;

@@ -1,38 +1,45 @@
 // Spite & Malice: shared centre stacks (A up to Q, kings wild) in the middle; your pay-off
 // pile, side stacks and hand at the bottom; the other players around.
-// Pile keys: payoff, card:<id>, side:<i>, center:<i>.
+// The view is the seat's observation (v.observation, the embedding protocol's JSON; cards are
+// texts such as "7h@1") plus the match: game_no, target, totals.
+// Pile keys: payoff, card:<card text>, side:<i>, center:<i>.
 
-import { cardSvg, slotSvg, rankLabel } from "../cards.js";
+import { cardSvg, faceOf, slotSvg, rankLabel } from "../cards.js";
 
-const isWild = (v, c) => c && (v.wild === "kings" ? c.f < 52 && (c.f % 13) + 1 === 13 : c.f >= 52);
+const isWild = (v, text) => {
+  if (!text) return false;
+  const f = faceOf(text);
+  return v.observation.options.wild_mode === "kings" ? f < 52 && (f % 13) + 1 === 13 : f >= 52;
+};
 
 function pile(h, attrs, card, count, v, opts = {}) {
   const e = h("div", { class: "pile", ...attrs });
-  e.append(card ? cardSvg(card.f, { wild: isWild(v, card), ...opts }) : slotSvg(opts.hint || ""));
+  e.append(card ? cardSvg(faceOf(card), { wild: isWild(v, card), ...opts }) : slotSvg(opts.hint || ""));
   if (count !== undefined) e.append(h("span", { class: "count", text: count }));
   return e;
 }
 
 function sides(h, v, seat, mine) {
   const row = h("div", { class: "sides" });
-  v.sides[seat].forEach((stack, i) => {
+  v.observation.observation.side_stacks[seat].forEach((stack, i) => {
     const key = `side:${i}`;
     const col = h("div", { class: "stack", ...(mine ? { "data-src": key, "data-dst": key, title: `side stack ${"asdfghjk"[i]}` } : {}) });
     if (!stack.length) col.append(slotSvg(""));
-    for (const c of stack) col.append(cardSvg(c.f, { wild: isWild(v, c) }));
+    for (const c of stack) col.append(cardSvg(faceOf(c), { wild: isWild(v, c) }));
     row.append(col);
   });
   return row;
 }
 
 function opponent(h, v, ctx, { seat, pos }) {
+  const o = v.observation.observation;
   const last = v.last[seat];
   const backs = h("div", { class: "fan" });
-  for (let i = 0; i < v.hand_sizes[seat]; i++) backs.append(cardSvg(null, { back: true }));
+  for (let i = 0; i < o.hand_sizes[seat]; i++) backs.append(cardSvg(null, { back: true }));
   return h("div", { class: `seat-box small seat-${seat} pos-${pos}` + (v.current === seat ? " turn" : ""), "data-seat-box": seat },
     h("div", { class: "who" }, h("span", { class: "name", text: ctx.name(seat) }), h("span", { class: "meta", text: `match ${v.totals[seat]}` })),
     h("div", { class: "row-piles" },
-      pile(h, { title: "pay-off pile" }, v.payoff[seat].top, v.payoff[seat].count, v),
+      pile(h, { title: "pay-off pile" }, o.payoff_tops[seat], o.payoff_counts[seat], v),
       sides(h, v, seat, false),
       backs),
     h("div", { class: "said", text: last ? last.text : "" }));
@@ -41,30 +48,32 @@ function opponent(h, v, ctx, { seat, pos }) {
 export default {
   render(root, v, ctx) {
     const { h, me } = ctx;
+    const o = v.observation.observation;
     const centre = h("div", { class: "centre" });
-    const extra = (v.legal || []).some((m) => m.dst === `center:${v.center.length}`);
-    const stacks = extra ? [...v.center, { top: null, rank: 0 }] : v.center;
+    const extra = (v.legal || []).some((m) => m.dst === `center:${o.center.length}`);
+    const stacks = extra ? [...o.center, []] : o.center;
     stacks.forEach((s, i) => {
-      const as = s.top && isWild(v, s.top) ? rankLabel(s.rank) : null;
-      centre.append(pile(h, { "data-dst": `center:${i}`, title: `centre stack ${"zxcvbnm,"[i]}` }, s.top, undefined, v, { asText: as, hint: "A" }));
+      const top = s[s.length - 1];
+      const as = top && isWild(v, top) ? rankLabel(s.length) : null;
+      centre.append(pile(h, { "data-dst": `center:${i}`, title: `centre stack ${"zxcvbnm,"[i]}` }, top, undefined, v, { asText: as, hint: "A" }));
     });
     const hand = h("div", { class: "hand flat" });
-    v.hand.forEach((c, i) => {
-      const w = h("div", { class: "cardwrap", "data-src": `card:${c.id}`, "data-card": c.id, title: `hand card ${i + 1}` });
-      w.append(cardSvg(c.f, { wild: isWild(v, c) }));
+    o.hand.forEach((c, i) => {
+      const w = h("div", { class: "cardwrap", "data-src": `card:${c}`, "data-card": c, title: `hand card ${i + 1}` });
+      w.append(cardSvg(faceOf(c), { wild: isWild(v, c) }));
       hand.append(w);
     });
     const mine = v.last[me];
     root.replaceChildren(
       h("div", { class: "opponents" }, ...ctx.around.map((a) => opponent(h, v, ctx, a))),
       h("div", { class: "middle" },
-        h("div", { class: "pile", title: "stock" }, cardSvg(null, { back: true }), h("span", { class: "count", text: v.stock })),
+        h("div", { class: "pile", title: "stock" }, cardSvg(null, { back: true }), h("span", { class: "count", text: o.stock_count })),
         centre,
         h("div", { class: "info" }, h("div", { class: "big", text: `Game ${v.game_no}` }), h("div", { text: `match to ${v.target}` }))),
       h("div", { class: `seat-box me seat-${me}` + (v.current === me ? " turn" : ""), "data-seat-box": me },
-        h("div", { class: "who" }, h("span", { class: "name", text: "You" }), h("span", { class: "meta", text: ` pay-off ${v.payoff[me].count} left · match ${v.totals[me]}` })),
+        h("div", { class: "who" }, h("span", { class: "name", text: "You" }), h("span", { class: "meta", text: ` pay-off ${o.payoff_counts[me]} left · match ${v.totals[me]}` })),
         h("div", { class: "row-piles" },
-          pile(h, { "data-src": "payoff", title: "pay-off pile (p)" }, v.payoff[me].top, v.payoff[me].count, v),
+          pile(h, { "data-src": "payoff", title: "pay-off pile (p)" }, o.payoff_tops[me], o.payoff_counts[me], v),
           sides(h, v, me, true)),
         hand,
         h("div", { class: "said", text: mine ? mine.text : "" })),
@@ -90,7 +99,8 @@ export default {
       return Boolean(m);
     };
     if (k === "p") return ctx.select("payoff"), true;
-    if (/^[1-9]$/.test(k) && v.hand[Number(k) - 1]) return ctx.select(`card:${v.hand[Number(k) - 1].id}`), true;
+    const hand = v.observation.observation.hand;
+    if (/^[1-9]$/.test(k) && hand[Number(k) - 1]) return ctx.select(`card:${hand[Number(k) - 1]}`), true;
     const side = "asdfghjk".indexOf(k);
     if (side >= 0) {
       if (sel && sel.startsWith("card:") && go(`side:${side}`)) return true;

@@ -1,72 +1,80 @@
 // Three-Thirteen Rummy: the stock and discard pile in the middle, your hand in its best
 // arrangement (melds, then deadwood) at the bottom, the other seats around.
-// Pile keys: stock, discard, hand, card:<id>.
+// The view is the seat's observation (v.observation, the embedding protocol's JSON) plus the
+// hand's arrangement (v.hand: melds of [card, face it stands for], deadwood, points).
+// Pile keys: stock, discard, hand, card:<card text>.
 
-import { cardSvg, rankLabel } from "../cards.js";
+import { cardSvg, faceOf, rankLabel } from "../cards.js";
 
-const wildOf = (v, f) => f >= 52 || (f % 13) + 1 === v.wild_rank;
+const wildOf = (o, f) => f >= 52 || (f % 13) + 1 === o.wild_rank;
 
-function card(h, c, v, extra = {}) {
+function card(h, text, as, o, extra = {}) {
   const wrap = h("div", { class: "cardwrap", ...extra });
-  wrap.append(cardSvg(c.f, { wild: wildOf(v, c.f), as: c.as }));
+  const f = faceOf(text);
+  wrap.append(cardSvg(f, { wild: wildOf(o, f), as }));
   return wrap;
 }
 
 function opponent(h, v, ctx, { seat, pos }) {
-  const n = v.hand_sizes[seat];
+  const o = v.observation.observation;
+  const n = o.hand_sizes[seat];
   const fan = h("div", { class: "fan" });
   for (let i = 0; i < Math.min(n, 13); i++) fan.append(cardSvg(null, { back: true }));
   const last = v.last[seat];
   return h("div", { class: `seat-box seat-${seat} pos-${pos}` + (v.current === seat ? " turn" : ""), "data-seat-box": seat },
     h("div", { class: "who" },
       h("span", { class: "name", text: ctx.name(seat) }),
-      v.dealer === seat ? h("span", { class: "badge", text: "dealer" }) : null,
-      v.out === seat ? h("span", { class: "badge out", text: "out!" }) : null),
+      o.dealer === seat ? h("span", { class: "badge", text: "dealer" }) : null,
+      o.out_seat === seat ? h("span", { class: "badge out", text: "out!" }) : null),
     fan,
-    h("div", { class: "meta", text: `${n} cards · total ${v.totals[seat]}` }),
+    h("div", { class: "meta", text: `${n} cards · total ${o.totals[seat]}` }),
     h("div", { class: "said", text: last ? last.text : "" }));
 }
 
 export default {
   render(root, v, ctx) {
     const { h, me } = ctx;
-    const top = v.discard[v.discard.length - 1];
+    const o = v.observation.observation;
+    const top = o.discard_pile[o.discard_pile.length - 1];
     const stock = h("div", { class: "pile", "data-src": "stock", title: "stock (s)" },
-      cardSvg(null, { back: true }), h("span", { class: "count", text: v.stock }));
+      cardSvg(null, { back: true }), h("span", { class: "count", text: o.stock_size }));
     const discard = h("div", { class: "pile", "data-src": "discard", "data-dst": "discard", title: "discard pile (p)" },
-      top ? cardSvg(top.f, { wild: wildOf(v, top.f) }) : cardSvg(null, { back: true }),
-      h("span", { class: "count", text: v.discard_count }));
+      top ? cardSvg(faceOf(top), { wild: wildOf(o, faceOf(top)) }) : cardSvg(null, { back: true }),
+      h("span", { class: "count", text: o.discard_pile.length }));
+    const jokers = v.observation.options.jokers;
     const info = h("div", { class: "info" },
-      h("div", { class: "big", text: `Round ${v.round}/${v.rounds}` }),
-      h("div", { text: `${v.cards_dealt} cards · ${rankLabel(v.wild_rank)}s wild` + (v.jokers ? ` · ${v.jokers} jokers` : "") }));
+      h("div", { class: "big", text: `Round ${o.round}/${v.rounds}` }),
+      h("div", { text: `${o.round + 2} cards · ${rankLabel(o.wild_rank)}s wild` + (jokers ? ` · ${jokers} jokers` : "") }));
     const hand = h("div", { class: "hand", "data-dst": "hand" });
+    const mine = (text, as) => card(h, text, as, o, { "data-src": `card:${text}`, "data-card": text, class: "cardwrap" + (text === o.drawn ? " drawn" : "") });
     for (const meld of v.hand.melds) {
       const g = h("div", { class: "meld" });
-      for (const c of meld) g.append(card(h, c, v, { "data-src": `card:${c.id}`, "data-card": c.id, class: "cardwrap" + (c.id === v.drawn ? " drawn" : "") }));
+      for (const [text, as] of meld) g.append(mine(text, as));
       hand.append(g);
     }
     const dead = h("div", { class: "meld dead" });
-    for (const c of v.hand.deadwood) dead.append(card(h, c, v, { "data-src": `card:${c.id}`, "data-card": c.id, class: "cardwrap" + (c.id === v.drawn ? " drawn" : "") }));
+    for (const text of v.hand.deadwood) dead.append(mine(text, null));
     hand.append(dead);
-    const mine = v.last[me];
+    const said = v.last[me];
     root.replaceChildren(
       h("div", { class: "opponents" }, ...ctx.around.map((a) => opponent(h, v, ctx, a))),
       h("div", { class: "middle" }, stock, discard, info),
       h("div", { class: `seat-box me seat-${me}` + (v.current === me ? " turn" : ""), "data-seat-box": me },
         h("div", { class: "who" }, h("span", { class: "name", text: "You" }),
-          v.dealer === me ? h("span", { class: "badge", text: "dealer" }) : null,
-          v.out === me ? h("span", { class: "badge out", text: "out!" }) : null,
-          h("span", { class: "meta", text: ` deadwood ${v.hand.points} · total ${v.totals[me]}` })),
+          o.dealer === me ? h("span", { class: "badge", text: "dealer" }) : null,
+          o.out_seat === me ? h("span", { class: "badge out", text: "out!" }) : null,
+          h("span", { class: "meta", text: ` deadwood ${v.hand.points} · total ${o.totals[me]}` })),
         hand,
-        h("div", { class: "said", text: mine ? mine.text : "" })),
+        h("div", { class: "said", text: said ? said.text : "" })),
     );
   },
 
   status(v, { me, name }) {
     if (v.sheet_open) return "Round over: close the score sheet to go on.";
+    const o = v.observation.observation;
     if (v.current === me) {
-      const out = v.out !== null ? ` ${name(v.out)} went out: last turn!` : "";
-      return (v.phase === "draw" ? "Your turn: draw from the stock or take the discard." : "Discard a card (drag it to the pile, or tap it twice).") + out;
+      const out = o.out_seat !== null ? ` ${name(o.out_seat)} went out: last turn!` : "";
+      return (o.phase === "draw" ? "Your turn: draw from the stock or take the discard." : "Discard a card (drag it to the pile, or tap it twice).") + out;
     }
     return v.current === null ? "" : `${name(v.current)} is playing…`;
   },
@@ -81,7 +89,7 @@ export default {
     const by = (src) => ctx.legal.find((m) => m.src === src);
     if (k === "s" && by("stock")) return ctx.play(by("stock").id), true;
     if (k === "p" && by("discard")) return ctx.play(by("discard").id), true;
-    const order = [...v.hand.melds.flat(), ...v.hand.deadwood].map((c) => `card:${c.id}`);
+    const order = [...v.hand.melds.flat().map(([text]) => text), ...v.hand.deadwood].map((text) => `card:${text}`);
     if (k === "ArrowLeft" || k === "ArrowRight" || k === "h" || k === "l") {
       const i = order.indexOf(ctx.selected);
       const step = k === "ArrowLeft" || k === "h" ? -1 : 1;
