@@ -306,3 +306,35 @@ def test_cardcore_sim_arguments(
         args += ["-n", "1"]  # one round (or match) is enough
     r = CliRunner().invoke(cli, args, env={"CARDCORE_GAME_MODULES": "toy_game"})
     no_traceback(r)
+
+
+RECORD = next(iter(simulate("spite-malice", games=1, seed=5)))
+
+
+@settings(FUZZ, max_examples=60)
+@given(
+    data=st.data(),
+    op=st.integers(0, 2),
+    value=JSON_VALUE,
+    raw=st.sampled_from([b"", b"[]", b"42", b"{}", b"\xff\xfe", b"[" * 5000]),
+)
+def test_cardcore_report_on_hostile_records(
+    tmp_path_factory: pytest.TempPathFactory, data: st.DataObject, op: int, value: Any, raw: bytes
+) -> None:
+    path = data.draw(st.sampled_from(paths(RECORD)[1:]))
+    f = tmp_path_factory.mktemp("report") / "r.jsonl"
+    f.write_bytes(json.dumps(mutate(RECORD, path, op, value)).encode() + b"\n" + raw)
+    no_traceback(CliRunner().invoke(cli, ["report", str(f)]))
+
+
+@settings(FUZZ, max_examples=80)
+@given(
+    hand=st.lists(
+        st.sampled_from(["Ah", "7h", "7h", "Kd", "X1", "JK", "10c", "zz", "", "@", "7h@1", "♠"]),
+        max_size=30,
+    ).map(" ".join),
+    wild=st.sampled_from(["3", "K", "x", "0", "14", "-1", ""]),
+    extra=st.sampled_from([[], ["--discards"], ["--jokers", "2"], ["--decks", "9"]]),
+)
+def test_cardcore_melds_arguments(hand: str, wild: str, extra: list[str]) -> None:
+    no_traceback(CliRunner().invoke(cli, ["melds", hand, "--wild", wild, *extra]))

@@ -4,6 +4,7 @@ machine generous time: they wait for what they need, never for a fixed moment.""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -105,13 +106,14 @@ def test_ctrl_c_at_j2_keeps_the_records_and_resumes_to_the_same_bytes(tmp_path: 
     proc = start([*base, "-j", "2", "-o", str(out)], tmp_path)
     part = Path(partial_path(str(out)))
     wait_for(lambda: proc.poll() is not None or (part.exists() and part.stat().st_size > 0))
-    os.killpg(proc.pid, signal.SIGINT)
+    with contextlib.suppress(ProcessLookupError):  # it may have finished already
+        os.killpg(proc.pid, signal.SIGINT)
     _, err = proc.communicate(timeout=120)
     if proc.returncode == 0:  # finished before the signal arrived: nothing to resume
         assert out.read_bytes() == full.read_bytes()
         return
     assert proc.returncode == 130, err
-    whole_records(out)
+    assert whole_records(out), err
     r = CliRunner().invoke(cli, [*base, "-j", "2", "-o", str(out), "--resume"], env=ENV)
     assert r.exit_code == 0, r.output
     assert out.read_bytes() == full.read_bytes()
@@ -162,6 +164,15 @@ def test_an_address_that_is_not_ray_fails_within_seconds(tmp_path: Path) -> None
     assert proc.returncode == 1, err
     assert "does not answer as a Ray cluster" in err
     assert "Traceback" not in err
+
+
+def test_an_address_needs_the_ray_backend() -> None:
+    """As a new user: `--address` without `--backend ray` was ignored silently."""
+    r = CliRunner().invoke(cli, ["sim", "toy", "-n", "1", "--address", "h:1"], env=ENV)
+    assert r.exit_code == 2
+    assert "--address is for --backend ray" in r.output
+    with pytest.raises(OptionError, match="address is for backend='ray'"):
+        list(simulate("toy", games=1, seed=1, address="h:1"))
 
 
 def test_jobs_are_capped_at_the_cores(tmp_path: Path) -> None:
@@ -245,3 +256,23 @@ def test_a_real_ray_cluster_passes_the_address_check() -> None:
     finally:
         engine.close()
     assert not ray.is_initialized()
+
+
+def test_a_guarded_script_with_its_own_agent_runs_at_j2(tmp_path: Path) -> None:
+    """Workers import ``__main__`` when the run needs an agent defined there."""
+    script = tmp_path / "mine.py"
+    script.write_text(
+        "import cardcore\n"
+        "class First:\n"
+        "    def act(self, observation, legal, rng):\n"
+        "        return legal[0]\n"
+        "if __name__ == '__main__':\n"
+        "    for r in cardcore.simulate('spite-malice', games=4, seed=1, jobs=2,\n"
+        "                               agents=[First, 'random']):\n"
+        "        print(r['agents'])\n"
+    )
+    run = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, timeout=300, check=False
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.count("__main__:First") == 4

@@ -101,6 +101,8 @@ def _records(path: str, fmt: str) -> Iterator[dict[str, Any]]:
                 rec = json.loads(line)
             except ValueError as e:
                 raise CardcoreError(f"{path}:{n}: not JSON ({e})") from None
+            except RecursionError:
+                raise CardcoreError(f"{path}:{n}: JSON nested too deeply") from None
             if not isinstance(rec, dict):
                 raise CardcoreError(f"{path}:{n}: not a record")
             yield rec

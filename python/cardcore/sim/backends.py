@@ -64,12 +64,21 @@ def resolve_jobs(jobs: int) -> int:
     return cores if jobs == 0 or jobs > cores else jobs
 
 
+def _uses_main(chunk: Chunk) -> bool:
+    """Whether the workers need the caller's ``__main__`` (an agent or game defined there)."""
+    plan = chunk.plan
+    return plan.module == "__main__" or any(a.startswith("__main__:") for a in plan.agents)
+
+
 @contextlib.contextmanager
-def _script_not_rerun() -> Iterator[None]:
-    """Worker processes get plain data only, so they need not import the caller's
-    ``__main__`` (which, in a script without an ``if __name__ == "__main__":`` guard, would
-    start the run again inside every worker). Hides it while workers start."""
+def _script_not_rerun(chunk: Chunk) -> Iterator[None]:
+    """Worker processes get plain data only, so unless the run uses an agent or game defined
+    in the caller's ``__main__`` they need not import it (a script without an ``if __name__
+    == "__main__":`` guard would start the run again inside every worker): hides it while
+    workers start. A run that does use ``__main__`` needs the guard, as multiprocessing says."""
     main = sys.modules.get("__main__")
+    if _uses_main(chunk):
+        main = None
     keys = ("__file__", "__spec__")
     saved: dict[str, Any] = {k: main.__dict__[k] for k in keys if main and k in main.__dict__}
     if main is None or not saved:
@@ -120,7 +129,7 @@ class LocalBackend:
         self._clean = False
         try:
             for chunk in chunks:
-                with _script_not_rerun():
+                with _script_not_rerun(chunk):
                     window.append((chunk, self._pool.submit(run_chunk_timed, chunk)))
                 if len(window) >= 2 * self.jobs:
                     yield _next(window, learn)
@@ -299,6 +308,8 @@ def make_backend(
     """The backend called ``name`` (``local`` or ``ray``); ``preload`` names modules that
     local workers import once, before they fork."""
     if name == "local":
+        if address is not None:
+            raise OptionError("address is for backend='ray'")
         return LocalBackend(jobs, preload)
     if name == "ray":
         return RayBackend(jobs, address)
