@@ -230,20 +230,33 @@ def test_chunk_sizes_adapt_and_never_change_the_output() -> None:
     )
 
 
-def test_the_readme_example_works_as_a_script_without_a_main_guard(tmp_path: Path) -> None:
+UNGUARDED = """import cardcore
+for record in cardcore.simulate('spite-malice', games=6, seed=1, jobs=2):
+    print(record['winner'], record['agents'])
+"""
+GUARDED_OWN_AGENT = """import cardcore
+class First:
+    def act(self, observation, legal, rng):
+        return legal[0]
+if __name__ == '__main__':
+    for r in cardcore.simulate('spite-malice', games=6, seed=1, jobs=2, agents=[First, 'random']):
+        print(r['winner'], r['agents'])
+"""
+
+
+@pytest.mark.parametrize(("text", "agent"), [(UNGUARDED, "planner"), (GUARDED_OWN_AGENT, "First")])
+def test_scripts_run_at_j2(tmp_path: Path, text: str, agent: str) -> None:
     """As a new user: the README's `simulate(..., jobs=2)` saved as a script crashed (the
-    workers re-ran the script)."""
+    workers re-ran it, having no `__main__` guard). Workers still import the script when the
+    run uses an agent defined in it (the script then needs the guard, as usual)."""
     script = tmp_path / "example.py"
-    script.write_text(
-        "import cardcore\n"
-        "for record in cardcore.simulate('spite-malice', games=6, seed=1, jobs=2):\n"
-        "    print(record['winner'], record['scores'])\n"
-    )
+    script.write_text(text)
     run = subprocess.run(
         [sys.executable, str(script)], capture_output=True, text=True, timeout=300, check=False
     )
     assert run.returncode == 0, run.stderr
     assert len(run.stdout.splitlines()) == 6
+    assert run.stdout.count(agent) >= 6
 
 
 @pytest.mark.distributed
@@ -256,23 +269,3 @@ def test_a_real_ray_cluster_passes_the_address_check() -> None:
     finally:
         engine.close()
     assert not ray.is_initialized()
-
-
-def test_a_guarded_script_with_its_own_agent_runs_at_j2(tmp_path: Path) -> None:
-    """Workers import ``__main__`` when the run needs an agent defined there."""
-    script = tmp_path / "mine.py"
-    script.write_text(
-        "import cardcore\n"
-        "class First:\n"
-        "    def act(self, observation, legal, rng):\n"
-        "        return legal[0]\n"
-        "if __name__ == '__main__':\n"
-        "    for r in cardcore.simulate('spite-malice', games=4, seed=1, jobs=2,\n"
-        "                               agents=[First, 'random']):\n"
-        "        print(r['agents'])\n"
-    )
-    run = subprocess.run(
-        [sys.executable, str(script)], capture_output=True, text=True, timeout=300, check=False
-    )
-    assert run.returncode == 0, run.stderr
-    assert run.stdout.count("__main__:First") == 4
