@@ -1,0 +1,177 @@
+"""Single-agent gymnasium environments (``pip install cardcore[rl]``; ``docs/rl.md``).
+
+Importing this module registers ``cardcore/ThreeThirteen-v0``, ``cardcore/SpiteMalice-v0`` and
+``cardcore/Nerts-v0``::
+
+    import gymnasium
+    import cardcore.rl.gymnasium  # noqa: F401  (or make("cardcore.rl.gymnasium:cardcore/..."))
+
+    env = gymnasium.make("cardcore/ThreeThirteen-v0", opponents="greedy", players=2)
+
+The learner plays ``seat`` (default 0); the built-in agents ``opponents`` (one name, or one per
+other seat) play the rest. Observations are ``{"observation", "action_mask"}`` as in the
+PettingZoo environments; the reward is 0 until the game ends, then the learner's
+``returns()``. In Nerts a step is one tick of ``tick_ms`` and the last action id waits.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Final
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from numpy.typing import NDArray
+
+from cardcore.errors import IllegalMoveError, OptionError
+from cardcore.games.api import Game
+from cardcore.games.base import get_game
+from cardcore.rl.common import Seeds, observation_space, render_text, resolve
+from cardcore.rng import Rng
+
+__all__ = ["ENV_IDS", "CardGameEnv"]
+
+ENV_IDS: Final = {
+    "cardcore/ThreeThirteen-v0": "three-thirteen",
+    "cardcore/SpiteMalice-v0": "spite-malice",
+    "cardcore/Nerts-v0": "nerts",
+}
+"""The registered ids and the game each plays."""
+
+_ILLEGAL: Final = ("lose", "raise")
+
+
+class CardGameEnv(gymnasium.Env[dict[str, NDArray[Any]], Any]):
+    """One seat of a game against built-in agents.
+
+    ``illegal`` says what an action outside the mask does: ``"lose"`` (default) ends the
+    episode with reward -1 and ``info["illegal"] = True`` (the state is not changed);
+    ``"raise"`` raises :class:`~cardcore.errors.IllegalMoveError`. In Nerts a move the table
+    no longer allows simply fails when it executes (the engine's rule), as for a human.
+    """
+
+    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012
+
+    def __init__(
+        self,
+        game: str | Game[Any],
+        *,
+        opponents: str | Sequence[str] = "random",
+        seat: int = 0,
+        illegal: str = "lose",
+        tick_ms: int = 100,
+        render_mode: str | None = None,
+        **options: Any,
+    ) -> None:
+        self.game = g = resolve(game, options, realtime=None)
+        p = g.num_players
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < p:
+            raise OptionError(f"seat must be a seat of the {p}-player table, not {seat!r}")
+        names = [opponents] * (p - 1) if isinstance(opponents, str) else list(opponents)
+        if len(names) != p - 1:
+            raise OptionError(f"{p} players need {p - 1} opponents, got {len(names)}")
+        spec = get_game(g.name)
+        for name in names:
+            spec.make_agent(name)  # unknown names fail here, not at reset
+        if illegal not in _ILLEGAL:
+            raise OptionError(f"illegal must be one of {_ILLEGAL}, not {illegal!r}")
+        if isinstance(tick_ms, bool) or not isinstance(tick_ms, int) or tick_ms < 1:
+            raise OptionError(f"tick_ms must be a positive int, not {tick_ms!r}")
+        if render_mode not in (None, "ansi"):
+            raise OptionError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        self.seat = seat
+        self.opponents = names
+        self.illegal = illegal
+        self.tick_ms = tick_ms
+        self.render_mode = render_mode
+        self.wait: int | None = g.num_actions if g.realtime else None
+        """Nerts: the id of "wait" (one past the game's actions); None in turn-based games."""
+        self._n = n = g.num_actions + (1 if g.realtime else 0)
+        self.observation_space = observation_space(g, n)  # type: ignore[assignment]
+        self.action_space = spaces.Discrete(n)
+        self._seeds = Seeds()
+        self.state: Any = None
+        self._others: dict[int, tuple[Any, Rng]] = {}
+
+    # -- gymnasium ----------------------------------------------------------------------------
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, NDArray[Any]], dict[str, Any]]:
+        super().reset(seed=seed)
+        game_seed = self._seeds.next(seed)
+        others = [s for s in range(self.game.num_players) if s != self.seat]
+        if self.game.realtime:
+            agents: list[str | None] = [None] * self.game.num_players
+            for s, name in zip(others, self.opponents, strict=True):
+                agents[s] = name
+            new_state: Any = self.game.new_state  # Nerts: new_state(seed, agents=...)
+            self.state = new_state(game_seed, agents=agents)
+        else:
+            spec = get_game(self.game.name)
+            self._others = {
+                s: (spec.make_agent(name), Rng.for_stream(game_seed, s, "agent"))
+                for s, name in zip(others, self.opponents, strict=True)
+            }
+            self.state = self.game.new_state(game_seed)
+            self._play_others()
+        return self._observe(), {}
+
+    def step(
+        self, action: int
+    ) -> tuple[dict[str, NDArray[Any]], float, bool, bool, dict[str, Any]]:
+        st = self.state
+        if st is None or st.is_over:
+            raise IllegalMoveError("the episode is over: call reset()")
+        if self.game.realtime:
+            t = st.now
+            if int(action) != self.wait and not st.pending(self.seat):
+                st.submit(self.seat, action, t)
+            st.advance_to(t + self.tick_ms)
+        else:
+            if self.illegal == "lose" and action not in st.legal_actions():
+                return self._observe(), -1.0, True, False, {"illegal": True}
+            st.apply(action)
+            self._play_others()
+        over = bool(st.is_over)
+        reward = float(st.returns()[self.seat]) if over else 0.0
+        return self._observe(), reward, over, False, {}
+
+    def render(self) -> str | None:
+        if self.render_mode is None or self.state is None:
+            return None
+        return render_text(self.state, self.seat, self._legal())
+
+    def close(self) -> None:
+        self.state = None
+
+    # -- the other seats ----------------------------------------------------------------------
+
+    def _play_others(self) -> None:
+        st = self.state
+        while not st.is_over and st.current_player != self.seat:
+            seat = st.current_player
+            agent, rng = self._others[seat]
+            st.apply(agent.act(st.observation(seat), st.legal_moves(), rng))
+
+    def _legal(self) -> list[int]:
+        st = self.state
+        if not self.game.realtime:
+            return list(st.legal_actions())
+        if st.pending(self.seat):
+            return []
+        return list(st.legal_actions(self.seat))
+
+    def _observe(self) -> dict[str, NDArray[Any]]:
+        st = self.state
+        mask = np.zeros(self._n, np.int8)
+        mask[self._legal()] = 1
+        if self.wait is not None:
+            mask[self.wait] = 1
+        return {"observation": st.observation_tensor(self.seat), "action_mask": mask}
+
+
+for _id, _name in ENV_IDS.items():
+    if _id not in gymnasium.registry:
+        gymnasium.register(_id, entry_point=f"{__name__}:CardGameEnv", kwargs={"game": _name})

@@ -1,0 +1,222 @@
+"""PettingZoo environments (``pip install cardcore[rl]``; ``docs/rl.md``).
+
+``env(game, **options)`` gives an AEC environment for the turn-based games (Three-Thirteen,
+Spite & Malice) and a Parallel environment for Nerts, whose real time is cut into ticks
+(``tick_ms``, default 100): each tick every seat picks an action or "wait" (the last id).
+Observations are ``{"observation": float32 tensor, "action_mask": int8}``; the reward of every
+step is 0 except at the end of the game, where it is ``state.returns()``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from numpy.typing import NDArray
+from pettingzoo import AECEnv, ParallelEnv
+
+from cardcore.errors import OptionError
+from cardcore.games.api import Game
+from cardcore.rl.common import Seeds, agent_name, observation_space, render_text, resolve
+
+__all__ = ["TickEnv", "TurnBasedEnv", "env"]
+
+
+def env(
+    game: str | Game[Any], *, render_mode: str | None = None, **options: Any
+) -> TurnBasedEnv | TickEnv:
+    """The PettingZoo environment of ``game``: AEC for a turn-based game, Parallel (ticks) for
+    Nerts. ``options`` go to ``load_game`` (Nerts also takes ``tick_ms``)."""
+    tick_ms = options.pop("tick_ms", None)
+    g = resolve(game, options, realtime=None)
+    if g.realtime:
+        return TickEnv(g, render_mode=render_mode, tick_ms=100 if tick_ms is None else tick_ms)
+    if tick_ms is not None:
+        raise OptionError(f"{g.name} is turn-based: it has no tick_ms")
+    return TurnBasedEnv(g, render_mode=render_mode)
+
+
+def _check_render_mode(render_mode: str | None) -> str | None:
+    if render_mode not in (None, "ansi"):
+        raise OptionError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+    return render_mode
+
+
+class TurnBasedEnv(AECEnv):  # type: ignore[misc]
+    """A turn-based game as a PettingZoo AEC environment: ``agent_selection`` is the seat to
+    play; an illegal action raises :class:`~cardcore.errors.IllegalMoveError` and changes
+    nothing."""
+
+    metadata: dict[str, Any] = {  # noqa: RUF012 (read by the library)
+        "name": "cardcore_v0",
+        "render_modes": ["ansi"],
+        "is_parallelizable": False,
+    }
+
+    def __init__(self, game: str | Game[Any], *, render_mode: str | None = None, **options: Any):
+        super().__init__()
+        self.game = g = resolve(game, options, realtime=False)
+        self.metadata = {**self.metadata, "name": f"cardcore_{g.name.replace('-', '_')}_v0"}
+        self.render_mode = _check_render_mode(render_mode)
+        self.possible_agents = [agent_name(s) for s in range(g.num_players)]
+        self._seat = {a: s for s, a in enumerate(self.possible_agents)}
+        self.observation_spaces = {
+            a: observation_space(g, g.num_actions) for a in self.possible_agents
+        }
+        self.action_spaces = {a: spaces.Discrete(g.num_actions) for a in self.possible_agents}
+        self._seeds = Seeds()
+        self.state: Any = None
+        self._legal: list[int] = []
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        self.state = st = self.game.new_state(self._seeds.next(seed))
+        self.agents = list(self.possible_agents)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.agent_selection = agent_name(st.current_player)
+        self._legal = st.legal_actions()
+
+    def observe(self, agent: str) -> dict[str, NDArray[Any]]:
+        seat = self._seat[agent]
+        st = self.state
+        mask = np.zeros(self.game.num_actions, np.int8)
+        if seat == st.current_player:
+            mask[self._legal] = 1
+        return {"observation": st.observation_tensor(seat), "action_mask": mask}
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        st = self.state
+        st.apply(action)
+        self._cumulative_rewards[agent] = 0.0
+        if st.is_over:
+            self._legal = []
+            for a, r in zip(self.agents, st.returns(), strict=True):
+                self.rewards[a] = r
+                self.terminations[a] = True
+        else:
+            self._legal = st.legal_actions()
+            self.agent_selection = agent_name(st.current_player)
+        self._accumulate_rewards()
+
+    def render(self) -> str | None:
+        if self.render_mode is None or self.state is None:
+            return None
+        st = self.state
+        seat = st.current_player
+        return render_text(st, 0 if seat is None else seat, self._legal)
+
+    def close(self) -> None:
+        self.state = None
+
+
+class TickEnv(ParallelEnv):  # type: ignore[misc]
+    """A real-time game (Nerts) as a PettingZoo Parallel environment.
+
+    One step is one tick of ``tick_ms`` table milliseconds: every seat without a move
+    scheduled submits its action at the tick's start (``wait``, the last id, submits nothing)
+    and the clock runs to the next tick. All of a tick's moves execute at the same reading in
+    seeded random order; a move the table no longer allows fails and changes nothing (the
+    engine's rule). A seat whose move is still scheduled may only wait (its mask says so).
+    """
+
+    metadata: dict[str, Any] = {  # noqa: RUF012 (read by the library)
+        "name": "cardcore_nerts_v0",
+        "render_modes": ["ansi"],
+        "is_parallelizable": True,
+    }
+
+    def __init__(
+        self,
+        game: str | Game[Any] = "nerts",
+        *,
+        tick_ms: int = 100,
+        render_mode: str | None = None,
+        **options: Any,
+    ) -> None:
+        self.game = g = resolve(game, options, realtime=True)
+        if isinstance(tick_ms, bool) or not isinstance(tick_ms, int) or tick_ms < 1:
+            raise OptionError(f"tick_ms must be a positive int, not {tick_ms!r}")
+        self.tick_ms = tick_ms
+        self.render_mode = _check_render_mode(render_mode)
+        self.wait = g.num_actions
+        """The id of "wait" (one past the game's actions)."""
+        self.possible_agents = [agent_name(s) for s in range(g.num_players)]
+        self._seat = {a: s for s, a in enumerate(self.possible_agents)}
+        self.observation_spaces = {
+            a: observation_space(g, g.num_actions + 1) for a in self.possible_agents
+        }
+        self.action_spaces = {a: spaces.Discrete(g.num_actions + 1) for a in self.possible_agents}
+        self._seeds = Seeds()
+        self.state: Any = None
+        self.agents: list[str] = []
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    def reset(
+        self, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+        self.state = self.game.new_state(self._seeds.next(seed))
+        self.agents = list(self.possible_agents)
+        return self._observe_all(), {a: {} for a in self.agents}
+
+    def observe(self, agent: str) -> dict[str, NDArray[Any]]:
+        seat = self._seat[agent]
+        st = self.state
+        mask = np.zeros(self.wait + 1, np.int8)
+        mask[self.wait] = 1
+        if not st.pending(seat):
+            mask[st.legal_actions(seat)] = 1
+        return {"observation": st.observation_tensor(seat), "action_mask": mask}
+
+    def _observe_all(self) -> dict[str, Any]:
+        return {a: self.observe(a) for a in self.agents}
+
+    def step(self, actions: dict[str, Any]) -> tuple[dict[str, Any], ...]:
+        st = self.state
+        t = st.now
+        for agent, action in actions.items():
+            seat = self._seat[agent]
+            if action is None or int(action) == self.wait or st.pending(seat):
+                continue
+            st.submit(seat, action, t)
+        st.advance_to(t + self.tick_ms)
+        agents = self.agents
+        obs = self._observe_all()
+        over = st.is_over
+        returns = st.returns()
+        rewards = {a: returns[self._seat[a]] if over else 0.0 for a in agents}
+        terminations = dict.fromkeys(agents, over)
+        truncations = dict.fromkeys(agents, False)
+        infos: dict[str, dict[str, Any]] = {a: {} for a in agents}
+        if over:
+            self.agents = []
+        return obs, rewards, terminations, truncations, infos
+
+    def render(self) -> str | None:
+        if self.render_mode is None or self.state is None:
+            return None
+        st = self.state
+        return "".join(
+            render_text(st, s, st.legal_actions(s)) for s in range(self.game.num_players)
+        )
+
+    def close(self) -> None:
+        self.state = None

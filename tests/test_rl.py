@@ -1,0 +1,318 @@
+"""The RL adapters (``cardcore.rl``): PettingZoo's and gymnasium's own checkers on every
+environment and several option sets, seeding, rewards, hidden information, VectorEnv."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+import numpy as np
+import pytest
+
+import cardcore
+from cardcore import IllegalMoveError, OptionError, Rng
+from cardcore.rl import VectorEnv
+from cardcore.rng import derive_seed
+
+pettingzoo_test = pytest.importorskip("pettingzoo.test")
+gymnasium = pytest.importorskip("gymnasium")
+from gymnasium.utils.env_checker import check_env  # noqa: E402
+
+from cardcore.rl import pettingzoo as pz  # noqa: E402
+from cardcore.rl.gymnasium import ENV_IDS  # noqa: E402
+
+TURN_BASED = [
+    ("three-thirteen", {}),
+    ("three-thirteen", {"players": 2, "jokers": 2, "forbid_return_of_discard_draw": True}),
+    ("spite-malice", {}),
+    ("spite-malice", {"players": 3, "num_center_stacks": 4, "wild_mode": "jokers"}),
+]
+NERTS = [({}, 100), ({"players": 3, "work_piles": 5}, 40)]
+
+
+def _id(case: tuple[str, dict[str, Any]]) -> str:
+    name, options = case
+    return name + "".join(f"-{k}={v}" for k, v in options.items())
+
+
+def _random_masked(obs: dict[str, Any], rng: Rng) -> int:
+    legal = np.flatnonzero(obs["action_mask"])
+    return int(legal[rng.below(len(legal))])
+
+
+# PettingZoo's api_test advises Box observations; a dict with an "action_mask" is the
+# convention of its own card games, which it exempts by name.
+@pytest.mark.filterwarnings("ignore:Observation space for each agent probably")
+@pytest.mark.filterwarnings("ignore:Observation is not a NumPy array")
+@pytest.mark.parametrize("case", TURN_BASED, ids=_id)
+def test_aec_api_and_seed(case: tuple[str, dict[str, Any]]) -> None:
+    name, options = case
+    pettingzoo_test.api_test(pz.env(name, **options), num_cycles=150)
+    pettingzoo_test.seed_test(lambda: pz.env(name, **options), num_cycles=150)
+
+
+@pytest.mark.parametrize(("options", "tick_ms"), NERTS)
+def test_parallel_api_and_seed(options: dict[str, Any], tick_ms: int) -> None:
+    pettingzoo_test.parallel_api_test(pz.env("nerts", tick_ms=tick_ms, **options), num_cycles=150)
+    pettingzoo_test.parallel_seed_test(
+        lambda: pz.env("nerts", tick_ms=tick_ms, **options), num_cycles=150
+    )
+
+
+@pytest.mark.parametrize(
+    ("env_id", "kwargs"),
+    [
+        ("cardcore/ThreeThirteen-v0", {}),
+        ("cardcore/ThreeThirteen-v0", {"opponents": "greedy", "players": 3, "seat": 2}),
+        ("cardcore/ThreeThirteen-v0", {"opponents": ["hard"], "players": 2, "jokers": 2}),
+        ("cardcore/SpiteMalice-v0", {}),
+        ("cardcore/SpiteMalice-v0", {"opponents": "planner", "num_center_stacks": 0}),
+        ("cardcore/Nerts-v0", {}),
+        ("cardcore/Nerts-v0", {"opponents": "greedy", "players": 3, "tick_ms": 250}),
+    ],
+)
+def test_gymnasium_check_env(env_id: str, kwargs: dict[str, Any]) -> None:
+    env = gymnasium.make(env_id, **kwargs)
+    check_env(env.unwrapped)
+    assert env.unwrapped.game.name == ENV_IDS[env_id]
+
+
+def test_gymnasium_module_prefix_registers() -> None:
+    env = gymnasium.make("cardcore.rl.gymnasium:cardcore/SpiteMalice-v0")
+    obs, _ = env.reset(seed=3)
+    assert obs["observation"].shape == env.unwrapped.game.observation_shape
+
+
+@pytest.mark.parametrize("case", TURN_BASED[:3], ids=_id)
+def test_aec_full_game_pays_returns_at_the_end(case: tuple[str, dict[str, Any]]) -> None:
+    name, options = case
+    env = pz.env(name, **options)
+    env.reset(seed=5)
+    twin = cardcore.load_game(name, **options).new_state(5)
+    rng = Rng(5)
+    paid = dict.fromkeys(env.possible_agents, 0.0)
+    for agent in env.agent_iter():
+        obs, reward, term, trunc, _ = env.last()
+        paid[agent] += reward
+        assert not trunc
+        if term:
+            env.step(None)
+            continue
+        seat = env.possible_agents.index(agent)
+        assert seat == twin.current_player
+        assert np.array_equal(obs["observation"], twin.observation_tensor(seat))
+        assert np.array_equal(obs["action_mask"].astype(bool), twin.action_mask())
+        action = _random_masked(obs, rng)
+        twin.apply(action)
+        env.step(action)
+    assert twin.is_over
+    assert list(paid.values()) == twin.returns()
+    assert env.agents == []
+
+
+def test_aec_illegal_action_raises_and_changes_nothing() -> None:
+    env = pz.env("three-thirteen", players=2)
+    env.reset(seed=1)
+    before = env.state.to_json()
+    with pytest.raises(IllegalMoveError):
+        env.step(30)  # a discard while drawing
+    with pytest.raises(IllegalMoveError):
+        env.step(999)
+    assert env.state.to_json() == before
+
+
+def test_reset_without_seed_continues_the_seeded_stream() -> None:
+    a, b = pz.env("spite-malice"), pz.env("spite-malice")
+    a.reset(seed=9)
+    b.reset(seed=9)
+    a.reset()
+    b.reset()
+    assert a.state.to_json() == b.state.to_json()
+    c = pz.env("spite-malice")
+    c.reset(seed=9)
+    assert c.state.to_json() != a.state.to_json()
+
+
+def test_nerts_ticks_submit_at_the_tick_and_wait() -> None:
+    env = pz.env("nerts", tick_ms=250)
+    assert isinstance(env, pz.TickEnv)
+    obs, _ = env.reset(seed=3)
+    wait = env.wait
+    assert all(o["action_mask"][wait] == 1 for o in obs.values())
+    legal = np.flatnonzero(obs["player_0"]["action_mask"][:wait])
+    env.step({"player_0": int(legal[0]), "player_1": wait})
+    assert env.state.now == 250
+    assert [(t, s) for t, s, _, _ in env.state.moves] == [(0, 0)]
+
+
+def test_nerts_plays_to_the_end_with_points() -> None:
+    env = pz.env("nerts", tick_ms=100)
+    obs, _ = env.reset(seed=4)
+    rng = Rng(4)
+    total = dict.fromkeys(env.possible_agents, 0.0)
+    while env.agents:
+        actions = {a: _random_masked(obs[a], rng) for a in env.agents}
+        obs, rewards, _, _, _ = env.step(actions)
+        for a, r in rewards.items():
+            total[a] += r
+    assert env.state.is_over
+    assert list(total.values()) == env.state.returns()
+
+
+@pytest.mark.parametrize("case", TURN_BASED, ids=_id)
+def test_observations_hide_what_the_seat_has_not_seen(case: tuple[str, dict[str, Any]]) -> None:
+    name, options = case
+    env = pz.env(name, **options)
+    env.reset(seed=2)
+    rng = Rng(2)
+    for step in range(120):
+        agent = env.agent_selection
+        if env.terminations[agent]:
+            break
+        obs = env.observe(agent)
+        seat = env.possible_agents.index(agent)
+        real = env.state
+        for k in range(2):
+            env.state = real.resample_hidden(seat, step * 2 + k)
+            again = env.observe(agent)
+            assert np.array_equal(again["observation"], obs["observation"])
+            assert np.array_equal(again["action_mask"], obs["action_mask"])
+        env.state = real
+        env.step(_random_masked(obs, rng))
+
+
+def test_render_ansi() -> None:
+    env = pz.env("three-thirteen", players=2, render_mode="ansi")
+    env.reset(seed=42)
+    text = env.render()
+    assert text is not None
+    assert "legal: 0 draw-stock, 1 draw-discard" in text
+    nerts = pz.env("nerts", render_mode="ansi")
+    nerts.reset(seed=3)
+    assert "player_1's view" in (nerts.render() or "")
+    assert pz.env("nerts").render() is None
+
+
+def test_bad_options_are_option_errors() -> None:
+    with pytest.raises(OptionError):
+        pz.env("three-thirteen", tick_ms=100)
+    with pytest.raises(OptionError):
+        pz.env("nerts", tick_ms=0)
+    with pytest.raises(OptionError):
+        pz.env("nerts", render_mode="human")
+    with pytest.raises(OptionError):
+        VectorEnv("nerts", 2, 0)
+    with pytest.raises(OptionError):
+        VectorEnv("three-thirteen", 0, 0)
+    with pytest.raises(OptionError):
+        gymnasium.make("cardcore/ThreeThirteen-v0", opponents="nobody")
+    with pytest.raises(OptionError):
+        gymnasium.make("cardcore/ThreeThirteen-v0", players=3, opponents=["random"])
+    with pytest.raises(OptionError):
+        gymnasium.make("cardcore/SpiteMalice-v0", seat=2)
+    with pytest.raises(OptionError):
+        gymnasium.make("cardcore/SpiteMalice-v0", illegal="ignore")
+
+
+def test_gymnasium_illegal_action() -> None:
+    env = gymnasium.make("cardcore/ThreeThirteen-v0", players=2)
+    env.reset(seed=1)
+    before = env.unwrapped.state.to_json()
+    _, reward, terminated, _, info = env.step(40)
+    assert (reward, terminated, info) == (-1.0, True, {"illegal": True})
+    assert env.unwrapped.state.to_json() == before
+    strict = gymnasium.make("cardcore/ThreeThirteen-v0", players=2, illegal="raise")
+    strict.reset(seed=1)
+    with pytest.raises(IllegalMoveError):
+        strict.step(40)
+
+
+def test_gymnasium_episode_against_greedy() -> None:
+    env = gymnasium.make("cardcore/ThreeThirteen-v0", players=2, opponents="greedy")
+    obs, _ = env.reset(seed=11)
+    rng = Rng(11)
+    terminated, reward = False, 0.0
+    while not terminated:
+        obs, reward, terminated, truncated, _ = env.step(_random_masked(obs, rng))
+        assert not truncated
+    assert reward == env.unwrapped.state.returns()[0]
+
+
+# -- VectorEnv ---------------------------------------------------------------------------------
+
+
+def _drive(venv: VectorEnv, steps: int) -> list[Any]:
+    """Steps ``venv`` with a random legal action per game from a stream of that game's own
+    (so game i gets the same actions for any batch size); returns every batch."""
+    rngs = [Rng(derive_seed(77, i, "test")) for i in range(venv.num_envs)]
+    out = [venv.reset()]
+    for _ in range(steps):
+        mask = out[-1].action_mask
+        acts = []
+        for i, rng in enumerate(rngs):
+            legal = np.flatnonzero(mask[i])
+            acts.append(int(legal[rng.below(len(legal))]))
+        out.append(venv.step(np.array(acts)))
+    return out
+
+
+@pytest.mark.parametrize(
+    ("name", "options"),
+    [("three-thirteen", {"players": 2, "max_turns_per_round": 12}), ("spite-malice", {})],
+)
+def test_vector_env_is_the_same_for_any_batch_size(name: str, options: dict[str, Any]) -> None:
+    small = _drive(VectorEnv(name, 2, 5, **options), 700)
+    big = _drive(VectorEnv(name, 5, 5, **options), 700)
+    assert any(b.done.any() for b in small)  # episodes ended and were re-dealt
+    for s, b in zip(small, big, strict=True):
+        for field in s._fields:
+            assert np.array_equal(getattr(s, field), getattr(b, field)[:2]), field
+
+
+def test_vector_env_rows_are_games_of_the_documented_seeds() -> None:
+    venv = VectorEnv("spite-malice", 3, 8)
+    batches = _drive(venv, 400)
+    game = cardcore.load_game("spite-malice")
+    for i in range(3):
+        st = game.new_state(derive_seed(derive_seed(8, i, "rl-vector"), 0, "rl-episode"))
+        for prev, batch in itertools.pairwise(batches):
+            assert prev.player[i] == st.current_player
+            assert np.array_equal(prev.observation[i], st.observation_tensor(st.current_player))
+            assert np.array_equal(prev.action_mask[i], st.action_mask())
+            # the action played is the one _drive chose: recover it from the twin's legal set
+            if batch.done[i]:
+                break
+            st = _follow(st, prev, batch, i)
+
+
+def _follow(st: Any, prev: Any, batch: Any, i: int) -> Any:
+    """The twin state after the action that turned ``prev`` into ``batch`` in row ``i``."""
+    for action in np.flatnonzero(prev.action_mask[i]):
+        nxt = st.clone()
+        nxt.apply(int(action))
+        if nxt.current_player == batch.player[i] and np.array_equal(
+            nxt.observation_tensor(nxt.current_player), batch.observation[i]
+        ):
+            return nxt
+    raise AssertionError("no legal action leads to the next row")
+
+
+def test_vector_env_rewards_are_returns() -> None:
+    venv = VectorEnv("three-thirteen", 2, 1, players=2, max_turns_per_round=8)
+    batches = _drive(venv, 600)
+    ended = [b.reward[i] for b in batches for i in np.flatnonzero(b.done)]
+    assert ended
+    for r in ended:
+        assert sorted(r.tolist()) in ([-1.0, 1.0], [0.0, 0.0])
+    assert all(not b.reward[~b.done].any() for b in batches)
+
+
+def test_vector_env_bad_actions() -> None:
+    venv = VectorEnv("three-thirteen", 2, 1, players=2)
+    venv.reset()
+    with pytest.raises(OptionError):
+        venv.step([0])
+    with pytest.raises(OptionError):
+        venv.step(np.array([0.5, 1.0]))
+    with pytest.raises(IllegalMoveError):
+        venv.step([0, 40])
