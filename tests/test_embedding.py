@@ -90,6 +90,8 @@ def check_step(game: Game[Any], st: State[Any]) -> list[int]:
     tensor = st.observation_tensor(seat)
     assert tensor.dtype == np.float32
     assert tensor.shape == game.observation_shape
+    # an agent's observation gives the same tensor (what a learned policy reads in simulate)
+    assert np.array_equal(game.observation_tensor_of(st.observation(seat)), tensor)
     return legal
 
 

@@ -59,6 +59,8 @@ def tick(game: NertsGame, st: NertsState, rng: Rng, t: int) -> None:
             assert game.parse_move(game.move_text(move)) == move
         tensor = st.observation_tensor(seat)
         assert tensor.shape == game.observation_shape
+        if not st.pending(seat):  # what an agent asked to act would get
+            assert np.array_equal(game.observation_tensor_of(st.observation(seat)), tensor)
         if st.agents[seat] is None and legal and not st.pending(seat) and rng.below(4):
             st.submit(seat, legal[rng.below(len(legal))], t)
 

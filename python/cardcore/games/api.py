@@ -256,6 +256,12 @@ class Game(ABC, Generic[MoveT]):
         """Readable, parseable notation of ``move`` (cards by face and deck)."""
 
     @abstractmethod
+    def observation_tensor_of(self, observation: Any) -> NDArray[np.float32]:
+        """The tensor of an observation object an agent received in ``act``: the same array as
+        ``state.observation_tensor(seat)`` at that decision (so a policy trained on tensors
+        plays as an agent, e.g. in ``simulate``)."""
+
+    @abstractmethod
     def _state_body(self, state: Any) -> dict[str, Any]: ...
 
     @abstractmethod

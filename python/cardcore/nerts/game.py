@@ -157,34 +157,38 @@ class NertsGame(api.Game[Action]):
 
     def _observation_tensor(self, state: NertsState, seat: int) -> NDArray[np.float32]:
         rnd = state._round
-        table = rnd.table
+        return self._tensor(_Seen(rnd, seat), rnd.pending(seat))  # type: ignore[arg-type]
+
+    def observation_tensor_of(self, observation: NertsObservation) -> NDArray[np.float32]:
+        """The tensor of an observation an agent received (the seat has nothing scheduled)."""
+        return self._tensor(observation, False)
+
+    def _tensor(self, o: NertsObservation, pending: bool) -> NDArray[np.float32]:
+        seat = o.seat
         p, w = self.num_players, self.rules.work_piles
         at = self._at
         idx: list[int] = []
-        tail: list[float] = []
         order = [(seat + r) % p for r in range(p)]
-        for r, k in enumerate(order):
-            pl = table.players[k]
-            if pl.nerts:
-                idx.append(at["nerts_top"] + r * FACES + pl.nerts[-1] % 52)
-            if pl.waste:
-                idx.append(at["waste_top"] + r * FACES + pl.waste[-1] % 52)
+        players = [o.players[k] for k in order]
+        for r, pl in enumerate(players):
+            if pl.nerts_top is not None:
+                idx.append(at["nerts_top"] + r * FACES + pl.nerts_top % 52)
+            if pl.waste_top is not None:
+                idx.append(at["waste_top"] + r * FACES + pl.waste_top % 52)
             for i, pile in enumerate(pl.work):
                 if pile:
                     block = (r * w + i) * FACES
                     idx.append(at["work_top"] + block + pile[-1] % 52)
                     idx += [at["work_cards"] + block + c % 52 for c in pile]
-        idx += [at["foundation_tops"] + f[-1] % 52 for f in table.foundations]
+        idx += [at["foundation_tops"] + top % 52 for top in o.foundations]
         import numpy as np
 
         out = np.bincount(idx, minlength=self.observation_shape[0]).astype(np.float32)
-        players = [table.players[k] for k in order]
-        tail = [len(pl.nerts) for pl in players]
-        tail += [len(pl.waste) for pl in players]
-        tail += [len(pl.stock) for pl in players]
+        tail: list[float] = [pl.nerts_count for pl in players]
+        tail += [pl.waste_count for pl in players]
+        tail += [pl.stock_count for pl in players]
         tail += [len(pile) for pl in players for pile in pl.work]
-        me = table.players[seat]
-        tail += [me.recycles, me.stalemates, float(rnd.pending(seat)), rnd.now / 1000.0]
+        tail += [o.recycles, o.stalemates, float(pending), o.now / 1000.0]
         out[at["nerts_count"] :] = tail
         return out
 
@@ -297,6 +301,36 @@ class NertsGame(api.Game[Action]):
         if self._snapshot(st) != body["table"]:
             raise StateFormatError("the table does not follow from the seed, agents and play")
         return st
+
+
+class _SeenPlayer:
+    """A :class:`PublicPlayer` without copies of the piles (for the tensor)."""
+
+    __slots__ = ("nerts_count", "nerts_top", "stock_count", "waste_count", "waste_top", "work")
+
+    def __init__(self, pl: Any) -> None:
+        self.nerts_count = len(pl.nerts)
+        self.nerts_top = pl.nerts[-1] if pl.nerts else None
+        self.stock_count = len(pl.stock)
+        self.waste_count = len(pl.waste)
+        self.waste_top = pl.waste[-1] if pl.waste else None
+        self.work = pl.work
+
+
+class _Seen:
+    """What :class:`NertsObservation` shows, under its names, without copying the piles."""
+
+    __slots__ = ("foundations", "now", "players", "recycles", "seat", "stalemates")
+
+    def __init__(self, rnd: Round, seat: int) -> None:
+        table = rnd.table
+        me = table.players[seat]
+        self.seat = seat
+        self.now = rnd.now
+        self.foundations = [f[-1] for f in table.foundations]
+        self.players = [_SeenPlayer(pl) for pl in table.players]
+        self.recycles = me.recycles
+        self.stalemates = me.stalemates
 
 
 class NertsState(api.RealtimeState[Action]):

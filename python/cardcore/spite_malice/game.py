@@ -176,34 +176,43 @@ class SpiteMaliceGame(api.Game[Move]):
     # -- observation -------------------------------------------------------------------------
 
     def _observation_tensor(self, state: State, seat: int) -> NDArray[np.float32]:
-        st = state
+        view = _Seen(state, seat)
+        return self._tensor(view, None if state.over else state.current)  # type: ignore[arg-type]
+
+    def observation_tensor_of(self, observation: Observation) -> NDArray[np.float32]:
+        """The tensor of an observation an agent received (the game is running)."""
+        return self._tensor(observation, observation.current)
+
+    def _tensor(self, o: Observation, to_move: int | None) -> NDArray[np.float32]:
+        """The tensor of ``o`` when ``to_move`` is the seat to play (None: the game is over)."""
+        seat = o.seat
         p, f = self.num_players, self.faces
         n_sides = self.rules.num_side_stacks
         at = self._at
         face = self.face
-        idx = [at["hand"] + face[c] for c in st.hands[seat]]
+        idx = [at["hand"] + face[c] for c in o.hand]
         order = [(seat + r) % p for r in range(p)]
         tops, cards = at["side_tops"], at["side_cards"]
         for r, k in enumerate(order):
-            pay = st.payoffs[k]
-            if pay:
-                idx.append(at["payoff_tops"] + r * f + face[pay[-1]])
-            for i, side in enumerate(st.sides[k]):
+            top = o.payoff_tops[k]
+            if top is not None:
+                idx.append(at["payoff_tops"] + r * f + face[top])
+            for i, side in enumerate(o.side_stacks[k]):
                 if side:
                     block = (r * n_sides + i) * f
                     idx.append(tops + block + face[side[-1]])
                     idx += [cards + block + face[x] for x in side]
         base = at["center"]
-        idx += [base + i * 13 + len(stack) for i, stack in enumerate(st.center)]
-        if not st.over:
-            idx.append(at["to_move"] + (st.current - seat) % p)
+        idx += [base + i * 13 + len(stack) for i, stack in enumerate(o.center)]
+        if to_move is not None:
+            idx.append(at["to_move"] + (to_move - seat) % p)
         import numpy as np
 
         out = np.bincount(idx, minlength=self.observation_shape[0]).astype(np.float32)
-        tail = [len(st.payoffs[k]) for k in order]
-        tail += [len(st.hands[k]) for k in order]
-        tail += [len(side) for k in order for side in st.sides[k]]
-        tail += [len(st.stock), len(st.used), st.turn]
+        tail = [o.payoff_counts[k] for k in order]
+        tail += [o.hand_sizes[k] for k in order]
+        tail += [len(side) for k in order for side in o.side_stacks[k]]
+        tail += [o.stock_count, o.used_count, o.turn]
         out[at["payoff_counts"] :] = tail
         return out
 
@@ -459,6 +468,36 @@ def _pairs(x: object) -> list[tuple[Any, Any]]:
     if not isinstance(x, list) or not all(isinstance(e, list) and len(e) == 2 for e in x):
         raise StateFormatError("expected a list of [seat, move] pairs")
     return [(e[0], e[1]) for e in x]
+
+
+class _Seen:
+    """What :meth:`State.observation` shows, under its names, without copying the piles (the
+    tensor reads it; building the observation's tuples would cost as much as the tensor)."""
+
+    __slots__ = (
+        "center",
+        "hand",
+        "hand_sizes",
+        "payoff_counts",
+        "payoff_tops",
+        "seat",
+        "side_stacks",
+        "stock_count",
+        "turn",
+        "used_count",
+    )
+
+    def __init__(self, st: State, seat: int) -> None:
+        self.seat = seat
+        self.hand = st.hands[seat]
+        self.hand_sizes = [len(h) for h in st.hands]
+        self.payoff_tops = [p[-1] if p else None for p in st.payoffs]
+        self.payoff_counts = [len(p) for p in st.payoffs]
+        self.side_stacks = st.sides
+        self.center = st.center
+        self.stock_count = len(st.stock)
+        self.used_count = len(st.used)
+        self.turn = st.turn
 
 
 def _check_state(st: State) -> None:

@@ -142,49 +142,58 @@ class ThreeThirteenGame(api.Game[Move]):
     # -- observation -------------------------------------------------------------------------
 
     def _observation_tensor(self, state: State, seat: int) -> NDArray[np.float32]:
-        st = state
+        return self._tensor(state.observation(seat), state.current_player)
+
+    def observation_tensor_of(self, observation: Observation) -> NDArray[np.float32]:
+        """The tensor of an observation an agent received (its seat is the one to play)."""
+        o = observation
+        return self._tensor(o, None if o.phase == "over" else o.seat)
+
+    def _tensor(self, o: Observation, to_move: int | None) -> NDArray[np.float32]:
+        """The tensor of ``o`` when ``to_move`` is the seat to play (None: the game is over)."""
+        seat = o.seat
         p = self.num_players
         at = self._at
         face = self._face
         idx: list[int] = []
         base = at["hand"]
-        idx += [base + f for f in bytes(st.hands[seat]).translate(face)]
-        mine = st.current == seat and not st.over
-        if mine and st.phase == PHASE_DISCARD and st.drawn is not None:
-            idx.append(at["drawn"] + face[st.drawn])
-        pile = st.discard_pile
+        idx += [base + f for f in bytes(o.hand).translate(face)]
+        mine = to_move == seat
+        if mine and o.phase == PHASE_DISCARD and o.drawn is not None:
+            idx.append(at["drawn"] + face[o.drawn])
+        pile = o.discard_pile
         if pile:
             idx.append(at["discard_top"] + face[pile[-1]])
             base = at["discard_pile"]
             idx += [base + f for f in bytes(pile).translate(face)]
         for r in range(1, p):
             base = at["taken"] + (r - 1) * FACES
-            idx += [base + f for f in bytes(st.taken[(seat + r) % p]).translate(face)]
+            idx += [base + f for f in bytes(o.taken[(seat + r) % p]).translate(face)]
         base = at["discarded"]
-        idx += [base + (s - seat) % p * FACES + face[c] for s, c in st.discards]
-        idx.append(at["wild_rank"] + st.wild_rank - 1)
-        if not st.over:
-            idx.append(at["phase"] + (st.phase == PHASE_DISCARD))
-            idx.append(at["to_move"] + (st.current - seat) % p)
-        idx.append(at["dealer"] + (st.dealer - seat) % p)
-        if st.out_seat is not None:
-            idx.append(at["went_out"] + (st.out_seat - seat) % p)
+        idx += [base + (s - seat) % p * FACES + face[c] for s, c in o.discards]
+        idx.append(at["wild_rank"] + o.wild_rank - 1)
+        if to_move is not None:
+            idx.append(at["phase"] + (o.phase == PHASE_DISCARD))
+            idx.append(at["to_move"] + (to_move - seat) % p)
+        idx.append(at["dealer"] + (o.dealer - seat) % p)
+        if o.out_seat is not None:
+            idx.append(at["went_out"] + (o.out_seat - seat) % p)
         import numpy as np
 
         out = np.bincount(idx, minlength=self.observation_shape[0]).astype(np.float32)
         order = [(seat + r) % p for r in range(p)]
-        hands, totals = st.hands, st.totals
+        sizes, totals = o.hand_sizes, o.totals
         base = at["hand_sizes"]
-        out[base : base + p] = [len(hands[k]) for k in order]
+        out[base : base + p] = [sizes[k] for k in order]
         base = at["totals"]
         out[base : base + p] = [totals[k] for k in order]
         base = at["stock_size"]
         out[base : base + 5] = (
-            len(st.stock),
-            st.round,
-            st.own_turns[seat],
-            st.turn_in_round,
-            1.0 if mine and st.drawn_from_discard else 0.0,
+            o.stock_size,
+            o.round,
+            o.own_turns,
+            o.turn_in_round,
+            1.0 if mine and o.drawn_from_discard else 0.0,
         )
         return out
 
