@@ -305,14 +305,75 @@ def test_vector_env_rewards_are_returns() -> None:
     for r in ended:
         assert sorted(r.tolist()) in ([-1.0, 1.0], [0.0, 0.0])
     assert all(not b.reward[~b.done].any() for b in batches)
+    for b in batches:  # the winner has the lowest penalty total
+        for i in np.flatnonzero(b.done):
+            if b.reward[i].any():
+                assert b.points[i][b.reward[i] > 0].min() == b.points[i].min()
 
 
-def test_vector_env_bad_actions() -> None:
-    venv = VectorEnv("three-thirteen", 2, 1, players=2)
-    venv.reset()
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"players": 2, "max_turns_per_round": 12},
+        {
+            "players": 4,
+            "jokers": 2,
+            "forbid_return_of_discard_draw": True,
+            "max_turns_per_round": 9,
+        },
+        {
+            "players": 3,
+            "num_decks": 1,
+            "ace_mode": "both",
+            "tie_rule": "shared_win",
+            "min_own_turns_before_out": 2,
+            "first_dealer": 1,
+            "wild_points": 7,
+            "max_turns_per_round": 8,
+        },
+    ],
+)
+def test_rust_engine_equals_the_protocol(options: dict[str, Any]) -> None:
+    """The Rust batch engine gives the protocol path's arrays byte for byte (episode ends
+    included), on any number of threads."""
+    fast = _drive(VectorEnv("three-thirteen", 4, 3, engine="rust", threads=2, **options), 800)
+    ref = _drive(VectorEnv("three-thirteen", 4, 3, engine="protocol", **options), 800)
+    assert sum(int(b.done.sum()) for b in ref) >= 4
+    for f, r in zip(fast, ref, strict=True):
+        for field in r._fields:
+            x, y = getattr(f, field), getattr(r, field)
+            assert x.dtype == y.dtype, field
+            assert np.array_equal(x, y), field
+    one = _drive(VectorEnv("three-thirteen", 4, 3, engine="rust", threads=1, **options), 100)
+    assert all(
+        np.array_equal(a.observation, b.observation) for a, b in zip(one, fast[:101], strict=True)
+    )
+
+
+@pytest.mark.parametrize("engine", ["rust", "protocol"])
+def test_vector_env_bad_actions_change_nothing(engine: str) -> None:
+    venv = VectorEnv("three-thirteen", 2, 1, players=2, engine=engine)
+    first = venv.reset()
     with pytest.raises(OptionError):
         venv.step([0])
     with pytest.raises(OptionError):
         venv.step(np.array([0.5, 1.0]))
-    with pytest.raises(IllegalMoveError):
-        venv.step([0, 40])
+    for bad in ([0, 40], [-1, 0], [0, 99]):
+        with pytest.raises(IllegalMoveError, match="nothing was played"):
+            venv.step(bad)
+    after = venv.step([0, 0])
+    again = VectorEnv("three-thirteen", 2, 1, players=2, engine=engine)
+    again.reset()
+    assert np.array_equal(after.observation, again.step([0, 0]).observation)
+    assert first.points.tolist() == [[0.0, 0.0], [0.0, 0.0]]
+
+
+def test_vector_env_engine_choice() -> None:
+    assert VectorEnv("three-thirteen", 1, 0).engine == "rust"
+    assert VectorEnv("spite-malice", 1, 0).engine == "protocol"
+    with pytest.raises(OptionError):
+        VectorEnv("spite-malice", 1, 0, engine="rust")
+    with pytest.raises(OptionError):
+        VectorEnv("three-thirteen", 1, 0, engine="fast")
+    with pytest.raises(OptionError):
+        VectorEnv("three-thirteen", 1, 0, threads=0)

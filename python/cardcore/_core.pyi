@@ -214,3 +214,29 @@ def nerts_choose(
 def nerts_greedy_move(
     seats: _Sequence[_Seat], need: _Sequence[_Sequence[int]], seat: int, rules: _Rules
 ) -> int | None: ...
+
+# --- rl (cardcore.rl.vector) ---------------------------------------------------------------
+_Arrays = tuple[bytearray, bytearray, bytearray, bytearray, bytearray, bytearray]
+
+@_final
+class ThreeThirteenBatch:
+    def __new__(
+        cls,
+        n: int,
+        seed: int,
+        *,
+        players: int,
+        decks: int,
+        jokers: int,
+        ace_mode: int,
+        wild_points: int,
+        joker_points: int,
+        first_dealer: int | None,
+        shared_win: bool,
+        forbid_return: bool,
+        min_own_turns: int,
+        max_turns: int,
+        threads: int,
+    ) -> ThreeThirteenBatch: ...
+    def reset(self) -> _Arrays: ...
+    def step(self, actions: bytes) -> _Arrays: ...

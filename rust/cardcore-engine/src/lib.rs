@@ -3,7 +3,7 @@
 //! * [`card`]: faces, physical ids, text notation.
 //! * [`rng`] and [`shuffle`]: the versioned seeded generator and Fisher–Yates.
 //! * [`meld`]: Three-Thirteen exact wildcard meld solver; [`three_thirteen_hard`]: the `hard`
-//!   agent's decisions.
+//!   agent's decisions; [`three_thirteen_batch`]: many games stepped together (RL).
 //! * [`spite`]: Spite & Malice turn planner.
 //! * [`nerts`]: Nerts move generation; [`nerts_rollout`]: Nerts look-ahead simulator.
 
@@ -15,4 +15,5 @@ pub mod nerts_rollout;
 pub mod rng;
 pub mod shuffle;
 pub mod spite;
+pub mod three_thirteen_batch;
 pub mod three_thirteen_hard;

@@ -8,6 +8,7 @@ mod errors;
 mod meld;
 mod nerts;
 mod random;
+mod rl;
 mod spite;
 
 /// The private extension module; the public API is the `cardcore` Python package.
@@ -20,5 +21,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     meld::register(m)?;
     spite::register(m)?;
     nerts::register(m)?;
+    rl::register(m)?;
     Ok(())
 }

@@ -1,0 +1,149 @@
+//! Bindings of `cardcore_engine::three_thirteen_batch`: the Three-Thirteen fast path of
+//! `cardcore.rl.VectorEnv` (many games per call, outputs as `bytearray`s numpy reads in place).
+
+use cardcore_engine::meld::{AceMode, MeldRules};
+use cardcore_engine::three_thirteen_batch::{Batch, Outputs, Rules};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyByteArray;
+
+use crate::errors::IllegalMoveError;
+
+/// `n` Three-Thirteen games stepped together (see `cardcore.rl.vector`).
+#[pyclass(module = "cardcore._core")]
+pub struct ThreeThirteenBatch {
+    batch: Batch,
+    out: Outputs,
+    threads: usize,
+}
+
+/// `(observation, mask, player, reward, done, points)` as native-endian bytes.
+type Arrays<'py> = (
+    Bound<'py, PyByteArray>,
+    Bound<'py, PyByteArray>,
+    Bound<'py, PyByteArray>,
+    Bound<'py, PyByteArray>,
+    Bound<'py, PyByteArray>,
+    Bound<'py, PyByteArray>,
+);
+
+fn bytes_of<'py, const W: usize, T: Copy>(
+    py: Python<'py>,
+    values: &[T],
+    to_bytes: impl Fn(T) -> [u8; W],
+) -> PyResult<Bound<'py, PyByteArray>> {
+    PyByteArray::new_with(py, values.len() * W, |buf| {
+        for (dst, &v) in buf.chunks_exact_mut(W).zip(values) {
+            dst.copy_from_slice(&to_bytes(v));
+        }
+        Ok(())
+    })
+}
+
+impl ThreeThirteenBatch {
+    fn arrays<'py>(&self, py: Python<'py>) -> PyResult<Arrays<'py>> {
+        let o = &self.out;
+        Ok((
+            bytes_of(py, &o.observation, f32::to_ne_bytes)?,
+            PyByteArray::new(py, &o.mask),
+            bytes_of(py, &o.player, i64::to_ne_bytes)?,
+            bytes_of(py, &o.reward, f32::to_ne_bytes)?,
+            PyByteArray::new(py, &o.done),
+            bytes_of(py, &o.points, f32::to_ne_bytes)?,
+        ))
+    }
+}
+
+#[pymethods]
+impl ThreeThirteenBatch {
+    /// `n` games of validated options (`cardcore.three_thirteen.Options`), seeded as
+    /// `VectorEnv(game, n, seed)`; `threads` share each call.
+    #[new]
+    #[pyo3(signature = (
+        n, seed, *, players, decks, jokers, ace_mode, wild_points, joker_points, first_dealer,
+        shared_win, forbid_return, min_own_turns, max_turns, threads
+    ))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        n: usize,
+        seed: u64,
+        players: usize,
+        decks: usize,
+        jokers: usize,
+        ace_mode: u8,
+        wild_points: u32,
+        joker_points: u32,
+        first_dealer: Option<usize>,
+        shared_win: bool,
+        forbid_return: bool,
+        min_own_turns: u32,
+        max_turns: u32,
+        threads: usize,
+    ) -> PyResult<Self> {
+        let ace_mode =
+            AceMode::from_code(ace_mode).ok_or_else(|| PyValueError::new_err("bad ace mode"))?;
+        if !(2..=6).contains(&players)
+            || !(1..=4).contains(&decks)
+            || jokers > 4
+            || 52 * decks + jokers < 13 * players + 2
+            || first_dealer.is_some_and(|d| d >= players)
+            || max_turns == 0
+            || n == 0
+        {
+            return Err(PyValueError::new_err("options out of range"));
+        }
+        let rules = Rules {
+            players,
+            decks,
+            jokers,
+            meld: MeldRules {
+                ace_mode,
+                wild_points,
+                joker_points,
+            },
+            first_dealer,
+            shared_win,
+            forbid_return,
+            min_own_turns,
+            max_turns,
+        };
+        Ok(Self {
+            batch: Batch::new(rules, seed, n),
+            out: Outputs::default(),
+            threads: threads.max(1),
+        })
+    }
+
+    /// Deals every game anew; the arrays of the seats to play.
+    fn reset<'py>(&mut self, py: Python<'py>) -> PyResult<Arrays<'py>> {
+        let (batch, out, threads) = (&mut self.batch, &mut self.out, self.threads);
+        py.detach(move || batch.reset(out, threads));
+        self.arrays(py)
+    }
+
+    /// Plays one action per game (`actions`: native-endian int64 bytes). An illegal action
+    /// raises `IllegalMoveError` and changes nothing.
+    fn step<'py>(&mut self, py: Python<'py>, actions: &[u8]) -> PyResult<Arrays<'py>> {
+        let n = self.batch.games().len();
+        if actions.len() != 8 * n {
+            return Err(PyValueError::new_err(format!("expected {n} int64 actions")));
+        }
+        let acts: Vec<i64> = actions
+            .chunks_exact(8)
+            .map(|b| i64::from_ne_bytes(b.try_into().unwrap_or_default()))
+            .collect();
+        let (batch, out, threads) = (&mut self.batch, &mut self.out, self.threads);
+        py.detach(move || batch.step(&acts, out, threads))
+            .map_err(|e| {
+                IllegalMoveError::new_err(format!(
+                    "game {}: action {} is not legal now (nothing was played)",
+                    e.game, e.action
+                ))
+            })?;
+        self.arrays(py)
+    }
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<ThreeThirteenBatch>()
+}
