@@ -181,6 +181,24 @@ def test_observations_hide_what_the_seat_has_not_seen(case: tuple[str, dict[str,
         env.step(_random_masked(obs, rng))
 
 
+def test_nerts_observations_are_the_protocol_views() -> None:
+    """Each seat sees ``observation_tensor(seat)`` (which hides what the seat cannot see, as
+    the embedding tests check) and a mask of its own legal actions plus "wait"."""
+    env = pz.env("nerts", players=3)
+    obs, _ = env.reset(seed=6)
+    rng = Rng(6)
+    for _ in range(150):
+        st = env.state
+        for agent, o in obs.items():
+            seat = env.possible_agents.index(agent)
+            assert np.array_equal(o["observation"], st.observation_tensor(seat))
+            legal = [] if st.pending(seat) else st.legal_actions(seat)
+            assert np.flatnonzero(o["action_mask"]).tolist() == [*legal, env.wait]
+        obs, *_ = env.step({a: _random_masked(obs[a], rng) for a in env.agents})
+        if not env.agents:
+            break
+
+
 def test_render_ansi() -> None:
     env = pz.env("three-thirteen", players=2, render_mode="ansi")
     env.reset(seed=42)

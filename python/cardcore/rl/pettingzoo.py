@@ -37,13 +37,30 @@ def env(
     return TurnBasedEnv(g, render_mode=render_mode)
 
 
-def _check_render_mode(render_mode: str | None) -> str | None:
-    if render_mode not in (None, "ansi"):
-        raise OptionError(f"render_mode must be None or 'ansi', not {render_mode!r}")
-    return render_mode
+class _Seats:
+    """The agents, their spaces, the episode seeds and the render mode of an environment."""
+
+    def _seat_up(self, game: Game[Any], num_actions: int, render_mode: str | None) -> None:
+        if render_mode not in (None, "ansi"):
+            raise OptionError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        self.render_mode = render_mode
+        self.possible_agents = [agent_name(s) for s in range(game.num_players)]
+        self._seat = {a: s for s, a in enumerate(self.possible_agents)}
+        self.observation_spaces = {
+            a: observation_space(game, num_actions) for a in self.possible_agents
+        }
+        self.action_spaces = {a: spaces.Discrete(num_actions) for a in self.possible_agents}
+        self._seeds = Seeds()
+        self.state: Any = None
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
 
 
-class TurnBasedEnv(AECEnv):  # type: ignore[misc]
+class TurnBasedEnv(_Seats, AECEnv):  # type: ignore[misc]
     """A turn-based game as a PettingZoo AEC environment: ``agent_selection`` is the seat to
     play; an illegal action raises :class:`~cardcore.errors.IllegalMoveError` and changes
     nothing."""
@@ -58,22 +75,8 @@ class TurnBasedEnv(AECEnv):  # type: ignore[misc]
         super().__init__()
         self.game = g = resolve(game, options, realtime=False)
         self.metadata = {**self.metadata, "name": f"cardcore_{g.name.replace('-', '_')}_v0"}
-        self.render_mode = _check_render_mode(render_mode)
-        self.possible_agents = [agent_name(s) for s in range(g.num_players)]
-        self._seat = {a: s for s, a in enumerate(self.possible_agents)}
-        self.observation_spaces = {
-            a: observation_space(g, g.num_actions) for a in self.possible_agents
-        }
-        self.action_spaces = {a: spaces.Discrete(g.num_actions) for a in self.possible_agents}
-        self._seeds = Seeds()
-        self.state: Any = None
+        self._seat_up(g, g.num_actions, render_mode)
         self._legal: list[int] = []
-
-    def observation_space(self, agent: str) -> spaces.Space[Any]:
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> spaces.Space[Any]:
-        return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         self.state = st = self.game.new_state(self._seeds.next(seed))
@@ -123,7 +126,7 @@ class TurnBasedEnv(AECEnv):  # type: ignore[misc]
         self.state = None
 
 
-class TickEnv(ParallelEnv):  # type: ignore[misc]
+class TickEnv(_Seats, ParallelEnv):  # type: ignore[misc]
     """A real-time game (Nerts) as a PettingZoo Parallel environment.
 
     One step is one tick of ``tick_ms`` table milliseconds: every seat without a move
@@ -151,24 +154,10 @@ class TickEnv(ParallelEnv):  # type: ignore[misc]
         if isinstance(tick_ms, bool) or not isinstance(tick_ms, int) or tick_ms < 1:
             raise OptionError(f"tick_ms must be a positive int, not {tick_ms!r}")
         self.tick_ms = tick_ms
-        self.render_mode = _check_render_mode(render_mode)
         self.wait = g.num_actions
         """The id of "wait" (one past the game's actions)."""
-        self.possible_agents = [agent_name(s) for s in range(g.num_players)]
-        self._seat = {a: s for s, a in enumerate(self.possible_agents)}
-        self.observation_spaces = {
-            a: observation_space(g, g.num_actions + 1) for a in self.possible_agents
-        }
-        self.action_spaces = {a: spaces.Discrete(g.num_actions + 1) for a in self.possible_agents}
-        self._seeds = Seeds()
-        self.state: Any = None
+        self._seat_up(g, g.num_actions + 1, render_mode)
         self.agents: list[str] = []
-
-    def observation_space(self, agent: str) -> spaces.Space[Any]:
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> spaces.Space[Any]:
-        return self.action_spaces[agent]
 
     def reset(
         self, seed: int | None = None, options: dict[str, Any] | None = None
