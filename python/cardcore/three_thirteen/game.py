@@ -142,7 +142,7 @@ class ThreeThirteenGame(api.Game[Move]):
     # -- observation -------------------------------------------------------------------------
 
     def _observation_tensor(self, state: State, seat: int) -> NDArray[np.float32]:
-        return self._tensor(state.observation(seat), state.current_player)
+        return self._tensor(_Seen(state, seat), state.current_player)  # type: ignore[arg-type]
 
     def observation_tensor_of(self, observation: Observation) -> NDArray[np.float32]:
         """The tensor of an observation an agent received (its seat is the one to play)."""
@@ -467,6 +467,50 @@ def _hidden_classes(st: State, seat: int) -> tuple[list[list[int]], list[list[in
 
 
 # -- validation of a state read from JSON ------------------------------------------------------
+
+
+class _Seen:
+    """What :meth:`State.observation` shows, under its names, without copying the piles (the
+    tensor reads it; it shows the drawn card only to the seat to play)."""
+
+    __slots__ = (
+        "dealer",
+        "discard_pile",
+        "discards",
+        "drawn",
+        "drawn_from_discard",
+        "hand",
+        "hand_sizes",
+        "out_seat",
+        "own_turns",
+        "phase",
+        "round",
+        "seat",
+        "stock_size",
+        "taken",
+        "totals",
+        "turn_in_round",
+        "wild_rank",
+    )
+
+    def __init__(self, st: State, seat: int) -> None:
+        self.seat = seat
+        self.hand = st.hands[seat]
+        self.phase = st.phase
+        self.drawn = st.drawn
+        self.drawn_from_discard = st.drawn_from_discard
+        self.discard_pile = st.discard_pile
+        self.taken = st.taken
+        self.discards = st.discards
+        self.wild_rank = st.wild_rank
+        self.dealer = st.dealer
+        self.out_seat = st.out_seat
+        self.hand_sizes = [len(h) for h in st.hands]
+        self.totals = st.totals
+        self.stock_size = len(st.stock)
+        self.round = st.round
+        self.own_turns = st.own_turns[seat]
+        self.turn_in_round = st.turn_in_round
 
 
 def _check_state(st: State) -> None:
