@@ -2,11 +2,14 @@
 
     python benches/web_load.py                      # 200 clients, 50 rooms, 60 s
     python benches/web_load.py --clients 20 --rooms 5 --seconds 3
+    python benches/web_load.py --json               # the figures as one JSON object
 
 The server runs in its own process (``cardcore.web`` under uvicorn on 127.0.0.1); each room
 has four human seats (no AI), and each client plays a legal move as soon as it is its turn.
-Prints the move round trip (send -> the state that acknowledges it) as median and p99, and
-the errors seen. Traffic stays on 127.0.0.1; every loop is bounded in time.
+Prints the move round trip (send -> the state that acknowledges it) as median and p99, the
+errors seen, and the CPU time per move of the server and of the simulated clients (on a busy
+machine the latencies mostly measure the other work; CPU per move much less). Traffic stays on
+127.0.0.1; every loop is bounded in time.
 """
 
 from __future__ import annotations
@@ -14,21 +17,22 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import socket
 import statistics
 import subprocess
 import sys
 import time
 import urllib.request
+from pathlib import Path
 from typing import Any
 
 SERVER = """
 import sys, uvicorn
-from cardcore.web.app import ServerConfig, create_app
+from cardcore.web.app import ServerConfig, create_app, uvicorn_options
 app = create_app(ServerConfig(ai_delay=0, room_burst=10_000, room_rate=10_000,
                               max_rooms=10_000, message_rate=1_000, message_burst=2_000))
-uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[1]), ws="websockets-sansio",
-            log_level="warning")
+uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[1]), **uvicorn_options())
 """
 
 
@@ -37,6 +41,16 @@ def free_port() -> int:
         s.bind(("127.0.0.1", 0))
         port: int = s.getsockname()[1]
         return port
+
+
+def cpu_seconds(pid: int) -> float:
+    """CPU time (user + system) a process has used so far (Linux ``/proc``; 0 elsewhere). CPU
+    per move is the figure that a busy machine does not change much; latencies it does."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def create_room(base: str) -> dict[str, Any]:
@@ -125,7 +139,10 @@ def load(clients: int = 200, rooms: int = 50, seconds: float = 60.0) -> dict[str
                 if time.monotonic() > deadline or server.poll() is not None:
                     raise RuntimeError("the server did not start") from None
                 time.sleep(0.05)
+        client_cpu = time.process_time()
         out = asyncio.run(run(clients, rooms, seconds, port))
+        client_cpu = time.process_time() - client_cpu
+        server_cpu = cpu_seconds(server.pid)
     finally:
         server.terminate()
         server.wait(10)
@@ -139,6 +156,8 @@ def load(clients: int = 200, rooms: int = 50, seconds: float = 60.0) -> dict[str
         "median_ms": statistics.median(ms) if ms else None,
         "p99_ms": ms[min(len(ms) - 1, int(len(ms) * 0.99))] if ms else None,
         "errors": out["errors"],
+        "server_cpu_ms_per_move": 1000 * server_cpu / len(ms) if ms else None,
+        "client_cpu_ms_per_move": 1000 * client_cpu / len(ms) if ms else None,
     }
 
 
@@ -147,14 +166,22 @@ def main() -> None:
     ap.add_argument("--clients", type=int, default=200)
     ap.add_argument("--rooms", type=int, default=50)
     ap.add_argument("--seconds", type=float, default=60.0)
+    ap.add_argument("--json", action="store_true", help="print the figures as JSON")
     a = ap.parse_args()
     r = load(a.clients, a.rooms, a.seconds)
-    print("| clients | rooms | seconds | moves | moves/s | median ms | p99 ms | errors |")
-    print("|---|---|---|---|---|---|---|---|")
+    if a.json:
+        print(json.dumps(r))
+        return
+    print(
+        "| clients | rooms | seconds | moves | moves/s | median ms | p99 ms | errors |"
+        " server CPU ms/move | client CPU ms/move |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|---|")
     print(
         f"| {r['clients']} | {r['rooms']} | {r['seconds']:.0f} | {r['moves']} |"
         f" {r['moves'] / r['seconds']:.0f} | {r['median_ms']:.1f} | {r['p99_ms']:.1f} |"
-        f" {len(r['errors'])} |"
+        f" {len(r['errors'])} | {r['server_cpu_ms_per_move']:.2f} |"
+        f" {r['client_cpu_ms_per_move']:.2f} |"
     )
     if r["errors"]:
         print("errors:", sorted(set(r["errors"]))[:5])

@@ -71,10 +71,10 @@ def live_server(app: Any) -> Iterator[str]:
     """Serves ``app`` on ``http://127.0.0.1:<free port>`` in a thread; yields the base URL."""
     import uvicorn
 
+    from cardcore.web.app import uvicorn_options
+
     port = _free_port()
-    config = uvicorn.Config(
-        app, host="127.0.0.1", port=port, ws="websockets-sansio", log_level="warning", lifespan="on"
-    )
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, lifespan="on", **uvicorn_options())
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

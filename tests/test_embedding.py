@@ -373,3 +373,34 @@ def test_states_pickle(name: str) -> None:
 
     st = cardcore.load_game(name).new_state(4)
     assert pickle.loads(pickle.dumps(st)).to_json() == st.to_json()
+
+
+@pytest.mark.parametrize(
+    ("name", "options"),
+    [
+        ("three-thirteen", {"players": 4, "jokers": 2}),
+        ("spite-malice", {"players": 3}),
+        ("nerts", {"players": 3}),
+    ],
+)
+def test_observations_to_json_is_each_seats_observation_json(
+    name: str, options: dict[str, Any]
+) -> None:
+    """The batch writer (shared fields encoded once) gives exactly every seat's document."""
+    from cardcore.games.api import load_game as load
+
+    game = load(name, **options)
+    seats = list(range(game.num_players))
+    for seed in range(3):
+        st = game.new_state(seed)
+        for step in range(80):
+            want = [st.observation_json(s) for s in seats]
+            assert game.observations_to_json(st, seats) == want
+            assert game.observations_to_json(st, seats[1:2]) == want[1:2]
+            if st.is_over:
+                break
+            if game.realtime:
+                st.advance_to(st.now + 500)
+            else:
+                actions = st.legal_actions()
+                st.apply(actions[(seed + step) % len(actions)])

@@ -271,3 +271,69 @@ def test_nerts_round_at_frantic_speed_by_drag_and_tap(
         "() => window.cardcore.msg.status === 'over' || window.cardcore.msg.table.sheet_open"
     )
     assert not page.errors
+
+
+def table_page(browser: Any, url: str) -> Any:
+    """A page (its own browser context: its own storage, as a second person's browser) that
+    records every WebSocket frame the server sends it."""
+    page = browser.new_page(viewport={"width": 1000, "height": 700})
+    page.errors = []
+    page.on("pageerror", lambda e: page.errors.append(str(e)))
+    page.frames_in = []
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda f: page.frames_in.append(f)))
+    return page
+
+
+def cards_shown(page: Any) -> set[str]:
+    """The card texts of the cards the page shows with a ``data-card`` key (hand cards)."""
+    keys = page.eval_on_selector_all("#table [data-card]", "els => els.map(e => e.dataset.card)")
+    return set(keys)
+
+
+def test_two_browsers_each_page_never_shows_the_other_hand(
+    browser: Any, server: tuple[str, Path]
+) -> None:
+    url, _ = server
+    host, guest = table_page(browser, url), table_page(browser, url)
+    host.goto(url + "/")
+    host.wait_for_selector("input[name=game]")
+    body = {"game": "three-thirteen", "players": 2, "seats": ["friend"], "seed": 7, "name": "Ann"}
+    host.evaluate(
+        """async (body) => {
+          const r = await (await fetch('/api/rooms', {method: 'POST',
+            headers: {'content-type': 'application/json'}, body: JSON.stringify(body)})).json();
+          localStorage.setItem('cardcore.seat:' + r.room, r.token);
+          location.hash = '#room=' + r.room;
+        }""",
+        body,
+    )
+    host.wait_for_selector("input.invite")
+    invite = host.input_value("input.invite")
+    # the friend opens the invite link in another browser and takes the seat
+    guest.goto(invite)
+    guest.fill("#j-name", "Bob")
+    guest.click("#dlg-join button.primary")
+    pages = (host, guest)
+    for p in pages:
+        p.wait_for_function("() => window.cardcore.msg && window.cardcore.msg.status === 'playing'")
+
+    def check() -> None:
+        hands = [set(obs(view(p))["hand"]) for p in pages]
+        for me, other in ((0, 1), (1, 0)):
+            p = pages[me]
+            assert cards_shown(p) == hands[me]  # your own hand, face up, and nothing else
+            sent = "".join(f for f in p.frames_in if isinstance(f, str))
+            assert all(f'"{c}"' not in sent for c in hands[other]), "another seat's card was sent"
+            backs = p.locator(f"[data-seat-box='{other}'] svg.back").count()
+            assert backs == len(hands[other])  # the other hand shows as backs only
+
+    check()
+    # the seat to play draws from the stock by a click: the drawn card reaches that page only
+    mover = next(p for p in pages if view(p)["table"]["legal"])
+    mover.click("[data-src=stock]")
+    for p in pages:
+        p.wait_for_function(f"() => {OBS}.phase === 'discard'")
+    check()
+    assert len(obs(view(mover))["hand"]) == 4
+    assert not host.errors
+    assert not guest.errors

@@ -68,8 +68,7 @@ def serve_cmd(
         raise click.ClickException(MISSING_WEB)
     import uvicorn
 
-    from cardcore.web.app import ServerConfig, create_app
-    from cardcore.web.messages import MAX_MESSAGE_BYTES
+    from cardcore.web.app import ServerConfig, create_app, uvicorn_options
     from cardcore.web.profile import default_profile_path
 
     if not _is_loopback(host):
@@ -92,11 +91,4 @@ def serve_cmd(
         import webbrowser
 
         threading.Timer(1.0, webbrowser.open, args=(url,)).start()
-    uvicorn.run(
-        app,
-        host=host,
-        port=port,
-        ws="websockets-sansio",
-        ws_max_size=2 * MAX_MESSAGE_BYTES,
-        log_level="warning",
-    )
+    uvicorn.run(app, host=host, port=port, **uvicorn_options())

@@ -22,6 +22,7 @@ import json
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from functools import cached_property
 from typing import TYPE_CHECKING, Any, ClassVar, Final, Generic, TypeVar
 
 from cardcore.errors import OptionError, StateFormatError, UnsupportedVersionError
@@ -88,9 +89,13 @@ def state_from_json(data: JsonInput) -> State[Any] | RealtimeState[Any]:
     return state
 
 
-def dump(doc: Mapping[str, Any]) -> str:
+_COMPACT: Final = json.JSONEncoder(separators=(",", ":"))
+"""``json.dumps(x, separators=(",", ":"))`` without building an encoder per call."""
+
+
+def dump(doc: object) -> str:
     """Compact JSON text (no spaces), the form every ``*_json`` method returns."""
-    return json.dumps(doc, separators=(",", ":"))
+    return _COMPACT.encode(doc)
 
 
 def rng_words(rng: Rng) -> list[str]:
@@ -328,16 +333,51 @@ class Game(ABC, Generic[MoveT]):
     def observation_to_json(self, state: Any, seat: int) -> str:
         """What ``seat`` may see of ``state``, as a ``cardcore-observation`` document."""
         check_seat(seat, self.num_players)
-        return dump(
-            {
-                "format": OBSERVATION_FORMAT,
-                "version": JSON_VERSION,
-                "game": self.name,
-                "options": self.options,
-                "seat": seat,
-                "observation": self._observation_body(state, seat),
-            }
-        )
+        # the same text as dump() of the whole document; its head is written once per game
+        body = dump(self._observation_body(state, seat))
+        return f'{self._observation_head},"seat":{seat},"observation":{body}}}'
+
+    def observations_to_json(self, state: Any, seats: Sequence[int]) -> list[str]:
+        """``observation_to_json(state, s)`` for each of ``seats``, the same texts, written
+        faster: a run of fields that every seat sees alike (the public piles, the scores) is
+        encoded once for all of them (a server sending every seat its view)."""
+        for seat in seats:
+            check_seat(seat, self.num_players)
+        bodies = [self._observation_body(state, seat) for seat in seats]
+        if len(bodies) < 2:
+            return [self.observation_to_json(state, seat) for seat in seats]
+        first, rest = bodies[0], bodies[1:]
+        runs: list[tuple[bool, list[str]]] = []  # (shared, keys), in document order
+        for key, value in first.items():
+            shared = all(b[key] == value for b in rest)
+            if runs and runs[-1][0] == shared:
+                runs[-1][1].append(key)
+            else:
+                runs.append((shared, [key]))
+        parts: list[list[str]] = [[] for _ in seats]
+        for shared, keys in runs:
+            if shared:
+                text = dump({k: first[k] for k in keys})[1:-1]
+                for p in parts:
+                    p.append(text)
+            else:
+                for p, b in zip(parts, bodies, strict=True):
+                    p.append(dump({k: b[k] for k in keys})[1:-1])
+        head = self._observation_head
+        return [
+            f'{head},"seat":{seat},"observation":{{{",".join(p)}}}}}'
+            for seat, p in zip(seats, parts, strict=True)
+        ]
+
+    @cached_property
+    def _observation_head(self) -> str:
+        head = {
+            "format": OBSERVATION_FORMAT,
+            "version": JSON_VERSION,
+            "game": self.name,
+            "options": self.options,
+        }
+        return dump(head)[:-1]
 
     def observation_from_json(self, data: JsonInput) -> Any:
         """The observation object a ``cardcore-observation`` document of these options

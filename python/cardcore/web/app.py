@@ -35,7 +35,13 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from cardcore.errors import CardcoreError
 from cardcore.web.limits import TokenBucket
-from cardcore.web.messages import BadMessage, Message, clean_name, parse_message
+from cardcore.web.messages import (
+    MAX_MESSAGE_BYTES,
+    BadMessage,
+    Message,
+    clean_name,
+    parse_message,
+)
 from cardcore.web.profile import Profile
 from cardcore.web.rooms import Connection, Lobby, Room, RoomError, TableFactory
 from cardcore.web.tables import Outcome
@@ -56,6 +62,20 @@ SECURITY_HEADERS: Final = {
     "Referrer-Policy": "no-referrer",
     "X-Frame-Options": "DENY",
 }
+
+
+def uvicorn_options() -> dict[str, Any]:
+    """How cardcore's app is served with uvicorn (``cardcore serve``, the load benchmark and
+    the browser tests use these): the sans-I/O WebSocket implementation, frames up to twice
+    the largest valid client message, and no per-message compression (a table's messages are
+    small, frequent and local; compressing them cost about a quarter of the server's time under
+    load, ``benches/web_load.py``)."""
+    return {
+        "ws": "websockets-sansio",
+        "ws_max_size": 2 * MAX_MESSAGE_BYTES,
+        "ws_per_message_deflate": False,
+        "log_level": "warning",
+    }
 
 
 @dataclass

@@ -194,6 +194,14 @@ class NertsTable(Table):
         }
 
     def view_json(self, seat: int) -> str:
+        return self._view(seat, self.state.observation_json(seat))
+
+    def views_json(self, seats: Sequence[int]) -> list[str]:
+        observations = self.game.observations_to_json(self.state, seats)
+        return [self._view(s, o) for s, o in zip(seats, observations, strict=True)]
+
+    def _view(self, seat: int, observation: str) -> str:
+        """The view's JSON text: the observation document as written, then the table's fields."""
         st = self.state
         rest = dump(
             {
@@ -209,7 +217,7 @@ class NertsTable(Table):
                 "sheet": self.sheet(),
             }
         )
-        return f'{{"observation":{st.observation_json(seat)},{rest[1:]}'
+        return f'{{"observation":{observation},{rest[1:]}'
 
     @property
     def outcome(self) -> Outcome | None:

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from cardcore.errors import CardcoreError
+from cardcore.games.api import dump
 from cardcore.web.limits import TokenBucket
 from cardcore.web.tables import Outcome, Table
 
@@ -76,10 +77,6 @@ class RoomSetup:
         }
 
 
-def _dump(value: object) -> str:
-    return json.dumps(value, separators=(",", ":"))
-
-
 TableFactory = Callable[[RoomSetup, Sequence[str | None]], Table]
 """Builds the table of a room: the setup and, per seat, the agent name (``None`` = a person)."""
 
@@ -100,7 +97,7 @@ class Connection:
 
     def push(self, message: Mapping[str, Any]) -> None:
         """Queues a message (dropped once the connection is closing)."""
-        self.push_text(_dump(message))
+        self.push_text(dump(message))
 
     def push_text(self, text: str) -> None:
         """Queues a message already written as JSON text."""
@@ -324,25 +321,32 @@ class Room:
             }
         if self.error is not None:
             msg["error"] = self.error
-        return _dump(msg)[1:-1]
+        return dump(msg)[1:-1]
 
-    def snapshot_json(self, seat: Seat, shared: str | None = None) -> str:
+    def snapshot_json(self, seat: Seat, shared: str | None = None, table: str | None = None) -> str:
         """:meth:`snapshot` as JSON text; the table's view is spliced in as the table wrote it
-        (``shared``: :meth:`_room_json`, when the caller already has it)."""
-        table = self.table.view_json(seat.index) if self.table is not None else "null"
-        head = f'"type":"state","room":{_dump(self.id)},"seat":{seat.index}'
+        (``shared``: :meth:`_room_json` and ``table``: the seat's view, when the caller has
+        them)."""
+        if table is None:
+            table = self.table.view_json(seat.index) if self.table is not None else "null"
+        head = f'"type":"state","room":{dump(self.id)},"seat":{seat.index}'
         host = "true" if seat is self.host else "false"
         room = self._room_json() if shared is None else shared
         return f'{{{head},"host":{host},{room},"table":{table}}}'
 
     def broadcast(self, ack: tuple[Connection, int] | None = None) -> None:
-        """Sends every connected seat its own view (each view built once per seat; the room's
-        part once per broadcast)."""
+        """Sends every connected seat its own view (the views built together, once per seat;
+        the room's part once per broadcast)."""
+        seats = [s for s in self.seats if s.conns]
+        if not seats:
+            return
         shared = self._room_json()
-        for seat in self.seats:
-            if not seat.conns:
-                continue
-            text = self.snapshot_json(seat, shared)
+        if self.table is not None:
+            views = self.table.views_json([s.index for s in seats])
+        else:
+            views = ["null"] * len(seats)
+        for seat, view in zip(seats, views, strict=True):
+            text = self.snapshot_json(seat, shared, view)
             for conn in seat.conns:
                 if ack is not None and ack[0] is conn:
                     conn.push_text(f'{text[:-1]},"ack":{ack[1]}}}')

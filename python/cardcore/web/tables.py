@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -50,6 +50,10 @@ class Table(ABC):
         if type(self).view is Table.view:
             raise NotImplementedError(f"{type(self).__name__} implements neither view")
         return json.dumps(self.view(seat), separators=(",", ":"))
+
+    def views_json(self, seats: Sequence[int]) -> list[str]:
+        """:meth:`view_json` of each of ``seats`` (a table may share work between them)."""
+        return [self.view_json(seat) for seat in seats]
 
     @abstractmethod
     def act(self, seat: int, move: int | str, now: float) -> None:

@@ -33,6 +33,7 @@ class ThreeThirteenMatch(TurnMatch):
         super().__init__(setup, names)
         self.rules = cast(ThreeThirteenGame, self.game).rules
         self.state = self.game.new_state(setup.seed)
+        self.rounds_done = 0
         self.rngs = [Rng.for_stream(setup.seed, s, "agent") for s in range(setup.players)]
 
     def agent_rng(self, seat: int) -> Any:
@@ -52,7 +53,7 @@ class ThreeThirteenMatch(TurnMatch):
         }
 
     def sheet_key(self) -> object:
-        return (self.state.observation(0).round, self.state.is_over)
+        return self.rounds_done
 
     def sheet(self) -> dict[str, Any]:
         # the scores are public: every seat's observation document carries them
@@ -83,7 +84,10 @@ class ThreeThirteenMatch(TurnMatch):
         st = self.state
         before = st.observation(0).round
         st.apply(move)
-        return bool(st.is_over or st.observation(0).round != before)
+        if st.is_over or st.observation(0).round != before:
+            self.rounds_done += 1
+            return True
+        return False
 
     @property
     def outcome(self) -> Outcome | None:

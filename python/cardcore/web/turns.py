@@ -136,6 +136,15 @@ class TurnTable(Table):
         return [self.match.entry(m) for m in self.match.legal_moves()]
 
     def view_json(self, seat: int) -> str:
+        return self._view(seat, self.match.state.observation_json(seat))
+
+    def views_json(self, seats: Sequence[int]) -> list[str]:
+        m = self.match
+        observations = m.game.observations_to_json(m.state, seats)
+        return [self._view(s, o) for s, o in zip(seats, observations, strict=True)]
+
+    def _view(self, seat: int, observation: str) -> str:
+        """The view's JSON text: the observation document as written, then the table's fields."""
         m = self.match
         rest = dump(
             {
@@ -148,8 +157,7 @@ class TurnTable(Table):
                 "waiting_for": sorted(self.waiting),
             }
         )
-        obs = m.state.observation_json(seat)
-        return f'{{"observation":{obs},"sheet":{m.sheet_json()},{rest[1:]}'
+        return f'{{"observation":{observation},"sheet":{m.sheet_json()},{rest[1:]}'
 
     def _play(self, seat: int, move: Any, now: float) -> None:
         note = self.match.entry(move)
