@@ -2,13 +2,16 @@
 
 Every call either works or raises a typed :class:`~cardcore.errors.CardcoreError` that leaves
 the state as it was; the CLI answers with exit 0, 1 or 2 and a message, never a traceback.
-Example counts are small and fixed (``derandomize``) so CI pays a few seconds, not minutes.
+Example counts are small and fixed (``derandomize``) so CI pays a few seconds, not minutes;
+``CARDCORE_FUZZ_SCALE=50 pytest tests/test_fuzz.py`` runs 50 times as many, freshly random.
 """
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -26,12 +29,19 @@ from cardcore.games.base import GameRequest, get_game
 from cardcore.nerts import GreedyAgent, Options, Round
 from cardcore.sim import simulate
 
-FUZZ = settings(
-    max_examples=60,
-    deadline=None,
-    derandomize=True,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
-)
+SCALE = int(os.environ.get("CARDCORE_FUZZ_SCALE", "1"))
+
+
+def fuzz(examples: int = 60) -> settings:
+    return settings(
+        max_examples=examples * SCALE,
+        deadline=None,
+        derandomize=SCALE == 1,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+    )
+
+
+FUZZ = fuzz()
 
 HOSTILE: st.SearchStrategy[Any] = st.one_of(
     st.none(),
@@ -213,7 +223,7 @@ def mutate(doc: dict[str, Any], path: tuple[Any, ...], op: int, value: Any) -> d
     return doc
 
 
-@settings(FUZZ, max_examples=120)
+@fuzz(120)
 @given(data=st.data(), op=st.integers(0, 2), value=JSON_VALUE)
 def test_mutated_turn_based_replays(data: st.DataObject, op: int, value: Any) -> None:
     game = data.draw(st.sampled_from(TURN_BASED))
@@ -221,7 +231,7 @@ def test_mutated_turn_based_replays(data: st.DataObject, op: int, value: Any) ->
     typed_or_ok(lambda: get_game(game).verify_replay(mutate(REPLAYS[game], path, op, value)))
 
 
-@settings(FUZZ, max_examples=60)
+@fuzz(60)
 @given(data=st.data(), op=st.integers(0, 2), value=JSON_VALUE)
 def test_mutated_nerts_replays(data: st.DataObject, op: int, value: Any) -> None:
     path = data.draw(st.sampled_from(PATHS["nerts"]))
@@ -235,7 +245,7 @@ def no_traceback(result: Any) -> None:
     assert "--debug shows the traceback" not in result.output  # an unexpected error: a bug
 
 
-@settings(FUZZ, max_examples=60)
+@fuzz(60)
 @given(
     lines=st.lists(
         st.one_of(
@@ -280,7 +290,7 @@ FILE_OPTS = ["-o", "--replays", "--summary-json"]
 FILE_NAMES = ["out.jsonl", "out.csv", "sub/x.jsonl", "", ".", "-", "out.jsonl"]
 
 
-@settings(FUZZ, max_examples=120)
+@fuzz(120)
 @given(
     options=st.lists(
         st.one_of(
@@ -311,7 +321,7 @@ def test_cardcore_sim_arguments(
 RECORD = next(iter(simulate("spite-malice", games=1, seed=5)))
 
 
-@settings(FUZZ, max_examples=60)
+@fuzz(60)
 @given(
     data=st.data(),
     op=st.integers(0, 2),
@@ -327,7 +337,7 @@ def test_cardcore_report_on_hostile_records(
     no_traceback(CliRunner().invoke(cli, ["report", str(f)]))
 
 
-@settings(FUZZ, max_examples=80)
+@fuzz(80)
 @given(
     hand=st.lists(
         st.sampled_from(["Ah", "7h", "7h", "Kd", "X1", "JK", "10c", "zz", "", "@", "7h@1", "♠"]),
@@ -338,3 +348,26 @@ def test_cardcore_report_on_hostile_records(
 )
 def test_cardcore_melds_arguments(hand: str, wild: str, extra: list[str]) -> None:
     no_traceback(CliRunner().invoke(cli, ["melds", hand, "--wild", wild, *extra]))
+
+
+# -- web requests -----------------------------------------------------------------------------
+
+ROOM_REQUEST = {"game": "three-thirteen", "players": 2, "seats": ["ai"], "level": "hard"}
+
+
+@fuzz(80)
+@given(
+    key=st.sampled_from(["game", "players", "seats", "level", "name", "seed", "daily", "options"]),
+    value=JSON_VALUE,
+    raw=st.sampled_from([None, b"[" * 5000, b"\xff", b"", b"null", b"{" * 3]),
+)
+def test_web_room_requests(key: str, value: Any, raw: bytes | None) -> None:
+    """A ``POST /api/rooms`` body from anyone: a BadMessage or a CardcoreError, or a room."""
+    pytest.importorskip("starlette")
+    from cardcore.web.games import parse_room_request
+    from cardcore.web.messages import BadMessage, parse_message
+
+    body = raw if raw is not None else json.dumps({**ROOM_REQUEST, key: value})
+    for parse in (parse_room_request, parse_message):
+        with contextlib.suppress(BadMessage, CardcoreError):
+            parse(body)  # type: ignore[operator]

@@ -117,7 +117,7 @@ def parse_room_request(body: bytes | str) -> tuple[RoomSetup, str, list[str]]:
     _register_tables()
     try:
         data: Any = json.loads(body)
-    except ValueError:
+    except (ValueError, RecursionError):
         raise BadMessage("the request is not JSON") from None
     if not isinstance(data, dict):
         raise BadMessage("the request must be a JSON object")
