@@ -244,16 +244,26 @@ if __name__ == '__main__':
 """
 
 
-@pytest.mark.parametrize(("text", "agent"), [(UNGUARDED, "planner"), (GUARDED_OWN_AGENT, "First")])
-def test_scripts_run_at_j2(tmp_path: Path, text: str, agent: str) -> None:
+UNGUARDED_OWN_AGENT = GUARDED_OWN_AGENT.replace("if __name__ == '__main__':\n    ", "")
+
+
+@pytest.mark.parametrize(
+    ("text", "agent"),
+    [(UNGUARDED, "planner"), (GUARDED_OWN_AGENT, "First"), (UNGUARDED_OWN_AGENT, None)],
+)
+def test_scripts_run_at_j2(tmp_path: Path, text: str, agent: str | None) -> None:
     """As a new user: the README's `simulate(..., jobs=2)` saved as a script crashed (the
     workers re-ran it, having no `__main__` guard). Workers still import the script when the
-    run uses an agent defined in it (the script then needs the guard, as usual)."""
+    run uses an agent defined in it: then it needs the guard, as usual, and the error says so."""
     script = tmp_path / "example.py"
     script.write_text(text)
     run = subprocess.run(
         [sys.executable, str(script)], capture_output=True, text=True, timeout=300, check=False
     )
+    if agent is None:
+        assert run.returncode != 0
+        assert "a script without an `if __name__" in run.stderr
+        return
     assert run.returncode == 0, run.stderr
     assert len(run.stdout.splitlines()) == 6
     assert run.stdout.count(agent) >= 6

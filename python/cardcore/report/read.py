@@ -123,7 +123,7 @@ def load(paths: Sequence[str], pair_deals: bool = True) -> Groups:
             for n, rec in enumerate(_records(path, fmt), 1):
                 try:
                     groups.add(rec, path)
-                except (KeyError, TypeError, ValueError) as e:
+                except (LookupError, TypeError, ValueError, ArithmeticError) as e:
                     raise CardcoreError(f"{path}: record {n} is not a game record ({e})") from None
         except OSError as e:
             raise CardcoreError(f"cannot read {path}: {e.strerror or e}") from None

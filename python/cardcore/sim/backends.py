@@ -92,10 +92,13 @@ def _script_not_rerun(chunk: Chunk) -> Iterator[None]:
         main.__dict__.update(saved)
 
 
-def _worker_died() -> RunError:
-    return RunError(
-        "a worker process died (killed, or out of memory); the records before it are kept"
+def _worker_died(chunk: Chunk) -> RunError:
+    why = (
+        'killed, out of memory, or a script without an `if __name__ == "__main__":` guard'
+        if _uses_main(chunk)
+        else "killed, or out of memory"
     )
+    return RunError(f"a worker process died ({why}); the records before it are kept")
 
 
 class LocalBackend:
@@ -184,7 +187,7 @@ def _next(
     try:
         records, seconds = f.result()
     except BrokenProcessPool:
-        raise _worker_died() from None
+        raise _worker_died(chunk) from None
     window.popleft()
     learn(chunk, seconds)
     return records
