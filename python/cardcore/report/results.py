@@ -10,6 +10,7 @@ one game plays two seat-games.
 
 from __future__ import annotations
 
+import math
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -51,6 +52,16 @@ def round_scores(record: Mapping[str, Any], path: str | None) -> list[Sequence[f
     return [r[sub] for r in rows] if sub else list(rows)
 
 
+def numbers(values: Iterable[Any], what: str) -> tuple[float, ...]:
+    """``values`` as a tuple if each is a finite int or float (a bool is not), else
+    ``ValueError`` naming ``what`` (records come from files anyone may have written)."""
+    out = tuple(values)
+    for v in out:
+        if isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v):
+            raise ValueError(f"{what} must be numbers, not {v!r}")
+    return out
+
+
 @dataclass
 class Results:
     """The counts of one group of comparable records (same game, seats and options).
@@ -83,7 +94,7 @@ class Results:
         """Counts one record (its ``agents``, ``scores`` and winner keys)."""
         p = self.players
         agents = tuple(str(a) for a in record["agents"])
-        scores = tuple(record["scores"])
+        scores = numbers(record["scores"], "scores")
         first = first_place(record, p)
         out = outcomes(first, p)
         self.records += 1
@@ -103,12 +114,12 @@ class Results:
                     win, lose = (a, b) if out[s] < out[t] else (b, a)
                     self.pairs[(win, lose)] += 1
         if self.length is not None and record.get(self.length) is not None:
-            self.lengths[record[self.length]] += 1
+            self.lengths[numbers([record[self.length]], self.length)[0]] += 1
         if self.rounds_path is not None:
             per_round = round_scores(record, self.rounds_path)
             self.round_counts[len(per_round)] += 1
             for r, row in enumerate(per_round):
-                self.rounds.update(zip(agents, [r] * p, row, strict=True))
+                self.rounds.update(zip(agents, [r] * p, numbers(row, "round scores"), strict=True))
         if self.pair_deals and record.get("seed") is not None:
             self.deals.setdefault(int(record["seed"]), []).append((agents, scores, out))
 
