@@ -38,11 +38,20 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path
         yield url, tmp
 
 
-def new_page(browser: Any, url: str, width: int = 1200, height: int = 800) -> Any:
+def blank_page(browser: Any, width: int = 1200, height: int = 800) -> Any:
+    """A page in its own browser context (its own storage: another person's browser) that
+    keeps its script errors (``page.errors``) and the WebSocket frames the server sent it
+    (``page.frames_in``)."""
     page = browser.new_page(viewport={"width": width, "height": height})
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.errors = errors
+    page.errors = []
+    page.on("pageerror", lambda e: page.errors.append(str(e)))
+    page.frames_in = []
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda f: page.frames_in.append(f)))
+    return page
+
+
+def new_page(browser: Any, url: str, width: int = 1200, height: int = 800) -> Any:
+    page = blank_page(browser, width, height)
     page.goto(url + "/")
     page.wait_for_selector("input[name=game]")
     return page
@@ -187,8 +196,9 @@ def drag(page: Any, src: str, dst: str, *, offset: tuple[float, float] = (0, 0))
     page.mouse.up()
 
 
-def open_room(page: Any, body: dict[str, Any]) -> None:
-    """Creates a room through the API from the page and opens it."""
+def open_room(page: Any, body: dict[str, Any], *, dealt: bool = True) -> None:
+    """Creates a room through the API from the page and opens it (and waits for the deal
+    when ``dealt``; a room with seats for friends waits for them first)."""
     page.evaluate(
         """async (body) => {
           const r = await (await fetch('/api/rooms', {method: 'POST',
@@ -198,7 +208,8 @@ def open_room(page: Any, body: dict[str, Any]) -> None:
         }""",
         body,
     )
-    page.wait_for_function("() => window.cardcore.msg && window.cardcore.msg.table")
+    if dealt:
+        page.wait_for_function("() => window.cardcore.msg && window.cardcore.msg.table")
 
 
 def test_spite_malice_drag_and_drop_with_a_king(browser: Any, server: tuple[str, Path]) -> None:
@@ -273,17 +284,6 @@ def test_nerts_round_at_frantic_speed_by_drag_and_tap(
     assert not page.errors
 
 
-def table_page(browser: Any, url: str) -> Any:
-    """A page (its own browser context: its own storage, as a second person's browser) that
-    records every WebSocket frame the server sends it."""
-    page = browser.new_page(viewport={"width": 1000, "height": 700})
-    page.errors = []
-    page.on("pageerror", lambda e: page.errors.append(str(e)))
-    page.frames_in = []
-    page.on("websocket", lambda ws: ws.on("framereceived", lambda f: page.frames_in.append(f)))
-    return page
-
-
 def cards_shown(page: Any) -> set[str]:
     """The card texts of the cards the page shows with a ``data-card`` key (hand cards)."""
     keys = page.eval_on_selector_all("#table [data-card]", "els => els.map(e => e.dataset.card)")
@@ -294,19 +294,9 @@ def test_two_browsers_each_page_never_shows_the_other_hand(
     browser: Any, server: tuple[str, Path]
 ) -> None:
     url, _ = server
-    host, guest = table_page(browser, url), table_page(browser, url)
-    host.goto(url + "/")
-    host.wait_for_selector("input[name=game]")
+    host, guest = new_page(browser, url), blank_page(browser)
     body = {"game": "three-thirteen", "players": 2, "seats": ["friend"], "seed": 7, "name": "Ann"}
-    host.evaluate(
-        """async (body) => {
-          const r = await (await fetch('/api/rooms', {method: 'POST',
-            headers: {'content-type': 'application/json'}, body: JSON.stringify(body)})).json();
-          localStorage.setItem('cardcore.seat:' + r.room, r.token);
-          location.hash = '#room=' + r.room;
-        }""",
-        body,
-    )
+    open_room(host, body, dealt=False)
     host.wait_for_selector("input.invite")
     invite = host.input_value("input.invite")
     # the friend opens the invite link in another browser and takes the seat
