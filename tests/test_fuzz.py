@@ -371,3 +371,40 @@ def test_web_room_requests(key: str, value: Any, raw: bytes | None) -> None:
     for parse in (parse_room_request, parse_message):
         with contextlib.suppress(BadMessage, CardcoreError):
             parse(body)  # type: ignore[operator]
+
+
+# -- RL environments --------------------------------------------------------------------------
+
+
+@fuzz(60)
+@given(key=st.sampled_from(["n", "seed", "threads", "engine"]), x=HOSTILE, acts=HOSTILE)
+def test_vector_env_arguments(key: str, x: Any, acts: Any) -> None:
+    """`VectorEnv(n=10**12)` aborted the process (the batch engine could not allocate)."""
+    pytest.importorskip("gymnasium")
+    from cardcore.rl.vector import VectorEnv
+
+    if key == "threads" and isinstance(x, int) and x > 4:
+        x = 4
+    with contextlib.suppress(CardcoreError):
+        VectorEnv("three-thirteen", **{"n": 2, "seed": 1, key: x}).reset()
+    env, fresh = (VectorEnv("three-thirteen", n=2, seed=1) for _ in range(2))
+    legal = env.reset().action_mask.argmax(axis=1)
+    fresh.reset()
+    with contextlib.suppress(CardcoreError):
+        env.step(acts)
+        return
+    # a failed step changed nothing
+    assert (env.step(legal).observation == fresh.step(legal).observation).all()
+
+
+@fuzz(60)
+@given(actions=HOSTILE, agent=st.sampled_from(["player_0", "player_1", "nobody", 0]), seed=HOSTILE)
+def test_pettingzoo_tick_env_steps(actions: Any, agent: Any, seed: Any) -> None:
+    pytest.importorskip("pettingzoo")
+    from cardcore.rl.pettingzoo import env as make_env
+
+    tick = make_env("nerts")
+    typed_or_ok(lambda: tick.reset(seed=seed))
+    tick.reset(seed=3)
+    for step in (actions, {agent: actions}):
+        typed_or_ok(lambda step=step: tick.step(step), tick.state)  # type: ignore[misc]

@@ -8,7 +8,7 @@ import os
 from typing import TYPE_CHECKING, Any, Final
 
 from cardcore.errors import OptionError
-from cardcore.games.api import Game, load_game
+from cardcore.games.api import Game, check_seed, load_game
 from cardcore.rng import Rng, derive_seed
 
 if TYPE_CHECKING:
@@ -52,7 +52,7 @@ class Seeds:
 
     def next(self, seed: int | None) -> int:
         if seed is not None:
-            self._rng = Rng(derive_seed(seed, 0, "rl-episodes"))
+            self._rng = Rng(derive_seed(check_seed(seed), 0, "rl-episodes"))
             return seed
         if self._rng is None:
             self._rng = Rng(int.from_bytes(os.urandom(8), "little"))

@@ -9,6 +9,7 @@ step is 0 except at the end of the game, where it is ``state.returns()``.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -16,8 +17,8 @@ from gymnasium import spaces
 from numpy.typing import NDArray
 from pettingzoo import AECEnv, ParallelEnv
 
-from cardcore.errors import OptionError
-from cardcore.games.api import Game
+from cardcore.errors import IllegalMoveError, OptionError
+from cardcore.games.api import Game, action_id
 from cardcore.rl.common import Seeds, agent_name, observation_space, render_text, resolve
 
 __all__ = ["TickEnv", "TurnBasedEnv", "env"]
@@ -181,11 +182,22 @@ class TickEnv(_Seats, ParallelEnv):  # type: ignore[misc]
     def step(self, actions: dict[str, Any]) -> tuple[dict[str, Any], ...]:
         st = self.state
         t = st.now
+        if not isinstance(actions, Mapping):
+            raise OptionError(f"actions must map agents to action ids, not {actions!r}")
+        moves = []  # every action checked before any is submitted: a bad one changes nothing
         for agent, action in actions.items():
-            seat = self._seat[agent]
-            if action is None or int(action) == self.wait or st.pending(seat):
+            seat = self._seat.get(agent)
+            if seat is None:
+                raise OptionError(f"no agent {agent!r} in this game")
+            index = None if action is None else action_id(action)
+            if action is not None and index is None:
+                raise IllegalMoveError(f"an action id is an int, not {action!r}")
+            if index is None or index == self.wait or st.pending(seat):
                 continue
-            st.submit(seat, action, t)
+            st.game.action_to_move(index)  # raises for an id outside the game
+            moves.append((seat, index))
+        for seat, index in moves:
+            st.submit(seat, index, t)
         st.advance_to(t + self.tick_ms)
         agents = self.agents
         obs = self._observe_all()

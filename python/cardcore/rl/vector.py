@@ -18,17 +18,17 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
 
 from cardcore.errors import IllegalMoveError, OptionError
-from cardcore.games.api import Game
+from cardcore.games.api import Game, check_seed
 from cardcore.rl.common import resolve
 from cardcore.rng import derive_seed
 
-__all__ = ["Batch", "VectorEnv"]
+__all__ = ["MAX_ENVS", "Batch", "VectorEnv"]
 
 _ACE_MODES = {"low": 0, "high": 1, "both": 2}
 
@@ -51,6 +51,11 @@ class Batch(NamedTuple):
     did): a shaped signal (Three-Thirteen: penalty totals)."""
 
 
+MAX_ENVS: Final = 1 << 18
+"""The most games one :class:`VectorEnv` holds (a larger batch is rejected up front: the
+engine would need more memory than it can ask for safely)."""
+
+
 class VectorEnv:
     """``n`` games of a turn-based game (self-play: every seat is played through the batch).
 
@@ -69,8 +74,8 @@ class VectorEnv:
         **options: Any,
     ) -> None:
         self.game = g = resolve(game, options, realtime=False)
-        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-            raise OptionError(f"n must be a positive int, not {n!r}")
+        if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= MAX_ENVS:
+            raise OptionError(f"n must be an int in 1..{MAX_ENVS} (~6 KB each), not {n!r}")
         if engine not in ("auto", "rust", "protocol"):
             raise OptionError(f"engine must be auto, rust or protocol, not {engine!r}")
         if engine == "rust" and g.name != "three-thirteen":
@@ -79,7 +84,7 @@ class VectorEnv:
         self.num_players = g.num_players
         self.num_actions = g.num_actions
         self.observation_shape = g.observation_shape
-        derive_seed(seed, 0, "rl-vector")  # checks the seed
+        check_seed(seed)
         self._games: _RustGames | _ProtocolGames
         if engine != "protocol" and g.name == "three-thirteen":
             cpus = os.cpu_count() or 1
