@@ -23,7 +23,7 @@ import pytest
 from cardcore import _core
 from cardcore.nerts import GreedyAgent, HardAgent, Options, Round
 from cardcore.nerts.engine import NertsAgent, NertsObservation
-from cardcore.nerts.lookahead import StockMemory, rollout_values
+from cardcore.nerts.lookahead import Racing, StockMemory, rollout_values
 from cardcore.nerts.rules import Action, Undo
 
 TARGET_BATCH = 5_000_000
@@ -139,26 +139,31 @@ def test_lookahead_rollouts(benchmark: Any) -> None:
         _figures["  = hard decisions with a choice"] = f"{decisions:>14,.0f} decisions/s"
 
 
-@pytest.mark.parametrize("raced", [True, False])
+RACES: dict[str, Racing | None] = {
+    "hard": HardAgent().racing,
+    "hard, racing=(8, 8, 2.5, 0.01)": (8, 8, 2.5, 0.01),
+    "hard, racing=None": None,
+}
+
+
+@pytest.mark.parametrize("how", list(RACES))
 @pytest.mark.parametrize("players", [2, 4])
-def test_rounds_per_second(benchmark: Any, players: int, raced: bool) -> None:
-    """Rounds with ``hard`` in every seat: the default (raced candidates) and every candidate
-    given all 64 deals (``racing=None``, the 0.2.0 agent's choices), side by side."""
+def test_rounds_per_second(benchmark: Any, players: int, how: str) -> None:
+    """Rounds with ``hard`` in every seat: the default, the faster race with a loss bound
+    (weaker, see ``docs/replays.md``) and every candidate given all 64 deals (``racing=None``),
+    side by side."""
     rounds = 4
     opts = Options(num_players=players)
 
     def run() -> int:
         events = 0
         for seed in range(rounds):
-            agents: list[NertsAgent | None] = [
-                HardAgent() if raced else HardAgent(racing=None) for _ in range(players)
-            ]
+            agents: list[NertsAgent | None] = [HardAgent(racing=RACES[how]) for _ in range(players)]
             rnd = Round(opts, seed, agents)
             rnd.run()
             events += len(rnd.log)
         return events
 
-    how = "hard" if raced else "hard, racing=None"
     _rate(benchmark, f"simulated rounds, {players} players ({how})", run, rounds, "rounds")
 
 

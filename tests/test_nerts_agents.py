@@ -24,6 +24,7 @@ from cardcore.nerts import (
     ToWork,
     Undo,
 )
+from cardcore.nerts.agents import _distinct
 from cardcore.nerts.engine import NertsAgent, NertsObservation
 from cardcore.rng import Rng
 from test_nerts_rules import ids, layout, other
@@ -141,3 +142,16 @@ def test_hard_keeps_a_clearing_pile_free(agent: NertsAgent) -> None:
     lay = layout(nerts="Kc 9c", work=("5h", "Kh", "Kd", "Ks"), waste="4c", stock_top_first="2c")
     assert choose(agent, lay, ("Ah 2h 3h",)) == Flip()
     assert choose(GreedyAgent(), lay, ("Ah 2h 3h",)) == ToWork(WASTE, 1, 0)
+
+
+def test_hard_skips_moves_that_only_pick_another_empty_pile() -> None:
+    """Candidates that differ only by which empty pile they fill count once (the first), a whole
+    pile moved into an empty one (it only reorders the piles) not at all, the plan's move
+    always."""
+    work = [(5,), (), (30, 16), ()]
+    first, again = ToWork(WASTE, 1, 1), ToWork(WASTE, 1, 3)
+    whole, part = ToWork(2, 2, 1), ToWork(2, 1, 1)
+    moves = [first, again, whole, part, ToWork(2, 1, 3), ToWork(0, 1, 1), Flip()]
+    assert _distinct(moves, work, None) == [first, part, Flip()]
+    assert _distinct(moves, work, again) == [first, again, part, Flip()]
+    assert _distinct([whole], work, None) == [whole]

@@ -3,7 +3,7 @@ remembers a wrong card, knowledge stays consistent through whole rounds, values 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import pytest
@@ -181,17 +181,26 @@ def test_bad_knowledge_is_a_value_error_not_a_panic() -> None:
         rollout_values(obs, rnd.legal(0)[:1], [], samples=0, horizon_ms=1000, seed=1)
 
 
+def decisions(
+    seed: int, count: int, least: int
+) -> Iterator[tuple[NertsObservation, list[Action], list[int | None]]]:
+    """``count`` positions of seat 0 in a greedy round with at least ``least`` candidates:
+    observation, candidates (every legal action but Undo) and a fresh stock memory."""
+    rnd = Round(Options(), seed, [GreedyAgent(), GreedyAgent()])
+    found = 0
+    while found < count:
+        assert rnd.step()
+        obs = rnd.observation(0)
+        legal: list[Action] = [a for a in rnd.legal(0) if not isinstance(a, Undo)]
+        if len(legal) >= least:
+            found += 1
+            yield obs, legal, StockMemory().update(obs)
+
+
 def test_choose_is_the_best_mean_unless_raced() -> None:
     """Without racing, the Rust choice is the best mean of rollout_values plus the bonus; raced,
     it is one of the candidates, and the same for the same seed."""
-    rnd = Round(Options(), 3, [GreedyAgent(), GreedyAgent()])
-    checked = 0
-    while rnd.step() and checked < 20:
-        obs = rnd.observation(0)
-        legal: list[Action] = [a for a in rnd.legal(0) if not isinstance(a, Undo)]
-        if len(legal) < 2:
-            continue
-        cycle = StockMemory().update(obs)
+    for checked, (obs, legal, cycle) in enumerate(decisions(3, 20, 2)):
         kw: dict[str, Any] = {"samples": 8, "horizon_ms": 5_000, "seed": checked}
         values = rollout_values(obs, legal, cycle, **kw)
         bonus = [0.5] + [0.0] * (len(legal) - 1)
@@ -200,7 +209,19 @@ def test_choose_is_the_best_mean_unless_raced() -> None:
         raced = choose(obs, legal, cycle, bonus=bonus, racing=(2, 2, 2.5), **kw)
         assert raced == choose(obs, legal, cycle, bonus=bonus, racing=(2, 2, 2.5), **kw)
         assert 0 <= raced < len(legal)
-        checked += 1
-    assert checked == 20
     with pytest.raises(ValueError, match="bonus"):
         choose(obs, legal, cycle, bonus=[0.0], samples=4, horizon_ms=1_000, seed=1)
+
+
+def test_a_race_with_a_loose_loss_bound_stops_after_the_first_deals() -> None:
+    """With ``max_loss`` above any expected loss, every candidate but the leader drops out after
+    the first deals: the choice is the best mean over those deals (the same deals
+    ``rollout_values`` plays first); ``max_loss = 0`` is the plain race."""
+    for checked, (obs, legal, cycle) in enumerate(decisions(5, 10, 3)):
+        kw: dict[str, Any] = {"horizon_ms": 5_000, "seed": checked, "bonus": [0.0, 0.5]}
+        kw["bonus"] += [0.0] * (len(legal) - 2)
+        firsts = rollout_values(obs, legal, cycle, samples=3, horizon_ms=5_000, seed=checked)
+        want = max(range(len(legal)), key=lambda i: firsts[i] + kw["bonus"][i])
+        assert choose(obs, legal, cycle, samples=16, racing=(3, 3, 2.5, 1e9), **kw) == want
+        plain = choose(obs, legal, cycle, samples=16, racing=(3, 3, 2.5), **kw)
+        assert plain == choose(obs, legal, cycle, samples=16, racing=(3, 3, 2.5, 0.0), **kw)

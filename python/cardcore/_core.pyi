@@ -209,7 +209,7 @@ def nerts_choose(
     rules: _Rules,
     candidates: _Sequence[int],
     bonus: _Sequence[float],
-    racing: tuple[int, int, float],
+    racing: tuple[int, int, float, float],
 ) -> int: ...
 def nerts_greedy_move(
     seats: _Sequence[_Seat], need: _Sequence[_Sequence[int]], seat: int, rules: _Rules

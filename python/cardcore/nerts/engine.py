@@ -87,7 +87,7 @@ class PublicPlayer:
         self.stock_count = len(p.stock)
         self.waste_count = len(p.waste)
         self.waste_top = p.waste[-1] if p.waste else None
-        self.work: tuple[tuple[int, ...], ...] = tuple(tuple(w) for w in p.work)
+        self.work: tuple[tuple[int, ...], ...] = tuple(map(tuple, p.work))
 
 
 class NertsObservation:
@@ -112,11 +112,9 @@ class NertsObservation:
         self.table_options = table.options
         self.foundations: tuple[int, ...] = tuple(f[-1] for f in table.foundations)
         # every foundation card landed in plain view, so whole piles are public
-        self.foundation_piles: tuple[tuple[int, ...], ...] = tuple(
-            tuple(f) for f in table.foundations
-        )
+        self.foundation_piles: tuple[tuple[int, ...], ...] = tuple(map(tuple, table.foundations))
         self.stalemates = table.players[seat].stalemates
-        self.players = tuple(PublicPlayer(table, s) for s in range(len(table.players)))
+        self.players = tuple([PublicPlayer(table, s) for s in range(len(table.players))])
         self.recycles = table.players[seat].recycles
 
     @property

@@ -19,6 +19,7 @@ from cardcore.nerts.engine import NertsObservation
 from cardcore.nerts.rules import Action, Options
 
 __all__ = [
+    "Racing",
     "StockMemory",
     "choose",
     "knowledge",
@@ -67,7 +68,7 @@ class StockMemory:
                 cyc = None
         if cyc is not None and w and cyc[w - 1] not in (None, top):
             cyc = None
-        if cyc is not None and not _visible(obs).isdisjoint(c for c in cyc if c is not None):
+        if cyc is not None and not _visible(obs).isdisjoint(cyc):  # None is never visible
             cyc = None
         if cyc is None:
             cyc = [None] * total
@@ -79,13 +80,14 @@ class StockMemory:
 
 def _visible(obs: NertsObservation) -> set[int]:
     me = obs.me
-    seen = {c for pile in me.work for c in pile}
-    seen.update(c for pile in obs.foundation_piles for c in pile)
+    seen: set[int] = set().union(*me.work, *obs.foundation_piles)
     if me.nerts_top is not None:
         seen.add(me.nerts_top)
     return seen
 
 
+Racing = tuple[int, int, float] | tuple[int, int, float, float]
+"""``(first, step, z)`` or ``(first, step, z, max_loss)``: how :func:`choose` races."""
 TimingTuple = tuple[float, float, float, float, float, float, float, int, int, int]
 RulesTuple = tuple[int, int, bool, bool, int, int, int, int]
 SeatTuple = tuple[int, int, list[list[int]], list[int], int, list[int], int, int]
@@ -190,14 +192,16 @@ def choose(
     samples: int,
     horizon_ms: int,
     seed: int,
-    racing: tuple[int, int, float] | None = None,
+    racing: Racing | None = None,
 ) -> int:
     """The index of the candidate with the best mean :func:`rollout_samples` value plus its
-    ``bonus`` (points), in one Rust call. ``racing = (first, step, z)`` races the candidates:
-    ``first`` deals each, then ``step`` more at a time for those still in the running, a
-    candidate dropping out once the leader's lead over it (deal by deal, the same deals for
-    both) exceeds ``z`` standard errors; ``None`` gives every candidate all ``samples`` deals.
-    Raises ``ValueError`` if the knowledge is inconsistent."""
+    ``bonus`` (points), in one Rust call. ``racing = (first, step, z, max_loss)`` races the
+    candidates: ``first`` deals each, then ``step`` more at a time for those still in the
+    running, a candidate dropping out once the leader's lead over it (deal by deal, the same
+    deals for both) exceeds ``z`` standard errors, or once taking the leader instead of it
+    costs less than ``max_loss`` points in expectation (normal approximation; ``max_loss`` may
+    be left out, 0 turns it off); ``None`` gives every candidate all ``samples`` deals. Raises
+    ``ValueError`` if the knowledge is inconsistent."""
     if samples < 1 or horizon_ms < 1:
         raise ValueError("samples and horizon_ms must be positive")
     opts = obs.table_options
@@ -211,5 +215,13 @@ def choose(
         rules_tuple(opts),
         [a.code for a in candidates],
         list(bonus),
-        racing if racing is not None else (samples, 1, 0.0),
+        _full_race(racing, samples),
     )
+
+
+def _full_race(racing: Racing | None, samples: int) -> tuple[int, int, float, float]:
+    if racing is None:
+        return (samples, 1, 0.0, 0.0)
+    if len(racing) == 3:
+        return (*racing, 0.0)
+    return racing

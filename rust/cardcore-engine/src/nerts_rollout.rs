@@ -307,6 +307,8 @@ struct Table {
     n: usize,
     /// `need[suit][rank]`: foundations whose next card is that rank (aces always fit).
     need: [[u8; 16]; 4],
+    /// Bit `face` set when that card fits some foundation now (aces always).
+    fit: u64,
 }
 
 /// `rank * 2 + red` of each natural face: a card fits a work-pile top whose key is its own key
@@ -349,17 +351,20 @@ fn dst(mv: u32) -> u8 {
 impl Table {
     #[inline]
     fn fits_foundation(&self, card: u8) -> bool {
-        card != NONE
-            && (rank(card) == 1 || self.need[usize::from(suit(card))][usize::from(rank(card))] > 0)
+        card != NONE && usize::from(card) < 52 && self.fit >> card & 1 == 1
     }
 
     fn play_to_foundation(&mut self, seat: usize, card: u8) {
         let (s, r) = (usize::from(suit(card)), usize::from(rank(card)));
         if r > 1 {
             self.need[s][r] -= 1;
+            if self.need[s][r] == 0 {
+                self.fit &= !(1 << card);
+            }
         }
         if r < 13 {
             self.need[s][r + 1] = self.need[s][r + 1].saturating_add(1);
+            self.fit |= 1 << (card + 1); // the next rank of the suit
         }
         self.seats[seat].found = self.seats[seat].found.saturating_add(1);
     }
@@ -517,13 +522,43 @@ impl Table {
                 return empty;
             }
         }
-        // Pile moves that empty a pile or expose a foundation card.
+        // Pile moves that empty a pile or expose a foundation card. A pile holds one rank of
+        // each of its ranks, and `rank + red` has the same parity all the way down it, so a
+        // pile can move onto a top of rank `r` only if `r - 1` is among its ranks and that top's
+        // `r + red` has the pile's parity: one mask per parity finds the piles worth a look.
+        // Only a move that empties its pile or exposes a card that fits a foundation counts:
+        // `exposes[parity]`, the ranks whose card of that parity fits some foundation, is a
+        // superset of the latter by colour.
+        // per suit, bit `rank` for the ranks that fit
+        let ranks = |s: u32| (self.fit >> (13 * s) & 0x1FFF) as u32 * 2;
+        let red = ranks(1) | ranks(2);
+        let black = ranks(0) | ranks(3);
+        let (odd, even) = (0xAAAA_AAAA_u32, 0x5555_5555_u32);
+        let exposes = [red & odd | black & even, red & even | black & odd];
+        let mut targets = [0u32; 2];
+        for j in 0..nw {
+            if tops[j] != NONE {
+                let key = keys[j];
+                targets[usize::from((key ^ (key >> 1)) & 1)] |= 1 << (key >> 1);
+            }
+        }
         for i in 0..nw {
             let len = p.work_len[i];
             if len == 0 {
                 continue;
             }
             let top_rank = keys[i] >> 1;
+            let reach = if rules.partial {
+                // ranks top_rank + 1 ..= top_rank + len
+                ((1u32 << len) - 1) << (top_rank + 1)
+            } else {
+                1u32 << (top_rank + len)
+            };
+            let parity = usize::from((keys[i] ^ top_rank) & 1);
+            let wanted = exposes[parity] | 1 << (top_rank + len);
+            if targets[parity] & reach & wanted == 0 {
+                continue;
+            }
             for j in 0..nw {
                 if j == i || tops[j] == NONE || keys[j] >> 1 <= top_rank {
                     continue;
@@ -664,6 +699,16 @@ impl Sim<'_> {
         self.schedule(seat, self.now.saturating_add(d), mv);
     }
 
+    /// Whether a move legal when `seat` chose it is legal now. Only foundation plays can be
+    /// overtaken: the seat's own layout changes only by its own moves, one pending at a time.
+    fn still_legal(&self, seat: usize, mv: u32) -> bool {
+        let t = &self.table;
+        let now = kind(mv) != K_FOUNDATION
+            || t.fits_foundation(t.source_top(seat, src(mv), usize::from(self.rules.num_work)));
+        debug_assert_eq!(now, t.is_legal(seat, mv, self.rules));
+        now
+    }
+
     /// Plays until `horizon` or a Nerts call; returns the caller.
     fn run(&mut self, horizon: u32) -> Option<usize> {
         let n = self.table.n;
@@ -686,7 +731,7 @@ impl Sim<'_> {
                 self.decide(seat);
                 continue;
             }
-            if !self.table.is_legal(seat, p.mv, self.rules) {
+            if !self.still_legal(seat, p.mv) {
                 self.schedule(seat, self.now.saturating_add(self.timing.retry_ms), THINK);
                 continue;
             }
@@ -788,12 +833,27 @@ fn validate_seat(k: &SeatKnowledge, who: usize, rules: &Rules) -> Result<usize, 
     Ok(unknown)
 }
 
+/// The faces that fit a foundation as bits (bit `face`; aces always).
+fn fit_masks(need: &[[u8; 16]; 4]) -> u64 {
+    let mut bits = 0;
+    for (s, row) in need.iter().enumerate() {
+        bits |= 1 << (13 * s); // the ace
+        for (r, &n) in row.iter().enumerate().take(14).skip(2) {
+            if n > 0 {
+                bits |= 1 << (13 * s + r - 1);
+            }
+        }
+    }
+    bits
+}
+
 /// One sampled deal: every unknown place filled from a shuffle of its seat's pool.
 fn deal(know: &[SeatKnowledge], need: &[[u8; 16]; 4], rng: &mut CardRng) -> Table {
     let mut t = Table {
         seats: [Seat::EMPTY; MAX_SEATS],
         n: know.len(),
         need: *need,
+        fit: fit_masks(need),
     };
     let mut pool = [0u8; 52];
     for (seat, k) in t.seats.iter_mut().zip(know) {
@@ -889,7 +949,24 @@ fn prepare(req: &Request<'_>) -> Result<DelayTable, RolloutError> {
         ));
     }
     check_timing(&req.timing)?;
-    Ok(delay_table(&req.timing))
+    Ok(cached_delay_table(&req.timing))
+}
+
+/// [`delay_table`], kept per thread for the last table speed seen (a game asks for the same
+/// one at every decision).
+fn cached_delay_table(timing: &Timing) -> DelayTable {
+    thread_local! {
+        static LAST: std::cell::RefCell<Option<(Timing, DelayTable)>> =
+            const { std::cell::RefCell::new(None) };
+    }
+    LAST.with_borrow_mut(|last| match last {
+        Some((t, table)) if t == timing => *table,
+        _ => {
+            let table = delay_table(timing);
+            *last = Some((*timing, table));
+            table
+        }
+    })
 }
 
 /// The sampled deals of a request in order: each a dealt table and the seed of its delays.
@@ -951,6 +1028,23 @@ pub struct Racing {
     /// A candidate drops out once the leader's mean lead over it, sample by sample, exceeds
     /// this many standard errors.
     pub z: f64,
+    /// A candidate also drops out once taking the leader instead of it costs less than this
+    /// many points in expectation (the normal approximation of the lead: `se * pdf(m / se) -
+    /// m * cdf(-m / se)` for a lead `m` with standard error `se`): the two are as good as equal,
+    /// so more deals would not change what the choice is worth. 0 turns this off.
+    pub max_loss: f64,
+}
+
+/// The expected loss of taking the leader over a candidate it leads by `lead` points with
+/// standard error `se` (normal approximation): `E[max(0, X)]` for `X ~ N(-lead, se^2)`.
+fn expected_loss(lead: f64, se: f64) -> f64 {
+    if se <= 0.0 {
+        return (-lead).max(0.0);
+    }
+    let x = lead / se;
+    let pdf = libm::exp(-0.5 * x * x) / (2.0 * std::f64::consts::PI).sqrt();
+    let upper = 0.5 * libm::erfc(x / std::f64::consts::SQRT_2);
+    se * pdf - lead * upper
 }
 
 /// The candidate with the best mean value (in points, plus its `bonus`), raced: every candidate
@@ -1018,8 +1112,9 @@ pub fn choose(
                 .map(|(&a, &b)| (f64::from(a) - f64::from(b)) / others);
             let (sum, sq) = d.fold((0.0, 0.0), |(s, q), x| (s + x, q + x * x));
             let mu = sum / nf;
-            let sd = (sq / nf - mu * mu).max(0.0).sqrt();
-            mu + bonus[lead] - bonus[i] <= racing.z * sd / nf.sqrt()
+            let se = (sq / nf - mu * mu).max(0.0).sqrt() / nf.sqrt();
+            let margin = mu + bonus[lead] - bonus[i];
+            margin <= racing.z * se && expected_loss(margin, se) >= racing.max_loss
         });
         if alive.len() == 1 {
             return Ok(lead);
@@ -1100,6 +1195,17 @@ fn rollout(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn expected_loss_of_a_normal_lead() {
+        // a tie: se * pdf(0); far ahead: nothing; behind by m with no noise: m
+        assert!((expected_loss(0.0, 2.0) - 2.0 * 0.398_942_28).abs() < 1e-8);
+        assert!(expected_loss(10.0, 1.0) < 1e-20);
+        assert!((expected_loss(-1.5, 0.0) - 1.5).abs() < 1e-12);
+        assert!(expected_loss(0.5, 0.0).abs() < 1e-12);
+        // E[max(0, X)] for X ~ N(-1, 1): pdf(1) - cdf(-1)
+        assert!((expected_loss(1.0, 1.0) - (0.241_970_72 - 0.158_655_25)).abs() < 1e-8);
+    }
 
     #[test]
     fn normal_quantiles_are_symmetric_and_increasing() {

@@ -263,6 +263,7 @@ fn choose_without_racing_is_the_best_mean_of_evaluate() {
         first: 24,
         step: 1,
         z: 0.0,
+        max_loss: 0.0,
     };
     for bonus in [[0.0; 4], [0.0, 0.0, 0.0, 5.0], [2.0, 0.0, 0.0, 0.0]] {
         let want = (0..4)
@@ -297,6 +298,7 @@ fn racing_drops_a_clearly_worse_move_and_keeps_the_best() {
         first: 4,
         step: 4,
         z: 2.5,
+        max_loss: 0.0,
     };
     assert_eq!(choose(&req, &[build, flip], &[0.0; 2], &racing).unwrap(), 0);
     assert_eq!(choose(&req, &[flip, build], &[0.0; 2], &racing).unwrap(), 1);

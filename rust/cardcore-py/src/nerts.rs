@@ -265,7 +265,7 @@ fn nerts_knowledge(
 
 /// The look-ahead's choice for the observation's seat (GIL released while it plays): the index
 /// of the candidate with the best mean value plus its `bonus` (points), the candidates raced as
-/// `racing = (first, step, z)` says (see `cardcore_engine::nerts_rollout::choose`); `samples`
+/// `racing = (first, step, z, max_loss)` says (see `cardcore_engine::nerts_rollout::choose`); `samples`
 /// is the most deals a candidate gets.
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]
@@ -280,13 +280,23 @@ fn nerts_choose(
     rules: RulesTuple,
     candidates: Vec<u32>,
     bonus: Vec<f64>,
-    racing: (u32, u32, f64),
+    racing: (u32, u32, f64, f64),
 ) -> PyResult<usize> {
     let (seats, need, root) = observed(obs, &own_cycle)?;
-    let (first, step, z) = racing;
+    let (first, step, z, max_loss) = racing;
     let look = (horizon_ms, samples, seed);
     detached(py, seats, need, root, look, timing, rules, |req| {
-        choose(req, &candidates, &bonus, &Racing { first, step, z })
+        choose(
+            req,
+            &candidates,
+            &bonus,
+            &Racing {
+                first,
+                step,
+                z,
+                max_loss,
+            },
+        )
     })
 }
 
