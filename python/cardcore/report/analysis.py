@@ -8,7 +8,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from cardcore.report.results import OUTCOMES, Results
-from cardcore.report.stats import Moments, bradley_terry, histogram_summary, wilson
+from cardcore.report.stats import Z95, Moments, bradley_terry, histogram_summary, wilson
 
 __all__ = ["ELO", "analyse", "paired", "ratings"]
 
@@ -40,41 +40,62 @@ def _rows(cells: Iterable[tuple[tuple[str, int, int, float], int]], key: int) ->
     }
 
 
+def _spread(x: Any) -> tuple[float, float, list[float]]:
+    """Mean, sample sd and normal 95% interval of the mean of a numpy vector."""
+    mean = float(x.mean())
+    sd = float(x.std(ddof=1)) if len(x) > 1 else 0.0
+    half = Z95 * sd / math.sqrt(len(x))
+    return mean, sd, [mean - half, mean + half]
+
+
 def paired(results: Results) -> list[dict[str, Any]]:
     """Paired differences between agents over deals played more than once (the same game
     seed with the agents in other seats): per deal, each agent's mean score and win rate over
-    its seat-games, then the mean difference over deals with a normal 95% interval."""
-    diffs: dict[tuple[str, str], tuple[Moments, Moments]] = {}
-    for plays in results.deals.values():
-        if len(plays) < 2:
-            continue
-        per: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0, 0.0])
-        for agents, scores, out in plays:
-            for a, s, o in zip(agents, scores, out, strict=True):
-                acc = per[a]
-                acc[0] += 1
-                acc[1] += s
-                acc[2] += o == 0
-        names = sorted(per)
-        for i, a in enumerate(names):
-            for b in names[i + 1 :]:
-                ms, mw = diffs.setdefault((a, b), (Moments(), Moments()))
-                pa, pb = per[a], per[b]
-                ms.add(pa[1] / pa[0] - pb[1] / pb[0])
-                mw.add(pa[2] / pa[0] - pb[2] / pb[0])
-    return [
-        {
-            "a": a,
-            "b": b,
-            "deals": ms.n,
-            "score_diff": ms.mean,
-            "score_diff_sd": ms.sd,
-            "score_diff_95": list(ms.interval()),
-            "win_rate_diff": mw.mean,
-            "win_rate_diff_95": list(mw.interval()),
-        }
-        for (a, b), (ms, mw) in sorted(diffs.items())
-    ]
+    its seat-games, then the mean difference over deals with a normal 95% interval. Columnar
+    (numpy): a million records take about a second."""
+    arrays = results.deal_arrays()
+    if arrays is None:
+        return []
+    import numpy as np
+
+    seeds, agents, scores, wins = arrays
+    _, deal = np.unique(seeds, return_inverse=True)
+    deal = deal.ravel()
+    repeated = (np.bincount(deal) > 1)[deal]
+    if not repeated.any():
+        return []
+    p, k = results.players, len(results.agent_ids)
+    # one entry per (deal, agent) that played it: seat-games, score sum, wins
+    key = np.repeat(deal[repeated], p) * k + agents[repeated].ravel()
+    keys, entry = np.unique(key, return_inverse=True)
+    n = np.bincount(entry.ravel())
+    score = np.bincount(entry.ravel(), weights=scores[repeated].ravel()) / n
+    won = np.bincount(entry.ravel(), weights=wins[repeated].ravel()) / n
+    deal_of, agent_of = keys // k, keys % k
+    out = []
+    names = sorted(results.agent_ids)
+    for i, a in enumerate(names):
+        in_a = agent_of == results.agent_ids[a]
+        for b in names[i + 1 :]:
+            in_b = agent_of == results.agent_ids[b]
+            _, ia, ib = np.intersect1d(deal_of[in_a], deal_of[in_b], return_indices=True)
+            if not len(ia):
+                continue
+            mean, sd, ci = _spread(score[in_a][ia] - score[in_b][ib])
+            win_mean, _, win_ci = _spread(won[in_a][ia] - won[in_b][ib])
+            out.append(
+                {
+                    "a": a,
+                    "b": b,
+                    "deals": len(ia),
+                    "score_diff": mean,
+                    "score_diff_sd": sd,
+                    "score_diff_95": ci,
+                    "win_rate_diff": win_mean,
+                    "win_rate_diff_95": win_ci,
+                }
+            )
+    return out
 
 
 def ratings(results: Results) -> dict[str, Any] | None:

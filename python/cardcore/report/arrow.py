@@ -4,7 +4,6 @@ the time and memory (a million Three-Thirteen records in seconds, read in batche
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -13,7 +12,7 @@ from cardcore.report.results import Results
 
 __all__ = ["BATCH", "add_parquet"]
 
-BATCH = 65_536
+BATCH = 16_384
 
 
 def _modules() -> tuple[Any, Any, Any, Any]:
@@ -70,44 +69,66 @@ def _outcomes(np: Any, pc: Any, batch: Any, n: int, p: int) -> Any:
     return np.where(first, np.where(alone[:, None], 0, 1), 2).astype(np.int8)
 
 
+def _codes(np: Any, x: Any) -> tuple[Any, Any]:
+    """``(values, codes)``: the distinct values of a 1-D array and each entry's index among
+    them (integers in a small range by offset, anything else by sorting)."""
+    if x.dtype.kind in "iu" and len(x):
+        lo, hi = int(x.min()), int(x.max())
+        if hi - lo < 1 << 16:
+            codes = x.astype(np.int64)
+            codes -= lo
+            return np.arange(lo, hi + 1, dtype=x.dtype), codes
+    values, codes = np.unique(x, return_inverse=True)
+    return values, codes.ravel().astype(np.int64)
+
+
 def _count(np: Any, columns: list[Any]) -> Iterator[tuple[tuple[Any, ...], int]]:
-    """Counts of the distinct rows of equal-length numpy columns."""
+    """Counts of the distinct rows of equal-length 1-D numpy columns: the rows become one
+    mixed-radix integer each, counted by ``bincount`` (or one sort when the range is large)."""
     if not len(columns[0]):
         return
-    keys, counts = np.unique(
-        np.stack([c.astype(np.float64) for c in columns]), axis=1, return_counts=True
-    )
-    for k in range(keys.shape[1]):
-        yield tuple(keys[:, k].tolist()), int(counts[k])
+    values, key, size = [], np.zeros(len(columns[0]), dtype=np.int64), 1
+    for column in columns:
+        v, codes = _codes(np, column)
+        if size * len(v) >= 1 << 62:
+            raise CardcoreError("too many distinct values to count in one batch")
+        values.append(v)
+        key *= len(v)
+        key += codes
+        size *= len(v)
+    if size <= 1 << 22:
+        counts = np.bincount(key, minlength=size)
+        keys = np.flatnonzero(counts)
+        counts = counts[keys]
+    else:
+        keys, counts = np.unique(key, return_counts=True)
+    decoded = []
+    for v in reversed(values):
+        keys, code = np.divmod(keys, len(v))
+        decoded.append(v[code].tolist())
+    yield from zip(zip(*reversed(decoded), strict=True), counts.tolist(), strict=True)
 
 
-def _num(x: float) -> float | int:
-    return int(x) if float(x).is_integer() else x
-
-
-def _rounds(np: Any, pc: Any, batch: Any, group: Results, agents: Any, p: int) -> Counter[Any]:
-    """``(agent index, round, score)`` counts of the group's per-round scores (and the rounds
-    per record into ``group.round_counts``)."""
+def _rounds(np: Any, pc: Any, batch: Any, group: Results, codes: Any, names: Any) -> None:
+    """Counts the batch's per-round scores into ``group.rounds`` and the rounds per record
+    into ``group.round_counts`` (``names[codes]``: the agents per record and seat)."""
     assert group.rounds_path is not None
-    path = group.rounds_path
-    column, _, sub = path.partition(".")
+    column, _, sub = group.rounds_path.partition(".")
     outer = batch.column(column)
     counts = pc.list_value_length(outer).to_numpy(zero_copy_only=False)
-    uniq, n = np.unique(counts, return_counts=True)
-    group.round_counts.update(dict(zip(uniq.tolist(), n.tolist(), strict=True)))
+    for (n,), c in _count(np, [counts]):
+        group.round_counts[n] += c
     inner = pc.list_flatten(outer)
     rec = pc.list_parent_indices(outer).to_numpy(zero_copy_only=False)
     offsets = outer.offsets.to_numpy(zero_copy_only=False)[: len(outer)]
     rnd = np.arange(len(rec)) - offsets[rec]
     if sub:
         inner = pc.struct_field(inner, sub)
+    p = group.players
     scores = _seat_matrix(np, pc, inner, len(rec), p)
-    agent = agents[rec]
-    seat_rnd = np.repeat(rnd[:, None], p, axis=1)
-    out: Counter[Any] = Counter()
-    for (a, r, s), c in _count(np, [agent.ravel(), seat_rnd.ravel(), scores.ravel()]):
-        out[(int(a), int(r), _num(s))] += c
-    return out
+    seat_rnd = np.repeat(rnd, p)
+    for (a, r, sc), c in _count(np, [codes[rec].ravel(), seat_rnd, scores.ravel()]):
+        group.rounds[(names[a], r, sc)] += c
 
 
 def add_parquet(
@@ -124,73 +145,47 @@ def add_parquet(
     missing = {"game", "players", "agents", "scores", "winner"} - names
     if missing:
         raise CardcoreError(f"{path}: no {', '.join(sorted(missing))} column")
-    deal_parts: dict[int, list[tuple[Any, ...]]] = {}
-    groups: dict[int, Results] = {}
     for batch in f.iter_batches(batch_size=BATCH):
-        for (game, players), part in _split(pc, pa, batch):
-            group = group_for(game, players, names)
-            groups[id(group)] = group
-            wanted = {"seed", group.length, (group.rounds_path or "").split(".")[0]}
-            present = {c for c in wanted if c is not None and c in names}
-            _add_batch(np, pc, part, group, present, deal_parts, source)
-    for key, parts in deal_parts.items():
-        group = groups[key]
-        seeds = np.concatenate([s for s, *_ in parts])
-        uniq, counts = np.unique(seeds, return_counts=True)
-        repeated = uniq[counts > 1]
-        for s, a, sc, o, dictionary in parts:
-            keep = np.flatnonzero(np.isin(s, repeated))
-            for i in keep.tolist():
-                plays = group.deals.setdefault(int(s[i]), [])
-                agents = tuple(dictionary[x] for x in a[i].tolist())
-                plays.append((agents, tuple(_num(x) for x in sc[i].tolist()), tuple(o[i].tolist())))
+        for (game, players), part in _split(np, pa, pc, batch):
+            _add_batch(np, pc, part, group_for(game, players, names), names, source)
 
 
-def _split(pc: Any, pa: Any, batch: Any) -> Iterator[tuple[tuple[str, int], Any]]:
+def _split(np: Any, pa: Any, pc: Any, batch: Any) -> Iterator[tuple[tuple[str, int], Any]]:
     """The batch's rows per ``(game, players)``."""
-    table = pa.Table.from_batches([batch])
-    keys = table.group_by(["game", "players"]).aggregate([]).to_pylist()
-    if len(keys) == 1:
-        yield (keys[0]["game"], keys[0]["players"]), table
+    if not batch.num_rows:
         return
-    for k in keys:
-        mask = pc.and_(pc.equal(table["game"], k["game"]), pc.equal(table["players"], k["players"]))
-        yield (k["game"], k["players"]), table.filter(mask)
+    games = pc.dictionary_encode(batch.column("game"))
+    players = batch.column("players").to_numpy(zero_copy_only=False)
+    width = int(players.max()) + 1
+    key = games.indices.to_numpy(zero_copy_only=False) * width + players
+    distinct = np.unique(key)
+    for k in distinct.tolist():
+        rows = batch if len(distinct) == 1 else batch.filter(pa.array(key == k))
+        yield (games.dictionary[k // width].as_py(), k % width), rows
 
 
 def _add_batch(
-    np: Any,
-    pc: Any,
-    table: Any,
-    group: Results,
-    extra: set[str],
-    deal_parts: dict[int, list[tuple[Any, ...]]],
-    source: str,
+    np: Any, pc: Any, batch: Any, group: Results, columns: set[str], source: str
 ) -> None:
-    n, p = table.num_rows, group.players
-    if n == 0:
-        return
-    batch = table.combine_chunks().to_batches()[0]
+    n, p = batch.num_rows, group.players
     _seat_matrix(np, pc, batch.column("agents"), n, p)  # checks the list lengths
-    enc = pc.list_flatten(batch.column("agents")).dictionary_encode()
-    dictionary = [str(x) for x in enc.dictionary.to_pylist()]
-    agents = enc.indices.to_numpy(zero_copy_only=False).reshape(n, p)
+    enc = pc.dictionary_encode(pc.list_flatten(batch.column("agents")))
+    names = np.array([str(x) for x in enc.dictionary.to_pylist()], dtype=object)
+    codes = enc.indices.to_numpy(zero_copy_only=False).astype(np.int64).reshape(n, p)
     scores = _seat_matrix(np, pc, batch.column("scores"), n, p)
     out = _outcomes(np, pc, batch, n, p)
     group.records += n
     group.sources[source] += n
     group.ties += int(((out == 0).sum(axis=1) == 0).sum())
     seats = np.broadcast_to(np.arange(p), (n, p))
-    for (a, s, o, sc), c in _count(
-        np, [agents.ravel(), seats.ravel(), out.ravel(), scores.ravel()]
-    ):
-        group.cells[(dictionary[int(a)], int(s), int(o), _num(sc))] += c
+    for (a, s, o, sc), c in _count(np, [codes.ravel(), seats.ravel(), out.ravel(), scores.ravel()]):
+        group.cells[(names[a], s, o, sc)] += c
     for s in range(p):
         for t in range(s + 1, p):
-            a, b, os_, ot = agents[:, s], agents[:, t], out[:, s], out[:, t]
+            a, b, os_, ot = codes[:, s], codes[:, t], out[:, s], out[:, t]
             keep = (a != b) & ~((os_ == 2) & (ot == 2))
             for (x, y, ox, oy), c in _count(np, [a[keep], b[keep], os_[keep], ot[keep]]):
-                na, nb = dictionary[int(x)], dictionary[int(y)]
+                na, nb = names[x], names[y]
                 if ox == oy:
                     group.pairs[(na, nb)] += 0.5 * c
                     group.pairs[(nb, na)] += 0.5 * c
@@ -198,15 +193,13 @@ def _add_batch(
                     group.pairs[(na, nb)] += c
                 else:
                     group.pairs[(nb, na)] += c
-    if group.length in extra:
-        lengths = batch.column(group.length)
-        values = pc.drop_null(lengths).to_numpy(zero_copy_only=False)
-        uniq, counts = np.unique(values, return_counts=True)
-        for v, c in zip(uniq.tolist(), counts.tolist(), strict=True):
+    if group.length in columns:
+        lengths = pc.drop_null(batch.column(group.length)).to_numpy(zero_copy_only=False)
+        for (v,), c in _count(np, [lengths]):
             group.lengths[v] += c
-    if group.rounds_path and group.rounds_path.split(".")[0] in extra:
-        for (a, r, sc), c in _rounds(np, pc, batch, group, agents, p).items():
-            group.rounds[(dictionary[a], r, sc)] += c
-    if group.pair_deals and "seed" in extra:
+    if group.rounds_path and group.rounds_path.split(".")[0] in columns:
+        _rounds(np, pc, batch, group, codes, names)
+    if group.pair_deals and "seed" in columns:
+        ids = np.array([group.agent_id(name) for name in names], dtype=np.int64)
         seeds = batch.column("seed").to_numpy(zero_copy_only=False)
-        deal_parts.setdefault(id(group), []).append((seeds, agents, scores, out, dictionary))
+        group.add_deals(seeds, ids[codes], scores, out == 0)

@@ -34,7 +34,9 @@ def _ci(bounds: Sequence[float], *, pct: bool = False, signed: bool = False) -> 
 
 
 def _num(x: float | int) -> str:
-    return f"{x:,.0f}" if isinstance(x, int) or float(x).is_integer() else f"{x:,.1f}"
+    """One decimal at most, none when it is zero (``171``, ``80.1``)."""
+    text = f"{x:,.1f}"
+    return text.removesuffix(".0")
 
 
 def heading(group: Mapping[str, Any]) -> str:
@@ -168,7 +170,7 @@ def markdown(report: Mapping[str, Any]) -> str:
 
 
 def print_tables(report: Mapping[str, Any], console: Any) -> None:
-    """The report as rich tables on ``console``; agent names are never cut."""
+    """The report as rich tables on ``console``; no cell is ever cut."""
     from rich import box
     from rich.table import Table
 
@@ -179,14 +181,16 @@ def print_tables(report: Mapping[str, Any], console: Any) -> None:
         for sec in sections(group):
             table = Table(title=sec.title, title_justify="left", box=box.SIMPLE_HEAD)
             for k, c in enumerate(sec.columns):
-                label = _label_column(sec, k)
                 width = max((len(r[k]) for r in sec.rows), default=0)
                 table.add_column(
                     c,
-                    justify="left" if label else "right",
+                    justify="left" if _label_column(sec, k) else "right",
                     no_wrap=True,
-                    min_width=width if label else None,
+                    min_width=max(width, len(c)),
                 )
             for i, row in enumerate(sec.rows):
                 table.add_row(*row, end_section=i + 1 == sec.split)
-            console.print(table)
+            # wider than the terminal: let the lines run on rather than cut a figure
+            console.print(
+                table, width=max(console.width, console.measure(table).maximum), crop=False
+            )

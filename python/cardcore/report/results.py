@@ -19,7 +19,7 @@ from typing import Any
 __all__ = ["OUTCOMES", "Results", "first_place", "outcomes", "round_scores"]
 
 OUTCOMES = ("win", "tie", "loss")
-Deal = tuple[tuple[str, ...], tuple[float, ...], tuple[int, ...]]
+DealRow = tuple[int, tuple[int, ...], tuple[float, ...], tuple[bool, ...]]
 
 
 def first_place(record: Mapping[str, Any], players: int) -> list[int]:
@@ -69,9 +69,9 @@ class Results:
     ``cells[(agent, seat, outcome, score)]`` counts seat-games; ``pairs[(a, b)]`` counts how
     often agent ``a`` beat agent ``b`` when both sat at one table (ties count half each way);
     ``lengths`` histograms the game length column; ``rounds[(agent, round, score)]`` counts
-    per-round scores and ``round_counts`` the rounds per record; ``deals`` keeps, per game
-    seed, each record's agents, scores and outcomes for paired comparisons (with
-    ``pair_deals``).
+    per-round scores and ``round_counts`` the rounds per record. With ``pair_deals``, every
+    record's deal seed and, per seat, agent id (``agent_ids``), score and whether it won are
+    kept for paired comparisons (:meth:`deal_arrays`).
     """
 
     game: str
@@ -87,8 +87,10 @@ class Results:
     lengths: Counter[float] = field(default_factory=Counter)
     rounds: Counter[tuple[str, int, float]] = field(default_factory=Counter)
     round_counts: Counter[int] = field(default_factory=Counter)
-    deals: dict[int, list[Deal]] = field(default_factory=dict)
     sources: Counter[str] = field(default_factory=Counter)
+    agent_ids: dict[str, int] = field(default_factory=dict)
+    deal_rows: list[DealRow] = field(default_factory=list)
+    deal_chunks: list[tuple[Any, Any, Any, Any]] = field(default_factory=list)
 
     def add(self, record: Mapping[str, Any], source: str = "") -> None:
         """Counts one record (its ``agents``, ``scores`` and winner keys)."""
@@ -121,11 +123,46 @@ class Results:
             for r, row in enumerate(per_round):
                 self.rounds.update(zip(agents, [r] * p, numbers(row, "round scores"), strict=True))
         if self.pair_deals and record.get("seed") is not None:
-            self.deals.setdefault(int(record["seed"]), []).append((agents, scores, out))
+            ids = tuple(self.agent_id(a) for a in agents)
+            self.deal_rows.append((int(record["seed"]), ids, scores, tuple(o == 0 for o in out)))
 
     def add_all(self, records: Iterable[Mapping[str, Any]], source: str = "") -> None:
         for r in records:
             self.add(r, source)
+
+    def agent_id(self, name: str) -> int:
+        """The agent's number in :meth:`deal_arrays`."""
+        return self.agent_ids.setdefault(name, len(self.agent_ids))
+
+    def add_deals(self, seeds: Any, agents: Any, scores: Any, wins: Any) -> None:
+        """Deals of many records at once (numpy): ``seeds`` ``(n,)``; agent ids, scores and
+        wins ``(n, players)``."""
+        self.deal_chunks.append((seeds, agents, scores, wins))
+
+    def deal_arrays(self) -> tuple[Any, Any, Any, Any] | None:
+        """Every kept deal as numpy arrays ``(seeds, agent ids, scores, wins)``, or None."""
+        import numpy as np
+
+        chunks = list(self.deal_chunks)
+        if self.deal_rows:
+            seeds, ids, scores, wins = zip(*self.deal_rows, strict=True)
+            chunks.append(
+                (
+                    np.array(seeds, dtype=np.uint64),
+                    np.array(ids, dtype=np.int64),
+                    np.array(scores, dtype=np.float64),
+                    np.array(wins, dtype=bool),
+                )
+            )
+        if not chunks:
+            return None
+        seeds, ids, scores, wins = zip(*chunks, strict=True)
+        return (
+            np.concatenate(seeds),
+            np.concatenate(ids),
+            np.concatenate(scores).astype(np.float64),
+            np.concatenate(wins),
+        )
 
     def agents(self) -> list[str]:
         """Every agent name, sorted."""
