@@ -2,6 +2,7 @@
 
     python benches/report_scale.py                          # 1,000,000 records
     python benches/report_scale.py --records 20000 --base-games 2000 --formats all
+    python benches/report_scale.py --dir big --reuse --formats all   # report the files again
 
 Simulates ``--base-games`` four-player games (hard against three greedy, ``--paired``: every
 deal once per seat rotation) or reads them from ``--base FILE.jsonl``, then writes
@@ -54,9 +55,10 @@ def tiled(base: list[dict[str, Any]], total: int) -> Iterator[list[dict[str, Any
         yield chunk
 
 
-def write_files(base: list[dict[str, Any]], total: int, folder: str) -> dict[str, str]:
-    columns = get_game("three-thirteen").record_schema.with_run_columns()
-    paths = {fmt: os.path.join(folder, f"games.{fmt}") for fmt in ("jsonl", "csv", "parquet")}
+def write_files(base: list[dict[str, Any]], total: int, paths: dict[str, str]) -> None:
+    schema = get_game("three-thirteen").record_schema
+    assert schema is not None
+    columns = schema.with_run_columns()
     writers = {
         fmt: open_writer(p, fmt, columns=columns if fmt == "parquet" else None)
         for fmt, p in paths.items()
@@ -68,7 +70,6 @@ def write_files(base: list[dict[str, Any]], total: int, folder: str) -> dict[str
     for w in writers.values():
         assert w is not None
         w.close()
-    return paths
 
 
 RUNNER = """
@@ -105,17 +106,22 @@ def main() -> None:
     ap.add_argument("--base", help="JSON Lines of Three-Thirteen records to repeat")
     ap.add_argument("--dir", help="where the files go (default: a temporary folder)")
     ap.add_argument("--formats", default="parquet", help="reported formats, or 'all'")
+    ap.add_argument("--reuse", action="store_true", help="keep the files --dir already holds")
     args = ap.parse_args()
     formats = ("parquet", "csv", "jsonl") if args.formats == "all" else args.formats.split(",")
     folder = args.dir or tempfile.mkdtemp(prefix="cardcore-report-")
     os.makedirs(folder, exist_ok=True)
     t0 = time.perf_counter()
-    base = base_records(args.base, args.base_games)
-    paths = write_files(base, args.records, folder)
-    print(
-        f"{args.records:,} Three-Thirteen records (4 seats; {len(base):,} simulated, repeated) "
-        f"written in {time.perf_counter() - t0:.0f} s to {folder}"
-    )
+    paths = {fmt: os.path.join(folder, f"games.{fmt}") for fmt in ("jsonl", "csv", "parquet")}
+    if args.reuse and all(os.path.exists(p) for p in paths.values()):
+        print(f"{args.records:,} Three-Thirteen records: the files of {folder}")
+    else:
+        base = base_records(args.base, args.base_games)
+        write_files(base, args.records, paths)
+        print(
+            f"{args.records:,} Three-Thirteen records (4 seats; {len(base):,} simulated, "
+            f"repeated) written in {time.perf_counter() - t0:.0f} s to {folder}"
+        )
     for fmt, path in paths.items():
         size = os.path.getsize(path)
         print(f"  {fmt:8} {size / 2**20:9,.1f} MiB  {size / args.records:6,.1f} bytes/record")

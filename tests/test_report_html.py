@@ -29,7 +29,7 @@ def test_page_is_self_contained_and_deterministic(page: Path, tmp_path: Path) ->
     assert not re.search(r"(src|href)\s*=\s*['\"]?(https?:)?//", text)  # nothing to fetch
     assert "<script" not in text
     assert text.count("<svg") >= 6
-    for title in ("Win and tie rate", "Score distribution", "Mean score per round", "Ratings"):
+    for title in ("Win rate per agent", "Score distribution", "Mean points per round", "ratings"):
         assert title in text
     again = tmp_path / "again.html"
     r = CliRunner().invoke(cli, ["report", str(FIXTURE), "--format", "html"])

@@ -145,9 +145,23 @@ def add_parquet(
     missing = {"game", "players", "agents", "scores", "winner"} - names
     if missing:
         raise CardcoreError(f"{path}: no {', '.join(sorted(missing))} column")
-    for batch in f.iter_batches(batch_size=BATCH):
+    # which groups the file holds decides which columns are read (a first pass over two)
+    wanted = {"game", "players", "agents", "scores", "winner", "winners", "tied"}
+    for batch in _batches(f, ["game", "players"]):
+        for (game, players), _ in _split(np, pa, pc, batch):
+            group = group_for(game, players, names)
+            wanted |= {"seed"} if group.pair_deals else set()
+            wanted |= {group.length or "", (group.rounds_path or "").split(".")[0]}
+    for batch in _batches(f, sorted(wanted & names)):
         for (game, players), part in _split(np, pa, pc, batch):
             _add_batch(np, pc, part, group_for(game, players, names), names, source)
+
+
+def _batches(f: Any, columns: list[str]) -> Iterator[Any]:
+    """The file's rows in batches of at most :data:`BATCH`, one row group at a time (one
+    iterator over the whole file reads ahead and holds several row groups)."""
+    for i in range(f.num_row_groups):
+        yield from f.iter_batches(BATCH, row_groups=[i], columns=columns, use_threads=False)
 
 
 def _split(np: Any, pa: Any, pc: Any, batch: Any) -> Iterator[tuple[tuple[str, int], Any]]:
@@ -200,6 +214,6 @@ def _add_batch(
     if group.rounds_path and group.rounds_path.split(".")[0] in columns:
         _rounds(np, pc, batch, group, codes, names)
     if group.pair_deals and "seed" in columns:
-        ids = np.array([group.agent_id(name) for name in names], dtype=np.int64)
+        ids = np.array([group.agent_id(name) for name in names], dtype=np.int32)
         seeds = batch.column("seed").to_numpy(zero_copy_only=False)
         group.add_deals(seeds, ids[codes], scores, out == 0)

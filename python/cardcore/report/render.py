@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Section", "heading", "markdown", "notes", "print_tables", "sections"]
+__all__ = ["Section", "heading", "label_column", "markdown", "notes", "print_tables", "sections"]
 
 PLURAL = {"game": "games", "round": "rounds", "match": "matches"}
 
@@ -146,12 +146,12 @@ def sections(group: Mapping[str, Any]) -> list[Section]:
     return out
 
 
-def _label_column(sec: Section, k: int) -> bool:
+def label_column(sec: Section, k: int) -> bool:
     return k == 0 or (sec.columns[0] == "A" and k == 1)
 
 
 def _align(sec: Section, k: int) -> str:
-    return "---" if _label_column(sec, k) else "---:"
+    return "---" if label_column(sec, k) else "---:"
 
 
 def markdown(report: Mapping[str, Any]) -> str:
@@ -184,7 +184,7 @@ def print_tables(report: Mapping[str, Any], console: Any) -> None:
                 width = max((len(r[k]) for r in sec.rows), default=0)
                 table.add_column(
                     c,
-                    justify="left" if _label_column(sec, k) else "right",
+                    justify="left" if label_column(sec, k) else "right",
                     no_wrap=True,
                     min_width=max(width, len(c)),
                 )

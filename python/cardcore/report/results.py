@@ -149,7 +149,7 @@ class Results:
             chunks.append(
                 (
                     np.array(seeds, dtype=np.uint64),
-                    np.array(ids, dtype=np.int64),
+                    np.array(ids, dtype=np.int32),
                     np.array(scores, dtype=np.float64),
                     np.array(wins, dtype=bool),
                 )
