@@ -335,3 +335,17 @@ def test_cli_errors_are_one_line(tmp_path: Path, content: str | None, message: s
     assert r.exit_code == 1
     assert message in r.output
     assert "Traceback" not in r.output
+
+
+@pytest.mark.parametrize("seeds", [[-1, 5], [1.5, 2.0]])
+def test_bad_parquet_seeds_are_one_line_errors(tmp_path: Path, seeds: list[Any]) -> None:
+    pa = pytest.importorskip("pyarrow")
+    pq = pytest.importorskip("pyarrow.parquet")
+    path = tmp_path / "r.parquet"
+    rows = {"game": ["three-thirteen"] * 2, "players": [2, 2], "agents": [["a", "b"]] * 2}
+    rows |= {"scores": [[1, 2], [2, 1]], "winner": [0, 1], "seed": seeds}
+    pq.write_table(pa.table(rows), path)
+    r = invoke(str(path))
+    assert r.exit_code == 1
+    assert f"{path}: the seed column must hold integers" in r.output
+    assert "Traceback" not in r.output

@@ -154,7 +154,10 @@ def add_parquet(
             wanted |= {group.length or "", (group.rounds_path or "").split(".")[0]}
     for batch in _batches(f, sorted(wanted & names)):
         for (game, players), part in _split(np, pa, pc, batch):
-            _add_batch(np, pc, part, group_for(game, players, names), names, source)
+            try:
+                _add_batch(np, pc, part, group_for(game, players, names), names, source)
+            except CardcoreError as e:
+                raise CardcoreError(f"{path}: {e}") from None
 
 
 def _batches(f: Any, columns: list[str]) -> Iterator[Any]:
@@ -215,5 +218,9 @@ def _add_batch(
         _rounds(np, pc, batch, group, codes, names)
     if group.pair_deals and "seed" in columns:
         ids = np.array([group.agent_id(name) for name in names], dtype=np.int32)
-        seeds = batch.column("seed").to_numpy(zero_copy_only=False)
-        group.add_deals(seeds, ids[codes], scores, out == 0)
+        column = batch.column("seed")
+        rows = pc.is_valid(column).to_numpy(zero_copy_only=False)  # as records: no seed, no deal
+        seeds = pc.drop_null(column).to_numpy(zero_copy_only=False)
+        if seeds.dtype.kind not in "iu" or (seeds.dtype.kind == "i" and (seeds < 0).any()):
+            raise CardcoreError("the seed column must hold integers in 0..2**64-1")
+        group.add_deals(seeds.astype(np.uint64), ids[codes[rows]], scores[rows], out[rows] == 0)

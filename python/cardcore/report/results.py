@@ -123,8 +123,11 @@ class Results:
             for r, row in enumerate(per_round):
                 self.rounds.update(zip(agents, [r] * p, numbers(row, "round scores"), strict=True))
         if self.pair_deals and record.get("seed") is not None:
+            seed = int(record["seed"])
+            if not 0 <= seed < 1 << 64:
+                raise ValueError(f"seed must be in 0..2**64-1, not {seed}")
             ids = tuple(self.agent_id(a) for a in agents)
-            self.deal_rows.append((int(record["seed"]), ids, scores, tuple(o == 0 for o in out)))
+            self.deal_rows.append((seed, ids, scores, tuple(o == 0 for o in out)))
 
     def add_all(self, records: Iterable[Mapping[str, Any]], source: str = "") -> None:
         for r in records:
