@@ -3,6 +3,7 @@ the ``browser`` fixture gives the end-to-end tests a headless Chromium."""
 
 from __future__ import annotations
 
+import signal
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -11,6 +12,12 @@ from typing import Any
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
+
+# A suite started in the background of a non-interactive shell inherits SIGINT ignored, and the
+# processes it starts would ignore Ctrl-C too; the interrupt tests need Python's own handler
+# here (children then start with the default action and install theirs).
+if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.fixture(scope="session")
