@@ -408,3 +408,17 @@ def test_pettingzoo_tick_env_steps(actions: Any, agent: Any, seed: Any) -> None:
     tick.reset(seed=3)
     for step in (actions, {agent: actions}):
         typed_or_ok(lambda step=step: tick.step(step), tick.state)  # type: ignore[misc]
+
+
+@pytest.mark.parametrize("bad", [None, float("nan"), float("inf")])
+def test_cardcore_report_on_a_parquet_file_with_a_bad_score(tmp_path: Path, bad: Any) -> None:
+    """A null or NaN score in a Parquet file made a report of NaNs (exit 0)."""
+    pa = pytest.importorskip("pyarrow")
+    pq = pytest.importorskip("pyarrow.parquet")
+    row = {"game": ["spite-malice"], "players": [2], "agents": [["a", "b"]], "winner": [0]}
+    f = tmp_path / "r.parquet"
+    pq.write_table(pa.table({**row, "scores": [[bad, 2.0]]}), f)
+    r = CliRunner().invoke(cli, ["report", str(f)])
+    no_traceback(r)
+    assert r.exit_code == 1
+    assert "scores must be finite numbers" in r.output

@@ -36,6 +36,14 @@ def _seat_matrix(np: Any, pc: Any, column: Any, n: int, players: int) -> Any:
     return pc.list_flatten(column).to_numpy(zero_copy_only=False).reshape(n, players)
 
 
+def _scores(np: Any, pc: Any, column: Any, n: int, players: int) -> Any:
+    """:func:`_seat_matrix` of a score column, which must hold finite numbers (no nulls)."""
+    m = _seat_matrix(np, pc, column, n, players)
+    if m.dtype.kind not in "iuf" or (m.dtype.kind == "f" and not np.isfinite(m).all()):
+        raise CardcoreError("scores must be finite numbers (a null, NaN or infinity found)")
+    return m
+
+
 def _members(np: Any, pc: Any, column: Any, n: int, players: int) -> tuple[Any, Any]:
     """``(mask, count)``: which seats a list column names per row, and how many."""
     mask = np.zeros((n, players), dtype=bool)
@@ -125,7 +133,7 @@ def _rounds(np: Any, pc: Any, batch: Any, group: Results, codes: Any, names: Any
     if sub:
         inner = pc.struct_field(inner, sub)
     p = group.players
-    scores = _seat_matrix(np, pc, inner, len(rec), p)
+    scores = _scores(np, pc, inner, len(rec), p)
     seat_rnd = np.repeat(rnd, p)
     for (a, r, sc), c in _count(np, [codes[rec].ravel(), seat_rnd, scores.ravel()]):
         group.rounds[(names[a], r, sc)] += c
@@ -189,7 +197,7 @@ def _add_batch(
     enc = pc.dictionary_encode(pc.list_flatten(batch.column("agents")))
     names = np.array([str(x) for x in enc.dictionary.to_pylist()], dtype=object)
     codes = enc.indices.to_numpy(zero_copy_only=False).astype(np.int64).reshape(n, p)
-    scores = _seat_matrix(np, pc, batch.column("scores"), n, p)
+    scores = _scores(np, pc, batch.column("scores"), n, p)
     out = _outcomes(np, pc, batch, n, p)
     group.records += n
     group.sources[source] += n
