@@ -11,10 +11,11 @@ import os
 import signal
 import socket
 import sys
+import threading
 import warnings
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import Future, InvalidStateError, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Protocol
 
@@ -156,13 +157,34 @@ class LocalBackend:
             # a stuck or running worker would make shutdown() wait for it: end them first
             # (`_processes` is the pool's only handle on them before Python 3.14)
             workers = list((getattr(pool, "_processes", None) or {}).values())
-            for p in workers:
-                p.terminate()
-            for p in workers:
-                p.join(5)
-                if p.is_alive():
-                    p.kill()
+            with _quiet_cancelled_futures():
+                for p in workers:
+                    p.terminate()
+                for p in workers:
+                    p.join(5)
+                    if p.is_alive():
+                        p.kill()
+                pool.shutdown(wait=True, cancel_futures=True)
+            return
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+@contextlib.contextmanager
+def _quiet_cancelled_futures() -> Iterator[None]:
+    """While a pool is being killed, its manager thread may try to fail futures we cancelled
+    and print an ``InvalidStateError`` traceback (a CPython race in ``terminate_broken``, fixed
+    in later versions); that one error from that thread is expected and not shown."""
+    previous = threading.excepthook
+
+    def hook(args: threading.ExceptHookArgs) -> None:
+        if not isinstance(args.exc_value, InvalidStateError):
+            previous(args)
+
+    threading.excepthook = hook
+    try:
+        yield
+    finally:
+        threading.excepthook = previous
 
 
 Timed = tuple[Records, float]
