@@ -87,6 +87,7 @@ def permutations(
 ) -> bytearray: ...
 
 # --- meld (three-thirteen) -----------------------------------------------------------------
+from collections.abc import Mapping as _Mapping  # noqa: E402
 from collections.abc import Sequence as _Sequence  # noqa: E402
 
 def meld_deadwood(
@@ -214,6 +215,12 @@ def nerts_choose(
 def nerts_greedy_move(
     seats: _Sequence[_Seat], need: _Sequence[_Sequence[int]], seat: int, rules: _Rules
 ) -> int | None: ...
+def nerts_sim_trace(
+    seats: _Sequence[_Mapping[str, _Any]],
+    foundations: _Sequence[_Sequence[int]],
+    rules: _Rules,
+    moves: _Sequence[tuple[int, int]],
+) -> list[dict[str, _Any]]: ...
 
 # --- rl (cardcore.rl.vector) ---------------------------------------------------------------
 _Arrays = tuple[bytearray, bytearray, bytearray, bytearray, bytearray, bytearray]

@@ -1238,3 +1238,118 @@ mod tests {
         assert_eq!(d[2][255], 2000); // clamped
     }
 }
+
+/// One seat with every card known, for [`trace`].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FullSeat {
+    /// The Nerts pile, bottom to top.
+    pub nerts: Vec<u8>,
+    /// Work piles, bottom to top.
+    pub work: Vec<Vec<u8>>,
+    /// Stock and waste in cycle order.
+    pub cycle: Vec<u8>,
+    /// How many entries of `cycle` are the waste.
+    pub waste: u8,
+    /// Recycles done so far this round.
+    pub recycles: u32,
+    /// Cards of this seat on foundations.
+    pub found: u8,
+}
+
+/// One step of [`trace`]: whether the move was legal, then the table after it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TraceStep {
+    /// Whether the simulator found the move legal (an illegal move changes nothing).
+    pub legal: bool,
+    /// Every seat after the step.
+    pub seats: Vec<FullSeat>,
+    /// Foundation needs after the step (see [`Request::need`]).
+    pub need: [[u8; 16]; 4],
+}
+
+/// The simulator's own transitions, for parity tests against the Python engine: from a table
+/// laid out in full (foundation piles as card ids), tries each `(seat, move code)` in turn
+/// with the rollouts' legality check and applies it when legal (a Nerts call is only checked).
+///
+/// # Errors
+/// [`RolloutError`] for a table that is not laid out consistently or a seat out of range.
+pub fn trace(
+    seats: &[FullSeat],
+    foundations: &[Vec<u8>],
+    rules: &Rules,
+    moves: &[(usize, u32)],
+) -> Result<Vec<TraceStep>, RolloutError> {
+    if !(1..=MAX_SEATS).contains(&seats.len()) {
+        return Err(RolloutError("need 1..=4 seats".into()));
+    }
+    let need = foundation_needs(foundations);
+    let mut table = Table {
+        seats: [Seat::EMPTY; MAX_SEATS],
+        n: seats.len(),
+        need,
+        fit: fit_masks(&need),
+    };
+    for (who, (seat, full)) in table.seats.iter_mut().zip(seats).enumerate() {
+        let split = full.nerts.len().saturating_sub(1);
+        let known = SeatKnowledge {
+            nerts_count: u8::try_from(full.nerts.len()).unwrap_or(u8::MAX),
+            nerts_top: full.nerts.last().copied().unwrap_or(NONE),
+            work: full.work.clone(),
+            cycle: full.cycle.clone(),
+            waste: full.waste,
+            pool: full.nerts[..split].to_vec(),
+            recycles: full.recycles,
+            found: full.found,
+        };
+        validate_seat(&known, who, rules)?;
+        seat.nerts[..full.nerts.len()].copy_from_slice(&full.nerts);
+        seat.nerts_len = known.nerts_count;
+        for (i, pile) in full.work.iter().enumerate() {
+            seat.work[i][..pile.len()].copy_from_slice(pile);
+            seat.work_len[i] = u8::try_from(pile.len()).unwrap_or(u8::MAX);
+        }
+        seat.cyc[..full.cycle.len()].copy_from_slice(&full.cycle);
+        seat.cyc_len = u8::try_from(full.cycle.len()).unwrap_or(u8::MAX);
+        seat.ptr = full.waste;
+        seat.recycles = full.recycles;
+        seat.found = full.found;
+    }
+    let mut out = Vec::with_capacity(moves.len());
+    for &(seat, mv) in moves {
+        if seat >= table.n {
+            return Err(RolloutError(format!("seat {seat} is not at the table")));
+        }
+        let legal = table.is_legal(seat, mv, rules);
+        if legal && kind(mv) != K_CALL {
+            table.apply(seat, mv, rules);
+        }
+        out.push(TraceStep {
+            legal,
+            seats: table.seats[..table.n]
+                .iter()
+                .map(|s| s.laid_out(usize::from(rules.num_work)))
+                .collect(),
+            need: table.need,
+        });
+    }
+    Ok(out)
+}
+
+impl Seat {
+    fn laid_out(&self, num_work: usize) -> FullSeat {
+        FullSeat {
+            nerts: self.nerts[..usize::from(self.nerts_len)].to_vec(),
+            work: self
+                .work
+                .iter()
+                .zip(self.work_len)
+                .take(num_work)
+                .map(|(pile, len)| pile[..usize::from(len)].to_vec())
+                .collect(),
+            cycle: self.cyc[..usize::from(self.cyc_len)].to_vec(),
+            waste: self.ptr,
+            recycles: self.recycles,
+            found: self.found,
+        }
+    }
+}

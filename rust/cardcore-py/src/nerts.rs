@@ -2,8 +2,8 @@
 
 use cardcore_engine::nerts::{self, MoveBuf, NertsError, PlayerView, STATE_BYTES};
 use cardcore_engine::nerts_rollout::{
-    PublicSeat, Racing, Request, RolloutError, Rules, SeatKnowledge, Timing, choose, evaluate,
-    greedy_move, knowledge as seat_knowledge,
+    FullSeat, PublicSeat, Racing, Request, RolloutError, Rules, SeatKnowledge, Timing, TraceStep,
+    choose, evaluate, greedy_move, knowledge as seat_knowledge, trace,
 };
 use pyo3::exceptions::PyValueError;
 use pyo3::intern;
@@ -300,7 +300,80 @@ fn nerts_choose(
     })
 }
 
+/// A seat laid out in full: a dict with the fields of `nerts_rollout::FullSeat` (card lists
+/// come back as `bytes`).
+#[derive(FromPyObject, IntoPyObject)]
+#[pyo3(from_item_all)]
+struct SeatDict {
+    nerts: Vec<u8>,
+    work: Vec<Vec<u8>>,
+    cycle: Vec<u8>,
+    waste: u8,
+    recycles: u32,
+    found: u8,
+}
+
+/// `From` both ways between two structs with the same named fields.
+macro_rules! same_fields {
+    ($a:ident, $b:ident { $($f:ident),* }) => {
+        impl From<$a> for $b {
+            fn from(x: $a) -> Self {
+                Self { $($f: x.$f),* }
+            }
+        }
+        impl From<$b> for $a {
+            fn from(x: $b) -> Self {
+                Self { $($f: x.$f),* }
+            }
+        }
+    };
+}
+
+same_fields!(
+    SeatDict,
+    FullSeat {
+        nerts,
+        work,
+        cycle,
+        waste,
+        recycles,
+        found
+    }
+);
+
+/// One step of `nerts_sim_trace` as a dict: `legal`, `seats`, `need` (4 x 16 bytes).
+#[derive(IntoPyObject)]
+struct StepDict {
+    legal: bool,
+    seats: Vec<SeatDict>,
+    need: Vec<[u8; 16]>,
+}
+
+/// Test hook: the rollout simulator's own transitions from a table laid out in full (seat
+/// dicts, foundation piles as card ids), trying each `(seat, move code)` in turn; one dict
+/// per step (see `cardcore_engine::nerts_rollout::trace`).
+#[pyfunction]
+fn nerts_sim_trace(
+    seats: Vec<SeatDict>,
+    foundations: Vec<Vec<u8>>,
+    rules: RulesTuple,
+    moves: Vec<(usize, u32)>,
+) -> PyResult<Vec<StepDict>> {
+    let seats: Vec<FullSeat> = seats.into_iter().map(FullSeat::from).collect();
+    let steps = trace(&seats, &foundations, &rules_of(rules), &moves)
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    Ok(steps
+        .into_iter()
+        .map(|TraceStep { legal, seats, need }| StepDict {
+            legal,
+            seats: seats.into_iter().map(SeatDict::from).collect(),
+            need: need.to_vec(),
+        })
+        .collect())
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(nerts_sim_trace, m)?)?;
     m.add_function(wrap_pyfunction!(nerts_rollouts, m)?)?;
     m.add_function(wrap_pyfunction!(nerts_choose, m)?)?;
     m.add_function(wrap_pyfunction!(nerts_knowledge, m)?)?;
