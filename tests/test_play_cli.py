@@ -54,6 +54,32 @@ def test_usage_errors() -> None:
     assert res.exit_code == 2
 
 
+def test_the_registry_names_the_tables() -> None:
+    """Games come from the registry (a game without a table is refused, naming the ones with
+    one); game options, and the older --jokers / --speed shortcuts, are checked by the game."""
+    import toy_game  # noqa: F401  (registers a game without a table)
+
+    runner = CliRunner()
+    res = runner.invoke(cli, ["play", "toy"])
+    assert res.exit_code == 2
+    assert "no table for 'toy'" in res.output
+    assert "nerts, spite-malice, three-thirteen" in res.output
+    bad = [
+        ("three-thirteen", ["--jokers", "3"]),
+        ("nerts", ["--option", "speed=warp"]),
+        ("nerts", ["--speed", "warp"]),
+        ("nerts", ["--jokers", "2"]),
+    ]
+    for game, args in bad:
+        res = runner.invoke(cli, ["play", game, *args])
+        assert res.exit_code == 2, args
+        assert "Traceback" not in res.output
+    for game, args in (("three-thirteen", ["--jokers", "2"]), ("nerts", ["--speed", "chill"])):
+        res = runner.invoke(cli, ["play", game, *args])  # accepted; CliRunner is no terminal
+        assert res.exit_code == 2
+        assert "needs an interactive terminal" in res.output, res.output
+
+
 def test_ai_levels_and_daily_seed(tmp_path: Path) -> None:
     for game, hard in (("three-thirteen", "hard"), ("spite-malice", "planner"), ("nerts", "hard")):
         spec = get_game(game)

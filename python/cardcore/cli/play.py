@@ -3,34 +3,42 @@ extra, Textual). Textual is imported only when the command runs."""
 
 from __future__ import annotations
 
+import importlib
 import importlib.util
 import sys
 
 import click
 
 from cardcore.errors import CardcoreError
+from cardcore.games.base import get_game, registered_games
 
 __all__ = ["play_cmd"]
 
-PLAY_GAMES = ("three-thirteen", "spite-malice", "nerts")
-_APPS = {
-    "three-thirteen": ("cardcore.play.three_thirteen", "ThreeThirteenApp"),
-    "spite-malice": ("cardcore.play.spite_malice", "SpiteMaliceApp"),
-    "nerts": ("cardcore.play.nerts", "NertsApp"),
-}
 MISSING_TEXTUAL = (
     "`cardcore play` needs Textual, which is not installed.\n"
     "Install it with:  pip install 'cardcore[play]'"
 )
 
 
+def playable_games() -> list[str]:
+    """Registered games with a table (``GameSpec.play_app``)."""
+    return [n for n in registered_games() if get_game(n).play_app is not None]
+
+
+def _playable(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    names = playable_games()
+    if value not in names:
+        raise click.BadParameter(f"no table for {value!r}; choose from {', '.join(names)}")
+    return value
+
+
 @click.command("play")
-@click.argument("game", type=click.Choice(PLAY_GAMES))
+@click.argument("game", callback=_playable, metavar="GAME")
 @click.option(
     "--players",
-    type=click.IntRange(2, 6),
+    type=int,
     default=None,
-    help="Seats, you included (three-thirteen 2-6, default 4; the others 2-4, default 2).",
+    help="Seats, you included (default: the game's; `cardcore games GAME` lists the range).",
 )
 @click.option(
     "--ai",
@@ -46,19 +54,8 @@ MISSING_TEXTUAL = (
     help="Seed of the deal (replay a deal exactly).",
 )
 @click.option("--daily", is_flag=True, help="Today's deal: the same for everyone (UTC date).")
-@click.option(
-    "--jokers",
-    type=click.Choice(("0", "2", "4")),
-    default=None,
-    help="Three-Thirteen: jokers added (always wild).",
-)
-@click.option(
-    "--speed",
-    type=click.Choice(("chill", "classic", "frantic")),
-    default="classic",
-    show_default=True,
-    help="Nerts: how fast the AI opponents play.",
-)
+@click.option("--jokers", default=None, hidden=True, help="Same as --option jokers=N.")
+@click.option("--speed", default=None, hidden=True, help="Same as --option speed=NAME.")
 @click.option(
     "--delay",
     type=click.FloatRange(0, 10),
@@ -88,7 +85,7 @@ def play_cmd(
     seed: int | None,
     daily: bool,
     jokers: str | None,
-    speed: str,
+    speed: str | None,
     delay: float,
     options: tuple[str, ...],
     replay_file: str | None,
@@ -96,14 +93,15 @@ def play_cmd(
 ) -> None:
     """Play GAME against the AIs in a full-screen terminal table (press ? for help).
 
-    GAME is three-thirteen, spite-malice or nerts. The finished game is saved as a replay
-    that `cardcore replay` verifies.
+    GAME is any registered game with a table (three-thirteen, spite-malice, nerts). Rules
+    options go in --option KEY=VALUE (e.g. jokers=2, speed=frantic; the older --jokers N and
+    --speed NAME still work). The finished game is saved as a replay that `cardcore replay`
+    verifies.
     """
     if importlib.util.find_spec("textual") is None:
         raise click.ClickException(MISSING_TEXTUAL)
     if seed is not None and daily:
         raise click.UsageError("--seed and --daily exclude each other")
-    from cardcore.games.base import get_game
     from cardcore.play.common import PlayConfig
 
     try:
@@ -113,13 +111,8 @@ def play_cmd(
             raise click.UsageError(
                 f"{game} needs {spec.min_players}-{spec.max_players} players, got {n}"
             )
-        opts = dict(spec.parse_options(options))
-        if jokers is not None:
-            if game != "three-thirteen":
-                raise click.UsageError("--jokers is a Three-Thirteen option")
-            opts["jokers"] = int(jokers)
-        if game == "nerts":
-            opts["speed"] = speed
+        shortcuts = [f"{k}={v}" for k, v in (("jokers", jokers), ("speed", speed)) if v is not None]
+        opts = dict(spec.parse_options((*options, *shortcuts)))
         spec.resolve_options(opts, n)
         config = PlayConfig(
             game=game,
@@ -132,9 +125,9 @@ def play_cmd(
             options=opts,
             save_replay=not no_replay,
         )
-        module_name, cls_name = _APPS[game]
-        module = importlib.import_module(module_name)
-        app = getattr(module, cls_name)(config)
+        assert spec.play_app is not None  # checked by _playable
+        module_name, _, cls_name = spec.play_app.partition(":")
+        app = getattr(importlib.import_module(module_name), cls_name)(config)
     except CardcoreError as e:
         raise click.UsageError(str(e)) from None
     if not (sys.stdin.isatty() and sys.stdout.isatty()):

@@ -183,6 +183,10 @@ class GameSpec:
     game_factory: Callable[[int, dict[str, OptionValue]], Any] | None = None
     """Builds the game's :class:`cardcore.games.api.Game` from a player count and resolved
     options (``None``: the game does not implement the embedding protocol)."""
+    play_app: str | None = None
+    """``"module:Class"`` of the game's table for ``cardcore play`` (a Textual app built from a
+    :class:`cardcore.play.common.PlayConfig`; imported only when the command runs). ``None``:
+    the game has no table."""
 
     def option(self, name: str) -> OptionSpec:
         for o in self.options:

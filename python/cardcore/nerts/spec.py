@@ -475,5 +475,6 @@ SPEC = register_game(
         record_schema=RECORD_SCHEMA,
         match_schema=MATCH_SCHEMA,
         game_factory=_game,
+        play_app="cardcore.play.nerts:NertsApp",
     )
 )

@@ -486,5 +486,6 @@ SPEC: Final = register_game(
         record_schema=RECORD_SCHEMA,
         match_schema=MATCH_SCHEMA,
         game_factory=_game,
+        play_app="cardcore.play.spite_malice:SpiteMaliceApp",
     )
 )

@@ -286,5 +286,6 @@ SPEC: Final = register_game(
         check_options=lambda players, options: Options.from_mapping(players, dict(options)),
         record_schema=RECORD_SCHEMA,
         game_factory=_game,
+        play_app="cardcore.play.three_thirteen:ThreeThirteenApp",
     )
 )
