@@ -29,7 +29,7 @@ from cardcore.cards import (
 )
 from cardcore.errors import CardcoreError, CardParseError, OptionError
 
-ALL_FACES = range(56)
+ALL_FACES = range(256)  # naturals, then jokers X1..X204
 NATURAL_FACES = range(52)
 SUIT_SYMBOLS = "♣♦♥♠"
 SUIT_OUTLINES = "♧♢♡♤"
@@ -63,9 +63,10 @@ def test_canonical_text_of_every_face() -> None:
         "Qc",
         "Kc",
     ]
-    assert texts[13::13] == ["Ad", "Ah", "As", "X1"]
-    assert texts[-4:] == ["X1", "X2", "X3", "X4"]
-    assert len(set(texts)) == 56
+    assert texts[13:56:13] == ["Ad", "Ah", "As", "X1"]
+    assert texts[52:56] == ["X1", "X2", "X3", "X4"]
+    assert texts[-1] == "X204"
+    assert len(set(texts)) == 256
     assert [_core.format_face(f) for f in ALL_FACES] == texts
 
 
@@ -120,11 +121,17 @@ def test_generic_jokers_take_the_lowest_free_index() -> None:
     assert parse_cards("JK") == parse_cards("JK")
 
 
-def test_too_many_jokers() -> None:
+def test_any_number_of_jokers() -> None:
+    """Three decks of Spite & Malice hold X1..X6; faces go up to X204 (face 255)."""
+    assert format_cards(parse_cards("JK JK JK JK JK JK")) == "X1 X2 X3 X4 X5 X6"
+    assert [c.face for c in parse_cards("X5 X204")] == [56, 255]
+    assert Card.from_id(156 + 5, 3) == Card.joker(6) == parse_card("X6")
+    assert Card.joker(6).id(3) == 161
+    assert [str(c) for c in make_deck(3, 6)[-6:]] == [f"X{k}" for k in range(1, 7)]
     with pytest.raises(CardParseError, match="too many jokers"):
-        parse_cards("JK JK JK JK JK")
+        parse_cards(" ".join(["JK"] * 205))
     with pytest.raises(CardParseError, match="too many jokers"):
-        parse_cards("X1 X2 X3 X4 JK")
+        parse_cards("X1 " + " ".join(["JK"] * 204))
 
 
 def test_separators() -> None:
@@ -166,8 +173,10 @@ BAD_TOKENS = [
     "77h",
     "A",
     "AhX",
-    "X0",  # jokers are X1..X4
-    "X5",
+    "X0",  # jokers are X1..X204
+    "X205",
+    "X01",
+    "X+1",
     "XX1",
     "X1@0",  # jokers take no deck
     "JK@1",
@@ -203,7 +212,7 @@ def test_messages_say_what_is_wrong() -> None:
     cases = {
         "7x": "unknown suit",
         "1h": "unknown rank",
-        "X9": "jokers are X1..X4",
+        "X205": "jokers are X1..X204",
         "JK@0": "jokers take no '@deck'",
         "7h@+1": "deck after '@'",
     }
@@ -308,7 +317,7 @@ def test_card_properties() -> None:
 
 def test_card_constructors_validate() -> None:
     with pytest.raises(CardParseError, match="out of range"):
-        Card(56)
+        Card(256)
     with pytest.raises(CardParseError, match="out of range"):
         Card(-1)
     with pytest.raises(CardParseError, match="bad deck"):
@@ -321,8 +330,8 @@ def test_card_constructors_validate() -> None:
         Card.of(14, 1)
     with pytest.raises(CardParseError):
         Card.of(1, 4)
-    with pytest.raises(CardParseError, match=r"X1\.\.X4"):
-        Card.joker(5)
+    with pytest.raises(CardParseError, match=r"X1\.\.X204"):
+        Card.joker(205)
     with pytest.raises(TypeError):
         Card(True)
     with pytest.raises(TypeError):
@@ -373,7 +382,7 @@ def test_id_validation() -> None:
     with pytest.raises(CardParseError, match="7h@2 is not in a game of 2 deck"):
         Card.parse("7h@2").id(2)
     with pytest.raises(CardParseError, match="out of range"):
-        Card.from_id(108, 2)
+        Card.from_id(104 + 204, 2)
     with pytest.raises(CardParseError, match="out of range"):
         Card.from_id(-1, 2)
     with pytest.raises(CardParseError, match="out of range"):
@@ -387,7 +396,7 @@ def test_make_deck_and_deck_ids() -> None:
     assert make_deck(1)[0] == Card.parse("Ac")
     assert make_deck(1)[-1] == Card.parse("Ks")
     assert make_deck(2)[52] == Card.parse("Ac@1")
-    for decks, jokers in [(-1, 0), (1, 5), (1, -1), (0, 0)]:
+    for decks, jokers in [(-1, 0), (1, 205), (1, -1), (0, 0)]:
         with pytest.raises(OptionError, match="at least one card"):
             make_deck(decks, jokers)
         with pytest.raises(ValueError, match="at least one card"):
@@ -405,9 +414,9 @@ def test_format_cards() -> None:
 
 
 def test_core_format_face_validation() -> None:
-    with pytest.raises(ValueError, match=r"out of range 0\.\.55"):
-        _core.format_face(56)
-    with pytest.raises(OverflowError):
+    with pytest.raises(ValueError, match=r"out of range 0\.\.255"):
+        _core.format_face(256)
+    with pytest.raises(ValueError, match=r"out of range 0\.\.255"):
         _core.format_face(-1)
 
 
@@ -451,7 +460,7 @@ def test_card_lists_reject_other_items() -> None:
         with pytest.raises(CardParseError, match="not a card"):
             _core.card_faces(bad)  # type: ignore[arg-type]
     with pytest.raises(CardParseError, match="out of range"):
-        _core.cards_from_ids(bytes([60]), 1)
+        _core.cards_from_ids([52 + 204], 1)
 
 
 # --- arithmetic on physical ids ----------------------------------------------------------------

@@ -16,6 +16,7 @@ from cardcore.errors import OptionError
 
 __all__ = [
     "JOKER0",
+    "MAX_JOKER",
     "RANKS",
     "SUITS",
     "Card",
@@ -34,7 +35,11 @@ __all__ = [
 
 RANKS: Final = "A23456789TJQK"
 SUITS: Final = "cdhs"
-JOKER0: Final = 52
+JOKER0: Final[int] = _core.JOKER0
+"""Face of joker ``X1``; joker ``Xk`` is face ``JOKER0 + k - 1``."""
+MAX_JOKER: Final[int] = _core.MAX_JOKER
+"""Highest joker number (``X204`` is face 255): cards, ids and card text take any joker up to
+it (3-deck Spite & Malice has ``X1..X6``)."""
 
 
 Card = _core.Card
@@ -109,9 +114,10 @@ def format_cards(cards: Iterable[Card], *, full: bool = False, sort: bool = Fals
 
 def deck_ids(decks: int = 1, jokers: int = 0) -> range:
     """Physical ids of ``decks`` standard decks plus ``jokers`` jokers, in id order."""
-    if decks < 0 or not 0 <= jokers <= 4 or decks + jokers == 0:
+    if decks < 0 or not 0 <= jokers <= MAX_JOKER or decks + jokers == 0:
         raise OptionError(
-            f"need decks >= 0, 0 <= jokers <= 4 and at least one card (got {decks}, {jokers})"
+            f"need decks >= 0, 0 <= jokers <= {MAX_JOKER} and at least one card "
+            f"(got {decks}, {jokers})"
         )
     return range(52 * decks + jokers)
 

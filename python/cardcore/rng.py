@@ -13,7 +13,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from cardcore import _core
-from cardcore.cards import Card, deck_ids
+from cardcore.cards import MAX_JOKER, Card, deck_ids
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -64,7 +64,7 @@ def shuffle(items: Sequence[T], *, seed: int) -> list[T]:
 
 def _deck_size(decks: int, jokers: int) -> int:
     """Number of cards of ``decks`` decks plus ``jokers`` jokers (validated as ``deck_ids``)."""
-    if decks < 0 or not 0 <= jokers <= 4 or decks + jokers == 0:
+    if decks < 0 or not 0 <= jokers <= MAX_JOKER or decks + jokers == 0:
         return len(deck_ids(decks, jokers))  # raises with the message
     return 52 * decks + jokers
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from cardcore.cards import JOKER0, id_text, parse_card, rank_of
+from cardcore.cards import id_text, parse_card, rank_of
 from cardcore.errors import CardParseError, IllegalMoveError
 from cardcore.spite_malice.options import KINGS
 
@@ -42,21 +42,15 @@ def card_text(card_id: int, num_decks: int) -> str:
 
 
 def parse_card_id(text: str, num_decks: int, total: int | None = None) -> int:
-    """Physical id of a card written as by :func:`card_text` (``"7h"`` means deck 0)."""
+    """Physical id of a card written as by :func:`card_text` (``"7h"`` means deck 0; jokers
+    ``X1``, ``X2``, ... up to ``total`` cards, else up to 16 jokers)."""
     t = text.strip()
-    naturals = 52 * num_decks
-    limit = naturals + 16 if total is None else total
-    if len(t) >= 2 and t[0] in "Xx" and t[1:].isdigit():
-        cid = naturals + int(t[1:]) - 1
-        if not naturals <= cid < limit:
-            raise CardParseError(f"no joker {t} in this game")
-        return cid
     card = parse_card(t)
-    if card.is_joker:
-        return naturals + card.face - JOKER0
-    cid = card.id(num_decks)
     if card.deck >= num_decks:
         raise CardParseError(f"no deck {card.deck} in a {num_decks}-deck game: {t}")
+    cid = card.id(num_decks)
+    if card.is_joker and cid >= (52 * num_decks + 16 if total is None else total):
+        raise CardParseError(f"no joker {t} in this game")
     return cid
 
 

@@ -1,7 +1,8 @@
 //! Card faces, physical ids and the text notation of RULES §1.
 //!
 //! A *face* is a `u8`: `suit * 13 + (rank - 1)` for the 52 naturals (suits `c d h s` = 0..3,
-//! ranks A=1 … K=13) and `52 + (k - 1)` for joker `Xk` (k = 1..4). A *physical id* tells apart
+//! ranks A=1 … K=13) and `52 + (k - 1)` for joker `Xk` (k = 1..=204, any number a game needs:
+//! 3-deck Spite & Malice has `X1..X6`). A *physical id* tells apart
 //! the copies in multi-deck games: `deck * 52 + face` for naturals and `num_decks * 52 + (k - 1)`
 //! for jokers.
 
@@ -9,9 +10,13 @@ use crate::error::CardError;
 
 /// Number of natural faces.
 pub const NATURALS: u8 = 52;
-/// Face of joker `X1`; `X2..X4` follow.
+/// Face of joker `X1`; `X2`, `X3`, ... follow.
 pub const JOKER0: u8 = 52;
-/// Most jokers a game may hold.
+/// Highest joker number: `X204` is face 255. Cards, ids and the text notation take any joker
+/// up to it.
+pub const MAX_JOKER: u8 = u8::MAX - JOKER0 + 1;
+/// Most jokers in a Three-Thirteen game (RULES §2: 0, 2 or 4), the most the meld solver and the
+/// Three-Thirteen agents take (faces up to `X4`).
 pub const MAX_JOKERS: u8 = 4;
 
 const RANKS: &[u8; 13] = b"A23456789TJQK";
@@ -89,7 +94,7 @@ pub fn format_face(face: u8) -> String {
 /// One parsed token: a face and, when the text gave `@deck`, its deck.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Token {
-    /// Face code (naturals 0..52, jokers 52..56).
+    /// Face code (naturals 0..52, jokers 52..=255).
     pub face: u8,
     /// Deck index from an `@deck` suffix.
     pub deck: Option<u16>,
@@ -180,12 +185,17 @@ pub fn parse_token(token: &str) -> Result<Option<Token>, CardError> {
         if deck.is_some() {
             return Err(bad("jokers take no '@deck'"));
         }
-        return match k {
-            "1" | "2" | "3" | "4" => Ok(Some(Token {
-                face: JOKER0 + k.as_bytes()[0] - b'1',
+        // Digits only, no leading zero: `str::parse` would also take `+1` and `01`.
+        let number = (!k.starts_with('0') && k.bytes().all(|c| c.is_ascii_digit()))
+            .then(|| k.parse::<u8>().ok())
+            .flatten()
+            .filter(|n| (1..=MAX_JOKER).contains(n));
+        return match number {
+            Some(n) => Ok(Some(Token {
+                face: JOKER0 + (n - 1),
                 deck: None,
             })),
-            _ => Err(bad("jokers are X1..X4 or JK")),
+            None => Err(bad("jokers are X1..X204 or JK")),
         };
     }
     let Some(last) = body.chars().last() else {
@@ -204,11 +214,11 @@ pub fn parse_token(token: &str) -> Result<Option<Token>, CardError> {
 /// joker index not otherwise named in the text.
 ///
 /// # Errors
-/// [`CardError::BadToken`] for a malformed token, [`CardError::TooManyJokers`] past `X4`.
+/// [`CardError::BadToken`] for a malformed token, [`CardError::TooManyJokers`] past `X204`.
 pub fn parse_cards(text: &str) -> Result<Vec<Token>, CardError> {
     let mut out = Vec::with_capacity(text.len() / 3 + 1);
     let mut generic = Vec::new();
-    let mut used = [false; MAX_JOKERS as usize];
+    let mut used = [false; MAX_JOKER as usize];
     for tok in text
         .split(|c: char| c.is_whitespace() || c == ',')
         .filter(|t| !t.is_empty())
@@ -233,7 +243,7 @@ pub fn parse_cards(text: &str) -> Result<Vec<Token>, CardError> {
             }
         }
     }
-    let mut free = (0..MAX_JOKERS).filter(|&k| !used[usize::from(k)]);
+    let mut free = (0..MAX_JOKER).filter(|&k| !used[usize::from(k)]);
     for pos in generic {
         let k = free.next().ok_or(CardError::TooManyJokers)?;
         out[pos].face = JOKER0 + k;
@@ -255,7 +265,7 @@ mod tests {
 
     #[test]
     fn round_trip_every_face() {
-        for f in 0..56u8 {
+        for f in 0..=u8::MAX {
             let text = format_face(f);
             assert_eq!(parse_faces(&text).unwrap(), vec![f], "{text}");
         }
@@ -283,13 +293,26 @@ mod tests {
     #[test]
     fn errors() {
         for bad in [
-            "1h", "Zz", "7x", "X5", "JK@1", "7h@x", "h", "77h", "7h@+1", "7h@", "@1", "7h@1@2",
-            "7h@-1", "7h@65536", "X1@0", "X0", "XX1", "10", "♠", "0h", "11h", "1 0h",
+            "1h", "Zz", "7x", "X205", "X01", "X+1", "X256", "JK@1", "7h@x", "h", "77h", "7h@+1",
+            "7h@", "@1", "7h@1@2", "7h@-1", "7h@65536", "X1@0", "X0", "XX1", "10", "♠", "0h",
+            "11h", "1 0h",
         ] {
             assert!(parse_cards(bad).is_err(), "{bad}");
         }
-        assert_eq!(parse_cards("JK JK JK JK JK"), Err(CardError::TooManyJokers));
-        assert_eq!(parse_cards("X1 X2 X3 X4 JK"), Err(CardError::TooManyJokers));
+        assert_eq!(
+            parse_faces("X1 X2 X3 X4 JK X6 JK").unwrap(),
+            vec![52, 53, 54, 55, 56, 57, 58]
+        );
+        assert_eq!(parse_faces("X204").unwrap(), vec![255]);
+        let every = vec!["JK"; 204].join(" ");
+        assert_eq!(
+            parse_faces(&every).unwrap(),
+            (52..=255).collect::<Vec<u8>>()
+        );
+        assert_eq!(
+            parse_cards(&format!("{every} JK")),
+            Err(CardError::TooManyJokers)
+        );
         match parse_cards("7h 7q") {
             Err(CardError::BadToken { token, .. }) => assert_eq!(token, "7q"),
             other => panic!("{other:?}"),

@@ -13,7 +13,7 @@ pub enum CardError {
         /// What is wrong with it.
         why: String,
     },
-    /// More than four jokers in one text.
-    #[error("too many jokers: at most X1..X4")]
+    /// More jokers in one text than faces for them (`X204` is the last).
+    #[error("too many jokers: at most X1..X204")]
     TooManyJokers,
 }

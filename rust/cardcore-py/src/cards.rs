@@ -4,7 +4,7 @@
 //! here, and a list or tuple of `Card` objects is read field by field without a Python call per
 //! card.
 
-use cardcore_engine::card::{self, JOKER0, MAX_JOKERS};
+use cardcore_engine::card::{self, JOKER0, MAX_JOKER};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::pyclass::CompareOp;
@@ -12,10 +12,8 @@ use pyo3::types::{PyBool, PyBytes, PyInt, PyList, PyString, PyTuple, PyType};
 
 use crate::errors::{CardParseError, PyCardError};
 
-/// Number of face codes.
-const FACES: i64 = (JOKER0 + MAX_JOKERS) as i64;
-
-/// An immutable playing card: a face code (0..55) and a deck index.
+/// An immutable playing card: a face code (0..=255: naturals 0..52, joker `Xk` at `51 + k`) and
+/// a deck index.
 ///
 /// Cards compare and hash by `(face, deck)` and sort in physical-id order: deck, then suit,
 /// then rank, with jokers last. `str()` gives the face (`"7h"`); `full()` adds the deck.
@@ -37,9 +35,9 @@ fn int_arg(obj: &Bound<'_, PyAny>) -> Option<i128> {
 
 impl Card {
     fn checked(face: i128, deck: i128) -> PyResult<Self> {
-        let Some(f) = u8::try_from(face).ok().filter(|&f| i64::from(f) < FACES) else {
+        let Ok(f) = u8::try_from(face) else {
             return Err(CardParseError::new_err(format!(
-                "face code {face} out of range 0..55"
+                "face code {face} out of range 0..255"
             )));
         };
         match u32::try_from(deck) {
@@ -92,12 +90,12 @@ impl Card {
         Self::checked(i128::from(suit * 13 + rank - 1), i128::from(deck))
     }
 
-    /// Joker `Xk` (k = 1..4).
+    /// Joker `Xk` (k = 1..204).
     #[classmethod]
     fn joker(_cls: &Bound<'_, PyType>, k: i64) -> PyResult<Self> {
-        if !(1..=4).contains(&k) {
+        if !(1..=i64::from(MAX_JOKER)).contains(&k) {
             return Err(CardParseError::new_err(format!(
-                "jokers are X1..X4, not X{k}"
+                "jokers are X1..X{MAX_JOKER}, not X{k}"
             )));
         }
         Self::checked(i128::from(JOKER0) + i128::from(k) - 1, 0)
@@ -118,10 +116,11 @@ impl Card {
             )));
         };
         let naturals = nd.saturating_mul(52);
-        if nd < 0 || !(0..naturals.saturating_add(4)).contains(&id) {
+        let end = naturals.saturating_add(i128::from(MAX_JOKER));
+        if nd < 0 || !(0..end).contains(&id) {
             return Err(CardParseError::new_err(format!(
                 "card id {id} out of range 0..{} for {nd} deck(s)",
-                naturals.saturating_add(3)
+                end - 1
             )));
         }
         if id >= naturals {
@@ -331,7 +330,7 @@ fn cards_from_ids<'py>(ids: &Bound<'py, PyAny>, num_decks: u16) -> PyResult<Boun
                 face: u8::try_from(id % 52).unwrap_or(0),
                 deck: id / 52,
             })
-        } else if id < naturals + 4 {
+        } else if id < naturals + u32::from(MAX_JOKER) {
             Ok(Card {
                 face: JOKER0 + u8::try_from(id - naturals).unwrap_or(0),
                 deck: 0,
@@ -339,7 +338,7 @@ fn cards_from_ids<'py>(ids: &Bound<'py, PyAny>, num_decks: u16) -> PyResult<Boun
         } else {
             Err(CardParseError::new_err(format!(
                 "card id {id} out of range 0..{} for {num_decks} deck(s)",
-                naturals + 3
+                naturals + u32::from(MAX_JOKER) - 1
             )))
         }
     };
@@ -385,18 +384,17 @@ fn card_faces<'py>(hand: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyBytes>> {
     Ok(PyBytes::new(hand.py(), &out))
 }
 
-/// Canonical text of a face code (0..56).
+/// Canonical text of a face code (0..=255).
 #[pyfunction]
-fn format_face(face: u8) -> PyResult<String> {
-    if face >= card::JOKER0 + card::MAX_JOKERS {
-        return Err(PyValueError::new_err(format!(
-            "face code {face} out of range 0..55"
-        )));
-    }
+fn format_face(face: i64) -> PyResult<String> {
+    let face = u8::try_from(face)
+        .map_err(|_| PyValueError::new_err(format!("face code {face} out of range 0..255")))?;
     Ok(card::format_face(face))
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("JOKER0", JOKER0)?;
+    m.add("MAX_JOKER", MAX_JOKER)?;
     m.add_class::<Card>()?;
     m.add_function(wrap_pyfunction!(parse_cards, m)?)?;
     m.add_function(wrap_pyfunction!(card_faces, m)?)?;
