@@ -1,4 +1,9 @@
-"""A tiny deterministic game for testing the game-neutral runner without the real engines."""
+"""A tiny deterministic game for testing the game-neutral runner without the real engines.
+
+It is also the worked example of CONTRIBUTING.md's "Adding a fourth game" checklist: options
+(1), a deal from the ``"deck"`` stream and agents on their ``"agent"`` streams (2, 3), ``play``
+with the record head and a replay (4), ``verify_replay`` (5), ``play_match`` (6) and
+registration (7); its tests are ``tests/test_sim*.py`` (8)."""
 
 from __future__ import annotations
 
@@ -73,11 +78,7 @@ def play(req: GameRequest) -> dict[str, Any]:
     best = max(scores)
     winners = [s for s, v in enumerate(scores) if v == best]
     rec: dict[str, Any] = {
-        "game": "toy",
-        "index": req.index,
-        "seed": req.seed,
-        "players": req.players,
-        "agents": list(req.agents),
+        **req.record_head("toy"),
         "scores": scores,
         "winner": winners[0] if len(winners) == 1 else None,
     }
