@@ -13,6 +13,7 @@ from click.testing import CliRunner
 
 from cardcore.cli import cli
 from cardcore.games.base import get_game
+from cardcore.games.levels import LEVELS
 from cardcore.play.common import PlayConfig, agent_for_level, daily_seed, default_replay_path
 from cardcore.rng import derive_seed
 
@@ -81,11 +82,16 @@ def test_the_registry_names_the_tables() -> None:
 
 
 def test_ai_levels_and_daily_seed(tmp_path: Path) -> None:
-    for game, hard in (("three-thirteen", "hard"), ("spite-malice", "planner"), ("nerts", "hard")):
+    ladders = {
+        "three-thirteen": ("random", "greedy", "normal", "hard", "expert"),
+        "spite-malice": ("random", "greedy", "normal", "planner", "expert"),
+        "nerts": ("random", "greedy", "greedy", "hard", "hard"),
+    }
+    for game, agents in ladders.items():
         spec = get_game(game)
-        assert agent_for_level(spec, "easy") == "random"
-        assert agent_for_level(spec, "normal") == "greedy"
-        assert agent_for_level(spec, "hard") == hard
+        assert tuple(agent_for_level(spec, lv) for lv in LEVELS) == agents
+    with pytest.raises(ValueError, match="AI level"):
+        agent_for_level(get_game("nerts"), "godlike")
     day = dt.date(2026, 11, 29)
     assert daily_seed(day) == derive_seed(20261129, 0, "daily")
     assert daily_seed(day) != daily_seed(day + dt.timedelta(days=1))

@@ -127,7 +127,7 @@ def test_call_nerts_ends_round_and_match_saves_replay(tmp_path: Path) -> None:
         rec = json.loads((tmp_path / "nerts.jsonl").read_text())
         assert rec["game"] == "nerts"
         assert rec["winner"] == 0
-        assert rec["agents"] == ["human", "random"]
+        assert rec["agents"] == ["human", "greedy"]
         rep = rec["replay"]
         assert rep["kind"] == "match"
         assert rep["human_seats"] == [0]

@@ -172,9 +172,10 @@ def test_full_game_scripted_player_and_replay(tmp_path: Path) -> None:
 
 def test_session_refuses_out_of_turn_and_maps_ai_levels() -> None:
     s = ThreeThirteenSession(players=3, ai="easy", seed=9)
-    assert s.agent_names == ["human", "random", "random"]
+    assert s.agent_names == ["human", "greedy", "greedy"]
     assert ThreeThirteenSession(players=2, ai="hard", seed=9).agent_names[1] == "hard"
-    assert ThreeThirteenSession(players=2, ai="normal", seed=9).agent_names[1] == "greedy"
+    assert ThreeThirteenSession(players=2, ai="normal", seed=9).agent_names[1] == "normal"
+    assert ThreeThirteenSession(players=2, ai="expert", seed=9).agent_names[1] == "expert"
     while s.state.current == 0:
         s.draw_stock()
         s.discard(s.state.hands[0][0])

@@ -10,7 +10,14 @@ import pytest
 from cardcore.cards import Card
 from cardcore.errors import CardParseError
 from cardcore.rng import Rng
-from cardcore.three_thirteen.agents import AGENTS, GreedyAgent, HardAgent, RandomAgent
+from cardcore.three_thirteen.agents import (
+    AGENTS,
+    ExpertAgent,
+    GreedyAgent,
+    HardAgent,
+    NormalAgent,
+    RandomAgent,
+)
 from cardcore.three_thirteen.rules import (
     DRAW_DISCARD,
     DRAW_STOCK,
@@ -53,10 +60,16 @@ def legal_of(obs: Observation) -> list[Move]:
 
 
 def test_registry() -> None:
-    assert {"random": RandomAgent, "greedy": GreedyAgent, "hard": HardAgent} == AGENTS
+    assert {
+        "random": RandomAgent,
+        "greedy": GreedyAgent,
+        "normal": NormalAgent,
+        "hard": HardAgent,
+        "expert": ExpertAgent,
+    } == AGENTS
 
 
-@pytest.mark.parametrize("name", ["random", "greedy", "hard"])
+@pytest.mark.parametrize("name", ["random", "greedy", "normal", "hard"])
 @pytest.mark.parametrize(
     "opts",
     [{}, {"forbid_return_of_discard_draw": True, "jokers": 2}, {"ace_mode": "high", "jokers": 4}],

@@ -100,7 +100,7 @@ def test_whole_game_saves_a_verified_replay(
     replay = Path(st["result"]["replay"])
     assert replay.parent == tmp_path / "replays"
     record = json.loads(replay.read_text())
-    assert record["agents"] == ["human", "greedy", "greedy"]
+    assert record["agents"] == ["human", "normal", "normal"]
     assert record["seed"] == 42
     out = CliRunner().invoke(cli, ["replay", str(replay)])
     assert out.exit_code == 0, out.output

@@ -153,6 +153,15 @@ def tt_hard_discard(
     rules: tuple[int, int, int],
     params: _HardParams,
 ) -> int | None: ...
+def tt_expert_decide(
+    cards: tuple[int, bytes, bytes, list[bytes], list[int], int],
+    round: tuple[int, int, int, bool, int | None, int | None, int, int],
+    options: tuple[int, int, bool],
+    rules: tuple[int, int, int],
+    params: tuple[int, float | None, int, int, float, bool, bool],
+    hard_params: _HardParams,
+    seed: int,
+) -> tuple[int, int, int]: ...
 
 # --- spite (spite & malice) ----------------------------------------------------------------
 SPITE_FEATURES: list[str]
@@ -177,6 +186,14 @@ def spite_plan(
     node_limit: int = ...,
 ) -> tuple[float, list[tuple[int, int, int]], int, bool]: ...
 def spite_weights(name: str) -> list[float]: ...
+def spite_expert_decide(
+    table: tuple[int, bytes, bytes, list[int], list[list[bytes]], list[bytes], list[int], int],
+    game: tuple[int, int, int, int],
+    rules: tuple[int, bool, bool, int, bool],
+    params: tuple[int, float | None, int, int, float, float, int],
+    weights: list[float],
+    seed: int,
+) -> tuple[list[tuple[int, int, int]], int, int]: ...
 
 # --- nerts ---------------------------------------------------------------------------------
 NERTS_STATE_BYTES: int

@@ -11,6 +11,7 @@ import click
 
 from cardcore.errors import CardcoreError
 from cardcore.games.base import get_game, registered_games
+from cardcore.games.levels import PLAY_LEVELS
 
 __all__ = ["play_cmd"]
 
@@ -42,10 +43,12 @@ def _playable(ctx: click.Context, param: click.Parameter, value: str) -> str:
 )
 @click.option(
     "--ai",
-    type=click.Choice(("easy", "normal", "hard")),
+    type=click.Choice(PLAY_LEVELS),
     default="normal",
     show_default=True,
-    help="AI strength: random, greedy or the strongest agent.",
+    help="AI strength, a rung of the ladder in docs/agents.md (three-thirteen: greedy, "
+    "normal, hard, expert; spite-malice: greedy, normal, planner, expert; nerts: greedy, "
+    "greedy, hard, hard).",
 )
 @click.option(
     "--seed",

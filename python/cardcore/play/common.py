@@ -20,6 +20,7 @@ from rich.text import Text
 from cardcore.cards import JOKER0, is_red, rank_of, suit_of
 from cardcore.errors import IllegalMoveError
 from cardcore.games.base import HUMAN, Agent, GameSpec, get_game
+from cardcore.games.levels import PLAY_LEVELS, agent_for_level
 from cardcore.rng import Rng, derive_seed, new_seed
 
 __all__ = [
@@ -41,20 +42,11 @@ __all__ = [
 YOU: Final = 0
 """Your seat at every table."""
 
-AI_LEVELS: Final = ("easy", "normal", "hard")
+AI_LEVELS: Final = PLAY_LEVELS
+"""The AI levels offered (``easy``, ``normal``, ``hard``, ``expert``): rungs of the ladder in
+:mod:`cardcore.games.levels`; :func:`agent_for_level` names each level's agent."""
 _SUITS: Final = "♣♦♥♠"
 _RANKS: Final = ("", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
-
-
-def agent_for_level(spec: GameSpec, level: str) -> str:
-    """The built-in agent of ``spec`` for an AI level: easy = ``random``, normal = ``greedy``,
-    hard = the game's strongest (its ``default_agent``)."""
-    if level not in AI_LEVELS:
-        raise ValueError(f"AI level must be one of {', '.join(AI_LEVELS)}, got {level!r}")
-    name = {"easy": "random", "normal": "greedy", "hard": spec.default_agent}[level]
-    if name not in spec.agents:
-        name = spec.default_agent
-    return name
 
 
 def daily_seed(day: _dt.date | None = None) -> int:

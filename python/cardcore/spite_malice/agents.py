@@ -1,7 +1,19 @@
-"""Built-in Spite & Malice agents: ``random``, ``greedy`` and ``planner`` (the strongest).
+"""Built-in Spite & Malice agents: ``random``, ``greedy``, ``normal`` (each decision the
+planner's with probability 1/2, else greedy's), ``planner`` and ``expert`` (the strongest).
 
 Every agent sees only ``state.observation(seat)`` and draws randomness only from the ``rng``
 the runner gives its seat.
+
+``expert`` is the planner checked by determinized look-ahead: at the start of a turn (and
+after each card the turn reveals) it takes the planner's best few plans, deals the unseen
+cards at random ``rollouts`` times, plays each plan in every deal and the next turns with the
+planner for every seat, and scores the pay-off cards it played minus the others' (a win or a
+loss counts ``win_value``). The planner's plan stands unless another is ahead by more than
+``margin`` standard errors of the paired difference; the chosen plan is then played move by
+move. One Rust call per plan (``cardcore_engine::spite_expert``), every random choice seeded
+from the seat's ``rng``; with ``time_ms`` it searches for that long instead (not
+reproducible). Rules the look-ahead does not simulate (unlimited centre stacks, completed
+stacks set aside, other stock-exhaustion rules) make it play as the planner.
 """
 
 from __future__ import annotations
@@ -9,7 +21,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from cardcore.spite_malice.planner import Weights, plan_turn
+from cardcore import _core
+from cardcore.games.levels import Blend
+from cardcore.spite_malice.planner import (
+    Weights,
+    plan_moves,
+    plan_turn,
+    preset_weights,
+)
 from cardcore.spite_malice.rules import (
     Move,
     Observation,
@@ -18,7 +37,7 @@ from cardcore.spite_malice.rules import (
     PlaySide,
 )
 
-__all__ = ["GreedyAgent", "PlannerAgent", "RandomAgent"]
+__all__ = ["ExpertAgent", "GreedyAgent", "NormalAgent", "PlannerAgent", "RandomAgent"]
 
 
 class RandomAgent:
@@ -81,3 +100,106 @@ class PlannerAgent:
                 return first
         self.fallbacks += 1
         return GreedyAgent().act(observation, legal, rng)
+
+
+class NormalAgent(Blend):
+    """The planner's move with probability 1/2, else greedy's."""
+
+    __slots__ = ()
+
+    def __init__(self) -> None:
+        super().__init__(PlannerAgent(), GreedyAgent(), 0.5)
+
+
+_SIDE_RULES = {"any": 0, "same_or_one_lower": 1, "no_aces": 2}
+
+
+class ExpertAgent:
+    """The planner's best plans compared by determinized look-ahead (module docstring).
+
+    ``rollouts``: deals per plan decision (the default budget; reproducible). ``time_ms``:
+    search for this long per decision instead (the game then depends on the machine's speed).
+    ``candidates``: plans compared; ``horizon``: turns looked at after the current one
+    (default: one round of the table). ``deals`` and ``searches`` count the work.
+    """
+
+    def __init__(
+        self,
+        rollouts: int = 16,
+        *,
+        time_ms: float | None = None,
+        candidates: int = 4,
+        horizon: int | None = None,
+        margin: float = 1.0,
+        win_value: float = 10.0,
+        node_limit: int = 500_000,
+    ) -> None:
+        if rollouts < 0 or (time_ms is not None and not time_ms > 0):
+            raise ValueError("rollouts must be >= 0 and time_ms > 0 (or None)")
+        self.rollouts = rollouts
+        self.time_ms = time_ms
+        self.candidates = candidates
+        self.horizon = horizon
+        self.margin = margin
+        self.win_value = win_value
+        self.node_limit = node_limit
+        self.weights = preset_weights("hard")
+        self.deals = 0
+        self.searches = 0
+        self._turn = -1
+        self._plan: list[Move] = []
+
+    def act(self, observation: Observation, legal: Sequence[Move], rng: Any) -> Move:
+        obs = observation
+        if obs.turn == self._turn and self._plan and self._plan[0] in legal:
+            return self._plan.pop(0)
+        o = obs.options
+        if (
+            o.center_limit == 0
+            or o.completed_stack != "shuffle_into_stock"
+            or o.stock_exhausted != "tie_on_required_draw"
+        ):
+            return PlannerAgent(self.weights, self.node_limit).act(obs, legal, rng)
+        rank = obs.rank
+        p = o.num_players
+        horizon = p if self.horizon is None else self.horizon
+        steps, deals, _ = _core.spite_expert_decide(
+            (
+                obs.seat,
+                bytes(rank(c) for c in obs.hand),
+                bytes(255 if t is None else rank(t) for t in obs.payoff_tops),
+                list(obs.payoff_counts),
+                [[bytes(rank(c) for c in st) for st in seat] for seat in obs.side_stacks],
+                [bytes(rank(c) for c in st) for st in obs.center],
+                list(obs.hand_sizes),
+                obs.stock_count,
+            ),
+            (o.decks, o.hand_size, obs.turn, o.max_turns),
+            (
+                o.top_rank,
+                o.king_can_start_stack,
+                o.refill_empty_hand,
+                _SIDE_RULES[o.side_stack_rule],
+                o.must_play_aces,
+            ),
+            (
+                self.rollouts,
+                self.time_ms,
+                self.candidates,
+                horizon,
+                self.margin,
+                self.win_value,
+                self.node_limit,
+            ),
+            self.weights,
+            int(rng.next_u64()),
+        )
+        self.deals += deals
+        self.searches += 1
+        plan = list(plan_moves(obs, steps))
+        if plan and plan[0] in legal:
+            self._turn = obs.turn
+            self._plan = plan[1:]
+            return plan[0]
+        self._plan = []
+        return GreedyAgent().act(obs, legal, rng)

@@ -33,6 +33,7 @@ __all__ = [
     "NO_CARD",
     "Plan",
     "PlannerInput",
+    "plan_moves",
     "plan_raw",
     "plan_turn",
     "planner_input",
@@ -150,6 +151,11 @@ def plan_turn(obs: Observation, weights: Weights = "hard", *, node_limit: int = 
     """Best sequence for ``obs.seat`` (whose turn it must be), as engine moves."""
     inp = planner_input(obs)
     score, steps, nodes, complete = plan_raw(inp, weights, node_limit=node_limit)
+    return Plan(plan_moves(obs, steps), score, nodes, complete, tuple(steps))
+
+
+def plan_moves(obs: Observation, steps: Sequence[tuple[int, int, int]]) -> tuple[Move, ...]:
+    """Planner steps (hand indices into ``obs.hand``) as engine moves for ``obs.seat``."""
     engine_slots = len(obs.center)
     first_free = next((i for i, c in enumerate(obs.center) if not c), 0)
     hand = obs.hand
@@ -167,4 +173,4 @@ def plan_turn(obs: Observation, weights: Weights = "hard", *, node_limit: int = 
             moves.append(PlayHand(hand[a], slot(b)))
         elif kind == 3:
             moves.append(Discard(hand[a], b))
-    return Plan(tuple(moves), score, nodes, complete, tuple(steps))
+    return tuple(moves)

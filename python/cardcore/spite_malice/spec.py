@@ -45,7 +45,13 @@ from cardcore.games.replay_format import (
 )
 from cardcore.games.schema import HEAD, INT64, STRING, RecordSchema, list_of, optional, struct
 from cardcore.rng import RNG_VERSION, Rng, derive_seed
-from cardcore.spite_malice.agents import GreedyAgent, PlannerAgent, RandomAgent
+from cardcore.spite_malice.agents import (
+    ExpertAgent,
+    GreedyAgent,
+    NormalAgent,
+    PlannerAgent,
+    RandomAgent,
+)
 from cardcore.spite_malice.game import SpiteMaliceGame, game_for
 from cardcore.spite_malice.rules import (
     OPTION_SPECS,
@@ -473,7 +479,13 @@ SPEC: Final = register_game(
         max_players=4,
         default_players=2,
         options=OPTION_SPECS,
-        agents={"random": RandomAgent, "greedy": GreedyAgent, "planner": PlannerAgent},
+        agents={
+            "random": RandomAgent,
+            "greedy": GreedyAgent,
+            "normal": NormalAgent,
+            "planner": PlannerAgent,
+            "expert": ExpertAgent,
+        },
         default_agent="planner",
         play=play,
         play_match=play_match,

@@ -1,4 +1,4 @@
-"""Three-Thirteen agents: ``random``, ``greedy`` and ``hard``.
+"""Three-Thirteen agents: ``random``, ``greedy``, ``normal``, ``hard`` and ``expert``.
 
 Every agent is a pure function of ``(observation, legal, rng)``: the only state an agent keeps
 is a memo of its own last solver answer (same input, same output), so a game replays exactly.
@@ -7,6 +7,8 @@ is a memo of its own last solver answer (same input, same output), so a game rep
 * ``greedy``: takes the discard-pile top only if that (with the best discard after it) lowers
   its optimal deadwood; otherwise draws from the stock; discards to minimise deadwood. One
   Rust call per draw decision; the discard after a pile draw reuses that answer.
+* ``normal``: each decision ``hard``'s with probability 1/2, else ``greedy``'s (a level between
+  them on the ladder, ``docs/agents.md``).
 * ``hard``: counts unseen cards (everything not in its hand, the discard pile or an opponent's
   known pickups) and values a hand by its expected optimal deadwood after one more stock draw
   and best discard, minus a bonus for the chance of going out on that draw. Discard: among the
@@ -19,6 +21,14 @@ is a memo of its own last solver answer (same input, same output), so a game rep
   faces cost a solver call. Each decision is one Rust call (``cardcore_engine::
   three_thirteen_hard``); the Python implementation it replaced is kept in the tests as the
   reference it must match decision for decision.
+* ``expert``: ``hard`` plus determinized Monte Carlo search: at each decision it deals the
+  unseen cards at random (consistently with its observation) ``rollouts`` times, plays each
+  candidate move (both draws; the discards near the least deadwood) in every deal and finishes
+  the round with a fast greedy policy for every seat, scoring the mean opponent round score
+  minus its own. ``hard``'s move stands unless another candidate is ahead by more than
+  ``margin`` standard errors of the paired difference. One Rust call per decision
+  (``cardcore_engine::three_thirteen_expert``), every random choice seeded from the seat's
+  ``rng``; with ``time_ms`` it searches for that long instead (not reproducible).
 """
 
 from __future__ import annotations
@@ -28,6 +38,7 @@ from typing import Final
 
 from cardcore import _core
 from cardcore.games.base import AgentFactory
+from cardcore.games.levels import Blend
 from cardcore.rng import Rng
 from cardcore.three_thirteen.melds import discard_deadwoods_of_faces
 from cardcore.three_thirteen.rules import (
@@ -36,9 +47,10 @@ from cardcore.three_thirteen.rules import (
     Discard,
     Move,
     Observation,
+    Options,
 )
 
-__all__ = ["AGENTS", "GreedyAgent", "HardAgent", "RandomAgent"]
+__all__ = ["AGENTS", "ExpertAgent", "GreedyAgent", "HardAgent", "NormalAgent", "RandomAgent"]
 
 
 class RandomAgent:
@@ -160,8 +172,125 @@ class HardAgent:
         return move if move in legal else legal[0]
 
 
+class NormalAgent(Blend):
+    """``hard``'s move with probability 1/2, else ``greedy``'s."""
+
+    __slots__ = ()
+
+    def __init__(self) -> None:
+        super().__init__(HardAgent(), GreedyAgent(), 0.5)
+
+
+# --- expert -------------------------------------------------------------------------------------
+
+_MAX_TURNS: Final = Options().max_turns_per_round  # not in the observation: the default
+
+
+class ExpertAgent:
+    """``hard`` checked by determinized rollouts of the rest of the round (module docstring).
+
+    ``rollouts``: deals per decision (the default budget; reproducible). ``time_ms``: search
+    for this long per decision instead (at least one deal; the game then depends on the
+    machine's speed). ``margin``: standard errors by which another move must beat ``hard``'s.
+    ``deals`` and ``decisions`` count the search's work (for measurements).
+    """
+
+    __slots__ = (
+        "deals",
+        "decisions",
+        "hard_rollouts",
+        "infer_hands",
+        "margin",
+        "max_candidates",
+        "rollouts",
+        "slack",
+        "time_ms",
+    )
+
+    def __init__(
+        self,
+        rollouts: int = 16,
+        *,
+        time_ms: float | None = None,
+        max_candidates: int = 4,
+        slack: int = 10,
+        margin: float = 1.0,
+        hard_rollouts: bool = True,
+        infer_hands: bool = True,
+    ) -> None:
+        if rollouts < 0 or (time_ms is not None and not time_ms > 0):
+            raise ValueError("rollouts must be >= 0 and time_ms > 0 (or None)")
+        self.rollouts = rollouts
+        self.time_ms = time_ms
+        self.max_candidates = max_candidates
+        self.slack = slack
+        self.margin = margin
+        self.hard_rollouts = hard_rollouts
+        self.infer_hands = infer_hands
+        self.deals = 0
+        self.decisions = 0
+
+    def act(self, observation: Observation, legal: Sequence[Move], rng: Rng) -> Move:
+        obs = observation
+        ft = obs.face_of
+        hand = obs.hand
+        p = obs.num_players
+        discard_phase = obs.phase != "draw"
+        banned = None
+        if (
+            discard_phase
+            and obs.forbid_return_of_discard_draw
+            and obs.drawn_from_discard
+            and obs.drawn in hand
+        ):
+            banned = hand.index(obs.drawn)
+        r = obs.rules
+        h = HardAgent
+        choice, deals, _ = _core.tt_expert_decide(
+            (
+                obs.seat,
+                bytes(hand).translate(ft),
+                bytes(obs.discard_pile).translate(ft),
+                [bytes(t).translate(ft) for t in obs.taken],
+                list(obs.hand_sizes),
+                obs.stock_size,
+            ),
+            (
+                obs.num_decks,
+                obs.jokers,
+                obs.wild_rank,
+                discard_phase,
+                banned,
+                obs.out_seat,
+                obs.turn_in_round,
+                (obs.dealer + 1) % p,
+            ),
+            (obs.min_own_turns_before_out, _MAX_TURNS, obs.forbid_return_of_discard_draw),
+            (r.ace_code, r.wild_points, r.joker_points),
+            (
+                self.rollouts,
+                self.time_ms,
+                self.max_candidates,
+                self.slack,
+                self.margin,
+                self.hard_rollouts,
+                self.infer_hands,
+            ),
+            (h.out_bonus, h.feed_penalty, h.now_weight, h.slack, h.max_candidates, h.gamma),
+            rng.next_u64(),
+        )
+        self.deals += deals
+        self.decisions += 1
+        if not discard_phase:
+            return DRAW_DISCARD if choice == 1 else DRAW_STOCK
+        move = Discard(hand[choice])
+        return move if move in legal else legal[0]
+
+
 AGENTS: Final[dict[str, AgentFactory]] = {
     "random": RandomAgent,
     "greedy": GreedyAgent,
+    "normal": NormalAgent,
     "hard": HardAgent,
+    "expert": ExpertAgent,
 }

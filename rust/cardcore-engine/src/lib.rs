@@ -3,8 +3,9 @@
 //! * [`card`]: faces, physical ids, text notation.
 //! * [`rng`] and [`shuffle`]: the versioned seeded generator and Fisher–Yates.
 //! * [`meld`]: Three-Thirteen exact wildcard meld solver; [`three_thirteen_hard`]: the `hard`
-//!   agent's decisions; [`three_thirteen_batch`]: many games stepped together (RL).
-//! * [`spite`]: Spite & Malice turn planner.
+//!   agent's decisions; [`three_thirteen_expert`]: the `expert` agent's determinized search;
+//!   [`three_thirteen_batch`]: many games stepped together (RL).
+//! * [`spite`]: Spite & Malice turn planner; [`spite_expert`]: the `expert` agent's search.
 //! * [`nerts`]: Nerts move generation; [`nerts_rollout`]: Nerts look-ahead simulator.
 
 pub mod card;
@@ -15,5 +16,7 @@ pub mod nerts_rollout;
 pub mod rng;
 pub mod shuffle;
 pub mod spite;
+pub mod spite_expert;
 pub mod three_thirteen_batch;
+pub mod three_thirteen_expert;
 pub mod three_thirteen_hard;

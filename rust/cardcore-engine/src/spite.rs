@@ -463,6 +463,9 @@ struct Search<'a> {
     nodes: u32,
     node_limit: u32,
     complete: bool,
+    /// With `top_k > 0`, the best `top_k` plans, best first (ties: first found first).
+    top_k: usize,
+    tops: Vec<(f64, Vec<Step>)>,
 }
 
 impl Search<'_> {
@@ -758,6 +761,15 @@ impl Search<'_> {
     }
 
     fn record(&mut self, score: f64, last: Step) {
+        if self.top_k > 0 && (self.tops.len() < self.top_k || score > self.tops[self.top_k - 1].0) {
+            let mut steps = self.path[..self.path_len].to_vec();
+            if last != Step::None {
+                steps.push(last);
+            }
+            let at = self.tops.partition_point(|t| t.0 >= score);
+            self.tops.insert(at, (score, steps));
+            self.tops.truncate(self.top_k);
+        }
         if score > self.best_score {
             self.best_score = score;
             self.best[..self.path_len].copy_from_slice(&self.path[..self.path_len]);
@@ -927,6 +939,34 @@ impl Search<'_> {
 
 /// Searches every building sequence from `inp` and returns the best plan under `weights`.
 pub fn plan(inp: &PlanInput, weights: &[f64; NUM_FEATURES], node_limit: u32) -> Plan {
+    search(inp, weights, node_limit, 0).0
+}
+
+/// The best `k` plans (distinct end positions of the turn), best first; the first is
+/// [`plan`]'s. Empty when there is no legal end of turn.
+pub fn plan_top(
+    inp: &PlanInput,
+    weights: &[f64; NUM_FEATURES],
+    node_limit: u32,
+    k: usize,
+) -> Vec<Plan> {
+    let (best, tops) = search(inp, weights, node_limit, k.max(1));
+    tops.into_iter()
+        .map(|(score, steps)| Plan {
+            score,
+            steps,
+            nodes: best.nodes,
+            complete: best.complete,
+        })
+        .collect()
+}
+
+fn search(
+    inp: &PlanInput,
+    weights: &[f64; NUM_FEATURES],
+    node_limit: u32,
+    top_k: usize,
+) -> (Plan, Vec<(f64, Vec<Step>)>) {
     let mut s = Search {
         inp,
         w: weights,
@@ -939,6 +979,8 @@ pub fn plan(inp: &PlanInput, weights: &[f64; NUM_FEATURES], node_limit: u32) -> 
         nodes: 0,
         node_limit: node_limit.max(1),
         complete: true,
+        top_k,
+        tops: Vec::new(),
     };
     let root = Pos {
         used: 0,
@@ -947,12 +989,13 @@ pub fn plan(inp: &PlanInput, weights: &[f64; NUM_FEATURES], node_limit: u32) -> 
         payoff_played: false,
     };
     s.visit(&root);
-    Plan {
+    let best = Plan {
         score: s.best_score,
         steps: s.best[..s.best_len].to_vec(),
         nodes: s.nodes,
         complete: s.complete,
-    }
+    };
+    (best, s.tops)
 }
 
 /// Checks a weight vector.

@@ -4,6 +4,7 @@
 //! joker points)`. Invalid input raises `OptionError` / `CardParseError`, never a panic.
 
 use cardcore_engine::meld::{self, AceMode, MeldError, MeldKind, MeldRules};
+use cardcore_engine::three_thirteen_expert::{self as expert, ExpertError, ExpertParams, Table};
 use cardcore_engine::three_thirteen_hard::{self as hard, HardParams, View};
 use pyo3::buffer::{Element, PyBuffer};
 use pyo3::prelude::*;
@@ -448,7 +449,95 @@ fn tt_hard_discard(
     hard::discard(&v, banned, feed, &p).map_err(map_err)
 }
 
+/// The expert's table: `(seat, hand, pile, taken, hand_sizes, stock_size)` (cards as faces).
+type PyTableCards<'a> = (usize, &'a [u8], &'a [u8], Vec<Vec<u8>>, Vec<usize>, usize);
+
+/// `(num_decks, jokers, wild, discard_phase, banned, out_seat, turn_in_round, first)`.
+type PyTableRound = (u8, u8, u8, bool, Option<usize>, Option<usize>, u32, usize);
+
+/// `(min_own_turns_before_out, max_turns_per_round, forbid_return_of_discard_draw)`.
+type PyTableOptions = (u32, u32, bool);
+
+/// The expert's search: `(rollouts, time limit in ms or None, max_candidates, slack, margin,
+/// hard_rollouts, infer_hands)`.
+type PyExpertParams = (u32, Option<f64>, usize, u32, f64, bool, bool);
+
+/// Three-Thirteen expert agent: `(choice, deals, candidates)`; the choice is 0 (stock) or 1
+/// (pile) in the draw phase, else the hand index to discard. The search runs without the GIL.
+#[pyfunction]
+#[allow(clippy::needless_pass_by_value, clippy::too_many_arguments)]
+fn tt_expert_decide(
+    py: Python<'_>,
+    cards: PyTableCards<'_>,
+    round: PyTableRound,
+    options: PyTableOptions,
+    rules: (u8, u32, u32),
+    params: PyExpertParams,
+    hard_params: PyHardParams,
+    seed: u64,
+) -> PyResult<(usize, u32, usize)> {
+    let (seat, hand, pile, taken, hand_sizes, stock_size) = cards;
+    let (num_decks, jokers, wild, discard_phase, banned, out_seat, turn_in_round, first) = round;
+    let (min_own_turns, max_turns, forbid_return) = options;
+    let (rollouts, time_ms, max_candidates, slack, margin, hard_rollouts, infer_hands) = params;
+    let time_limit = match time_ms {
+        Some(ms) if ms.is_finite() && ms > 0.0 => {
+            Some(std::time::Duration::from_secs_f64(ms / 1e3))
+        }
+        Some(ms) => {
+            return Err(OptionError::new_err(format!(
+                "time budget must be > 0 ms, got {ms}"
+            )));
+        }
+        None => None,
+    };
+    let meld_rules = self::rules(rules.0, rules.1, rules.2)?;
+    let (_, hp) = hard_inputs(
+        (hand, pile, num_decks, jokers, wild, false),
+        rules,
+        hard_params,
+    )?;
+    let table = Table {
+        seat,
+        hand: hand.to_vec(),
+        pile: pile.to_vec(),
+        taken,
+        hand_sizes,
+        stock_size,
+        num_decks,
+        jokers,
+        wild,
+        rules: meld_rules,
+        discard_phase,
+        banned,
+        out_seat,
+        turn_in_round,
+        first,
+        min_own_turns,
+        max_turns,
+        forbid_return,
+    };
+    let p = ExpertParams {
+        rollouts,
+        time_limit,
+        max_candidates,
+        slack,
+        margin,
+        hard_rollouts,
+        infer_hands,
+        hard: hp,
+    };
+    let d = py
+        .detach(|| expert::decide(&table, &p, seed))
+        .map_err(|e| match e {
+            ExpertError::Meld(m) => map_err(m),
+            ExpertError::Table(_) => OptionError::new_err(e.to_string()),
+        })?;
+    Ok((d.choice, d.deals, d.candidates))
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(tt_expert_decide, m)?)?;
     m.add_function(wrap_pyfunction!(min_deadwood, m)?)?;
     m.add_function(wrap_pyfunction!(min_deadwood_batch, m)?)?;
     m.add_function(wrap_pyfunction!(tt_hard_take_pile, m)?)?;

@@ -4,6 +4,7 @@ use cardcore_engine::spite::{
     self, DEFAULT_NODE_LIMIT, FEATURES, NUM_FEATURES, PlanError, PlanInput, PlanRules, SideRule,
     Step,
 };
+use cardcore_engine::spite_expert::{self, ExpertParams, Table};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
@@ -54,16 +55,7 @@ fn spite_plan(
     must_play_aces: bool,
     node_limit: u32,
 ) -> PyResult<PlanTuple> {
-    let side_rule = match side_rule {
-        0 => SideRule::Any,
-        1 => SideRule::SameOrOneLower,
-        2 => SideRule::NoAces,
-        other => {
-            return Err(PyValueError::new_err(format!(
-                "side_rule {other} not in 0..=2"
-            )));
-        }
-    };
+    let side_rule = side_rule_of(side_rule)?;
     let rules = PlanRules {
         top,
         wild_start,
@@ -98,6 +90,107 @@ fn spite_plan(
     Ok((plan.score, steps, plan.nodes, plan.complete))
 }
 
+fn side_rule_of(code: u8) -> PyResult<SideRule> {
+    match code {
+        0 => Ok(SideRule::Any),
+        1 => Ok(SideRule::SameOrOneLower),
+        2 => Ok(SideRule::NoAces),
+        other => Err(PyValueError::new_err(format!(
+            "side_rule {other} not in 0..=2"
+        ))),
+    }
+}
+
+/// The expert's table: `(seat, hand, payoff_tops, payoff_counts, sides, center, hand_sizes,
+/// stock_count)` as card values (`sides[seat][i]` and `center[c]` bottom first).
+type PyTable = (
+    usize,
+    Vec<u8>,
+    Vec<u8>,
+    Vec<u32>,
+    Vec<Vec<Vec<u8>>>,
+    Vec<Vec<u8>>,
+    Vec<usize>,
+    usize,
+);
+
+/// `(decks, hand_size, turn, max_turns)`.
+type PyGame = (u8, usize, u32, u32);
+
+/// `(top, wild_start, refill_empty_hand, side_rule, must_play_aces)`.
+type PyRules = (u8, bool, bool, u8, bool);
+
+/// `(rollouts, time limit in ms or None, candidates, horizon, margin, win_value, node_limit)`.
+type PyExpertParams = (u32, Option<f64>, usize, usize, f64, f64, u32);
+
+/// `(steps, deals, candidates)`.
+type ExpertTuple = (Vec<(u8, u8, u8)>, u32, usize);
+
+/// Spite & Malice expert agent: `(steps, deals, candidates)`, the plan to play (steps as in
+/// `spite_plan`). The search runs without the GIL.
+#[pyfunction]
+fn spite_expert_decide(
+    py: Python<'_>,
+    table: PyTable,
+    game: PyGame,
+    rules: PyRules,
+    params: PyExpertParams,
+    weights: Vec<f64>,
+    seed: u64,
+) -> PyResult<ExpertTuple> {
+    let (seat, hand, payoff_tops, payoff_counts, sides, center, hand_sizes, stock_count) = table;
+    let (decks, hand_size, turn, max_turns) = game;
+    let (top, wild_start, refill_empty_hand, side_rule, must_play_aces) = rules;
+    let (rollouts, time_ms, candidates, horizon, margin, win_value, node_limit) = params;
+    let time_limit = match time_ms {
+        Some(ms) if ms.is_finite() && ms > 0.0 => {
+            Some(std::time::Duration::from_secs_f64(ms / 1e3))
+        }
+        Some(ms) => {
+            return Err(PyValueError::new_err(format!(
+                "time budget must be > 0 ms, got {ms}"
+            )));
+        }
+        None => None,
+    };
+    let table = Table {
+        seat,
+        hand,
+        payoff_tops,
+        payoff_counts,
+        sides,
+        center,
+        hand_sizes,
+        stock_count,
+        decks,
+        hand_size,
+        rules: PlanRules {
+            top,
+            wild_start,
+            refill_empty_hand,
+            side_rule: side_rule_of(side_rule)?,
+            must_play_aces,
+        },
+        turn,
+        max_turns,
+    };
+    let p = ExpertParams {
+        rollouts,
+        time_limit,
+        candidates,
+        horizon,
+        margin,
+        win_value,
+        node_limit,
+        weights: spite::check_weights(&weights).map_err(|e| err(&e))?,
+    };
+    let d = py
+        .detach(|| spite_expert::decide(&table, &p, seed))
+        .map_err(|e| err(&e))?;
+    let steps = d.steps.iter().map(|&s| step_tuple(s)).collect();
+    Ok((steps, d.deals, d.candidates))
+}
+
 /// The built-in weight vector `name` ("hard", "plays", "payoff").
 #[pyfunction]
 fn spite_weights(name: &str) -> PyResult<Vec<f64>> {
@@ -107,6 +200,7 @@ fn spite_weights(name: &str) -> PyResult<Vec<f64>> {
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(spite_plan, m)?)?;
     m.add_function(wrap_pyfunction!(spite_weights, m)?)?;
+    m.add_function(wrap_pyfunction!(spite_expert_decide, m)?)?;
     m.add("SPITE_FEATURES", FEATURES.to_vec())?;
     m.add("SPITE_NUM_FEATURES", NUM_FEATURES)?;
     Ok(())

@@ -1,0 +1,53 @@
+"""AI levels: the ladder every game's agents are mapped onto (``docs/agents.md``).
+
+The ladder is ``random``, ``easy``, ``normal``, ``hard``, ``expert``. A level names the first
+of its candidate agents that the game has (``hard`` is the game's default agent), so a game
+without an ``expert`` or a ``normal`` agent plays its next stronger one there. ``cardcore play``
+and ``cardcore serve`` offer every level but ``random``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Final
+
+from cardcore.games.base import Agent, GameSpec
+
+__all__ = ["LEVELS", "PLAY_LEVELS", "Blend", "agent_for_level"]
+
+LEVELS: Final = ("random", "easy", "normal", "hard", "expert")
+PLAY_LEVELS: Final = LEVELS[1:]
+
+_CANDIDATES: Final[dict[str, tuple[str, ...]]] = {
+    "random": ("random",),
+    "easy": ("greedy", "random"),
+    "normal": ("normal", "greedy"),
+    "hard": (),  # the game's default agent
+    "expert": ("expert",),
+}
+
+
+def agent_for_level(spec: GameSpec, level: str) -> str:
+    """The built-in agent of ``spec`` at ``level`` (see the module docstring)."""
+    if level not in _CANDIDATES:
+        raise ValueError(f"AI level must be one of {', '.join(LEVELS)}, got {level!r}")
+    for name in _CANDIDATES[level]:
+        if name in spec.agents:
+            return name
+    return spec.default_agent
+
+
+class Blend:
+    """Plays ``strong``'s move with probability ``share`` (one draw from the seat's ``rng`` per
+    decision), else ``weak``'s: a level between two agents."""
+
+    __slots__ = ("share", "strong", "weak")
+
+    def __init__(self, strong: Agent, weak: Agent, share: float) -> None:
+        self.strong = strong
+        self.weak = weak
+        self.share = share
+
+    def act(self, observation: Any, legal: Sequence[Any], rng: Any) -> Any:
+        agent = self.strong if rng.random() < self.share else self.weak
+        return agent.act(observation, legal, rng)

@@ -1,0 +1,778 @@
+//! The Three-Thirteen `expert` agent: determinized Monte Carlo over the rest of the round.
+//!
+//! At each decision the agent deals the cards it has not seen at random (consistently with what
+//! it sees: its hand, the discard pile, the pile cards each opponent took and still holds, hand
+//! and stock sizes), plays every candidate move in that deal, and finishes the round with a fast
+//! greedy policy for every seat (take the pile top only if it lowers the optimal deadwood,
+//! discard to the lowest deadwood). A deal is shared by all candidates (common random numbers),
+//! so the comparison between candidates is much tighter than each estimate. The score of a
+//! rollout is the mean round score of the opponents minus the seat's own.
+//!
+//! Candidates: draw from the stock or take the pile top; or the discards (one per face) within
+//! `slack` points of the least deadwood, at most `max_candidates`. The `hard` agent's choice is
+//! the default and is always a candidate; another candidate replaces it only when its mean is
+//! ahead by more than `margin` standard errors of the paired difference (search overrides the
+//! heuristic only where the samples say so).
+//!
+//! The budget is a number of deals (`rollouts`, deterministic) or, when `time_limit` is set, as
+//! many deals as fit in that time (at least one; not reproducible). Every random choice comes
+//! from `seed`.
+//!
+//! The deal is exact while the round has had no stock rebuild; after one, an opponent's hidden
+//! cards are dealt from all unseen cards (the engine's `resample_hidden` keeps the cards hidden
+//! since the deal apart from those hidden by the rebuild).
+
+use std::time::{Duration, Instant};
+
+use thiserror::Error;
+
+use crate::card::{JOKER0, MAX_JOKERS};
+use crate::meld::{self, MeldError, MeldRules, fast};
+use crate::rng::{CardRng, mix64};
+use crate::shuffle::shuffle;
+use crate::three_thirteen_hard::{self as hard, HardParams, View};
+
+/// Number of face codes (naturals and jokers).
+const FACES: usize = (JOKER0 + MAX_JOKERS) as usize;
+
+/// Why a table is rejected.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum ExpertError {
+    /// A face, hand size, wild rank or rule value the meld solver rejects.
+    #[error(transparent)]
+    Meld(#[from] MeldError),
+    /// Sizes and cards that do not add up to a deal.
+    #[error("inconsistent table: {0}")]
+    Table(String),
+}
+
+/// What the deciding seat sees, as face codes.
+#[derive(Clone, Debug)]
+pub struct Table {
+    /// The deciding seat.
+    pub seat: usize,
+    /// The seat's hand in hand order (decisions name indices into it).
+    pub hand: Vec<u8>,
+    /// The discard pile, bottom first.
+    pub pile: Vec<u8>,
+    /// Per seat: the pile cards it took this round and still holds (the own entry is ignored).
+    pub taken: Vec<Vec<u8>>,
+    /// Per seat: cards in hand.
+    pub hand_sizes: Vec<usize>,
+    /// Cards in the stock.
+    pub stock_size: usize,
+    /// Decks in the game.
+    pub num_decks: u8,
+    /// Jokers in the game.
+    pub jokers: u8,
+    /// The round's wild rank (3..=13).
+    pub wild: u8,
+    /// Scoring and ace variant.
+    pub rules: MeldRules,
+    /// The seat has drawn and must discard.
+    pub discard_phase: bool,
+    /// Index in `hand` of the card that may not be discarded now.
+    pub banned: Option<usize>,
+    /// The seat that went out this round, if any (this is then the seat's final turn).
+    pub out_seat: Option<usize>,
+    /// Turns played in the round so far.
+    pub turn_in_round: u32,
+    /// The seat that played the round's first turn (the dealer's left).
+    pub first: usize,
+    /// Option `min_own_turns_before_out`.
+    pub min_own_turns: u32,
+    /// Option `max_turns_per_round`.
+    pub max_turns: u32,
+    /// Option `forbid_return_of_discard_draw`.
+    pub forbid_return: bool,
+}
+
+/// The search budget and selection rule.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ExpertParams {
+    /// Deals per decision (each plays every candidate once).
+    pub rollouts: u32,
+    /// When set, deals until this much time has passed instead (at least one deal).
+    pub time_limit: Option<Duration>,
+    /// Most discards compared.
+    pub max_candidates: usize,
+    /// Discards compared: within this many points of the least deadwood.
+    pub slack: u32,
+    /// Standard errors of the paired difference a candidate needs to replace the default.
+    pub margin: f64,
+    /// The deciding seat's later turns in a rollout are the `hard` agent's (else greedy's).
+    pub hard_rollouts: bool,
+    /// Opponents' hidden cards are dealt as kept cards, not uniformly (see `Table::deal`).
+    pub infer_hands: bool,
+    /// The `hard` agent that gives the default move.
+    pub hard: HardParams,
+}
+
+impl Default for ExpertParams {
+    fn default() -> Self {
+        Self {
+            rollouts: 16,
+            time_limit: None,
+            max_candidates: 4,
+            slack: 10,
+            margin: 1.0,
+            hard_rollouts: true,
+            infer_hands: true,
+            hard: HardParams::default(),
+        }
+    }
+}
+
+/// A decision and what the search did.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Decision {
+    /// Draw phase: 0 = stock, 1 = pile top. Discard phase: the index in `hand`.
+    pub choice: usize,
+    /// Deals played.
+    pub deals: u32,
+    /// Candidates compared (1: the decision was forced or clear).
+    pub candidates: usize,
+}
+
+/// Rules constants of a rollout.
+struct Ctx {
+    wild: u8,
+    rules: MeldRules,
+    min_own_turns: u32,
+    max_turns: u32,
+    forbid_return: bool,
+    players: usize,
+    num_decks: u8,
+    jokers: u8,
+    /// The seat whose later turns `hard` plays (`None`: greedy for every seat).
+    hard_seat: Option<usize>,
+    hard: HardParams,
+}
+
+/// One dealt round, from the deciding seat's turn to the end of the round.
+#[derive(Clone)]
+struct Round {
+    hands: Vec<Vec<u8>>,
+    stock: Vec<u8>,
+    pile: Vec<u8>,
+    current: usize,
+    out: Option<usize>,
+    final_left: usize,
+    turns: u32,
+    own_turns: Vec<u32>,
+    /// Per seat: pile cards taken this round and still held (what the others have seen).
+    taken: Vec<Vec<u8>>,
+}
+
+/// The `hard` agent's view of a hand in a rollout.
+fn view_of<'a>(ctx: &Ctx, hand: &'a [u8], seen: &'a [u8], final_turn: bool) -> View<'a> {
+    View {
+        hand,
+        seen,
+        num_decks: ctx.num_decks,
+        jokers: ctx.jokers,
+        wild: ctx.wild,
+        rules: ctx.rules,
+        final_turn,
+    }
+}
+
+/// The first index of the least value, skipping `banned`.
+fn argmin(values: &[u32], banned: Option<usize>) -> Option<usize> {
+    let mut best: Option<usize> = None;
+    for (i, &v) in values.iter().enumerate() {
+        if Some(i) != banned && best.is_none_or(|b| v < values[b]) {
+            best = Some(i);
+        }
+    }
+    best
+}
+
+impl Round {
+    /// Discards card `i` of the current seat, which leaves deadwood `dw`; ends the turn.
+    /// Returns false when the round is over.
+    fn discard(&mut self, ctx: &Ctx, i: usize, dw: u32) -> bool {
+        let s = self.current;
+        let card = self.hands[s].remove(i);
+        if let Some(k) = self.taken[s].iter().position(|&c| c == card) {
+            self.taken[s].swap_remove(k);
+        }
+        self.pile.push(card);
+        self.own_turns[s] += 1;
+        self.turns += 1;
+        if self.out.is_none() {
+            if self.own_turns[s] > ctx.min_own_turns && dw == 0 {
+                self.out = Some(s);
+                self.final_left = ctx.players - 1;
+            } else if self.turns >= ctx.max_turns {
+                return false;
+            }
+        } else {
+            self.final_left -= 1;
+            if self.final_left == 0 {
+                return false;
+            }
+        }
+        self.current = (s + 1) % ctx.players;
+        true
+    }
+
+    /// Start of a turn: rebuilds the stock from the pile when it is empty. False when no card
+    /// can be drawn (never with real decks; ends the round as it stands).
+    fn begin_turn(&mut self, rng: &mut CardRng) -> bool {
+        if self.stock.is_empty() {
+            let Some(top) = self.pile.pop() else {
+                return false;
+            };
+            std::mem::swap(&mut self.stock, &mut self.pile);
+            shuffle(rng, &mut self.stock);
+            self.pile.push(top);
+        }
+        !self.stock.is_empty()
+    }
+
+    /// Draws from the stock (`false`) or takes the pile top (`true`), then discards greedily.
+    fn draw_then_discard(&mut self, ctx: &Ctx, pile: bool) -> bool {
+        let s = self.current;
+        let card = if pile {
+            self.pile.pop()
+        } else {
+            self.stock.pop()
+        }
+        .expect("a card to draw");
+        if pile {
+            self.taken[s].push(card);
+        }
+        self.hands[s].push(card);
+        let dws = fast::discards(&self.hands[s], ctx.wild, &ctx.rules);
+        let banned = (pile && ctx.forbid_return).then(|| dws.len() - 1);
+        let i = argmin(&dws, banned).expect("a card to discard");
+        self.discard(ctx, i, dws[i])
+    }
+
+    /// One greedy turn of the current seat.
+    fn greedy_turn(&mut self, ctx: &Ctx) -> bool {
+        let s = self.current;
+        let &top = self.pile.last().expect("the pile is never empty");
+        let hand = &mut self.hands[s];
+        hand.push(top);
+        let dws = fast::discards(hand, ctx.wild, &ctx.rules);
+        let n = hand.len() - 1;
+        let keep = dws[n];
+        let take = argmin(&dws[..n], None);
+        if let Some(i) = take.filter(|&i| dws[i] < keep) {
+            self.pile.pop();
+            self.taken[s].push(top);
+            self.discard(ctx, i, dws[i])
+        } else {
+            hand.pop();
+            self.draw_then_discard(ctx, false)
+        }
+    }
+
+    /// The pile and the other seats' pickups: what `s` has seen besides its hand.
+    fn seen_by(&self, s: usize) -> Vec<u8> {
+        let mut seen = self.pile.clone();
+        for (k, t) in self.taken.iter().enumerate() {
+            if k != s {
+                seen.extend_from_slice(t);
+            }
+        }
+        seen
+    }
+
+    /// One turn of the current seat played by the `hard` agent.
+    fn hard_turn(&mut self, ctx: &Ctx) -> bool {
+        let s = self.current;
+        let final_turn = self.out.is_some();
+        let seen = self.seen_by(s);
+        let &top = self.pile.last().expect("the pile is never empty");
+        let can_go_out = self.own_turns[s] >= ctx.min_own_turns;
+        let pile = hard::take_pile(
+            &view_of(ctx, &self.hands[s], &seen, final_turn),
+            top,
+            can_go_out,
+            &ctx.hard,
+        )
+        .unwrap_or(false);
+        let card = if pile {
+            self.pile.pop()
+        } else {
+            self.stock.pop()
+        }
+        .expect("a card to draw");
+        let mut hand = std::mem::take(&mut self.hands[s]);
+        hand.push(card);
+        let mut taken = std::mem::take(&mut self.taken[s]);
+        if pile {
+            taken.push(card);
+        }
+        let seen = self.seen_by(s);
+        let banned = (pile && ctx.forbid_return).then(|| hand.len() - 1);
+        let feed = &self.taken[(s + 1) % ctx.players];
+        let choice = hard::discard(
+            &view_of(ctx, &hand, &seen, final_turn),
+            banned,
+            feed,
+            &ctx.hard,
+        )
+        .ok()
+        .flatten();
+        let i = choice.unwrap_or(0);
+        let mut rest = hand.clone();
+        rest.remove(i);
+        let dw = fast::deadwood(&rest, ctx.wild, &ctx.rules);
+        self.hands[s] = hand;
+        self.taken[s] = taken;
+        self.discard(ctx, i, dw)
+    }
+
+    /// Plays greedy turns (the `hard` agent's for `ctx.hard_seat`) to the end of the round.
+    fn finish(&mut self, ctx: &Ctx, rng: &mut CardRng) {
+        while self.begin_turn(rng) {
+            let going = if ctx.hard_seat == Some(self.current) {
+                self.hard_turn(ctx)
+            } else {
+                self.greedy_turn(ctx)
+            };
+            if !going {
+                break;
+            }
+        }
+    }
+
+    /// Mean round score of the other seats minus `seat`'s own.
+    fn utility(&self, ctx: &Ctx, seat: usize) -> f64 {
+        let mut own = 0.0;
+        let mut others = 0.0;
+        for (s, hand) in self.hands.iter().enumerate() {
+            let score = if self.out == Some(s) {
+                0.0
+            } else {
+                f64::from(fast::deadwood(hand, ctx.wild, &ctx.rules))
+            };
+            if s == seat {
+                own = score;
+            } else {
+                others += score;
+            }
+        }
+        #[allow(clippy::cast_precision_loss)]
+        let opponents = (ctx.players - 1) as f64;
+        others / opponents - own
+    }
+}
+
+impl Table {
+    fn players(&self) -> usize {
+        self.hand_sizes.len()
+    }
+
+    /// Everything the seat has seen besides its hand: the pile and the others' pickups.
+    fn seen(&self) -> Vec<u8> {
+        let mut seen = self.pile.clone();
+        for (s, t) in self.taken.iter().enumerate() {
+            if s != self.seat {
+                seen.extend_from_slice(t);
+            }
+        }
+        seen
+    }
+
+    fn check(&self) -> Result<(), ExpertError> {
+        let bad = |why: &str| Err(ExpertError::Table(why.to_owned()));
+        let p = self.players();
+        if !(2..=8).contains(&p) || self.seat >= p || self.taken.len() != p || self.first >= p {
+            return bad("seats");
+        }
+        if self.out_seat.is_some_and(|o| o >= p || o == self.seat) {
+            return bad("the seat that went out");
+        }
+        if self.pile.is_empty() && !self.discard_phase {
+            return bad("an empty discard pile");
+        }
+        if self.stock_size == 0 && !self.discard_phase {
+            return bad("an empty stock at the start of a turn");
+        }
+        if self.hand_sizes[self.seat] != self.hand.len() {
+            return bad("the seat's hand size");
+        }
+        if self.banned.is_some_and(|b| b >= self.hand.len()) {
+            return bad("the banned card");
+        }
+        meld::check_rules(u32::from(self.wild), &self.rules)?;
+        meld::check_hand(&self.hand)?;
+        if self.hand.len() + 1 > meld::MAX_HAND {
+            return Err(MeldError::TooManyCards(self.hand.len() + 1).into());
+        }
+        for (s, t) in self.taken.iter().enumerate() {
+            if s != self.seat && t.len() > self.hand_sizes[s] {
+                return bad("pickups beyond a hand");
+            }
+        }
+        Ok(())
+    }
+
+    /// Count per face of the cards the seat has not seen.
+    fn unseen(&self) -> Result<Vec<u8>, ExpertError> {
+        let mut counts = [0i32; FACES];
+        counts[..52].fill(i32::from(self.num_decks));
+        for c in counts.iter_mut().skip(52).take(usize::from(self.jokers)) {
+            *c = 1;
+        }
+        for &f in self.hand.iter().chain(&self.seen()) {
+            let Some(c) = counts.get_mut(usize::from(f)) else {
+                return Err(MeldError::BadFace(f).into());
+            };
+            *c -= 1;
+            if *c < 0 {
+                return Err(ExpertError::Table(format!("too many copies of face {f}")));
+            }
+        }
+        let mut out = Vec::new();
+        for (f, &c) in (0u8..).zip(&counts) {
+            for _ in 0..c {
+                out.push(f);
+            }
+        }
+        let hidden: usize = (0..self.players())
+            .filter(|&s| s != self.seat)
+            .map(|s| self.hand_sizes[s] - self.taken[s].len())
+            .sum();
+        if hidden + self.stock_size != out.len() {
+            return Err(ExpertError::Table(format!(
+                "{} unseen cards for {hidden} hidden hand cards and a stock of {}",
+                out.len(),
+                self.stock_size
+            )));
+        }
+        Ok(out)
+    }
+
+    /// Turns each seat has played this round.
+    fn turns_played(&self) -> Vec<u32> {
+        let p = self.players();
+        let p32 = u32::try_from(p).unwrap_or(1);
+        (0..p)
+            .map(|s| {
+                let lap = u32::try_from((s + p - self.first) % p).unwrap_or(0);
+                (self.turn_in_round + p32 - 1 - lap) / p32
+            })
+            .collect()
+    }
+
+    /// A random deal of the unseen cards (`unseen` from [`Self::unseen`]). With `infer`, an
+    /// opponent that has played `t` turns is dealt `t` cards more and lets go of the `t` that
+    /// leave it the least deadwood (they go back to the stock): a player keeps its good cards,
+    /// so its hand is better than a uniform deal.
+    fn deal(&self, unseen: &[u8], infer: bool, rng: &mut CardRng) -> Round {
+        let p = self.players();
+        let own_turns = self.turns_played();
+        let mut cards = unseen.to_vec();
+        shuffle(rng, &mut cards);
+        let mut at = 0;
+        let mut hands = Vec::with_capacity(p);
+        let mut returned = Vec::new();
+        let mut spare = self.stock_size.saturating_sub(2 * p);
+        for (s, &turns) in own_turns.iter().enumerate() {
+            if s == self.seat {
+                hands.push(self.hand.clone());
+                continue;
+            }
+            let k = self.hand_sizes[s] - self.taken[s].len();
+            let mut h = self.taken[s].clone();
+            h.extend_from_slice(&cards[at..at + k]);
+            at += k;
+            if infer {
+                // The extra cards come out of the stock's share (a few always stay there).
+                let extra = usize::try_from(turns).unwrap_or(0).min(spare);
+                spare -= extra;
+                h.extend_from_slice(&cards[at..at + extra]);
+                at += extra;
+                let fixed = self.taken[s].len();
+                for _ in 0..extra {
+                    let dws = fast::discards(&h, self.wild, &self.rules);
+                    let i = (fixed..h.len())
+                        .min_by_key(|&i| dws[i])
+                        .expect("a dealt card");
+                    returned.push(h.remove(i));
+                }
+            }
+            hands.push(h);
+        }
+        let mut stock = cards[at..].to_vec();
+        if !returned.is_empty() {
+            stock.extend_from_slice(&returned);
+            shuffle(rng, &mut stock);
+        }
+        let final_left = self.out_seat.map_or(0, |o| (o + p - self.seat) % p);
+        Round {
+            hands,
+            stock,
+            pile: self.pile.clone(),
+            current: self.seat,
+            out: self.out_seat,
+            final_left,
+            turns: self.turn_in_round,
+            own_turns,
+            taken: self.taken.clone(),
+        }
+    }
+
+    fn ctx(&self, hard_rollouts: bool, hard: HardParams) -> Ctx {
+        Ctx {
+            wild: self.wild,
+            rules: self.rules,
+            min_own_turns: self.min_own_turns,
+            max_turns: self.max_turns,
+            forbid_return: self.forbid_return,
+            players: self.players(),
+            num_decks: self.num_decks,
+            jokers: self.jokers,
+            hard_seat: hard_rollouts.then_some(self.seat),
+            hard,
+        }
+    }
+
+    /// The `hard` agent's view of this table.
+    fn view<'a>(&'a self, seen: &'a [u8]) -> View<'a> {
+        View {
+            hand: &self.hand,
+            seen,
+            num_decks: self.num_decks,
+            jokers: self.jokers,
+            wild: self.wild,
+            rules: self.rules,
+            final_turn: self.out_seat.is_some(),
+        }
+    }
+
+    /// The candidates (default first) as draw choices or hand indices, and each discard's
+    /// deadwood (empty in the draw phase).
+    fn candidates(&self, params: &ExpertParams) -> Result<(Vec<usize>, Vec<u32>), ExpertError> {
+        let seen = self.seen();
+        let view = self.view(&seen);
+        let p = self.players();
+        if !self.discard_phase {
+            let own = (self.turn_in_round + u32::try_from(p).unwrap_or(1)
+                - 1
+                - u32::try_from((self.seat + p - self.first) % p).unwrap_or(0))
+                / u32::try_from(p).unwrap_or(1);
+            let can_go_out = own >= self.min_own_turns;
+            let top = *self.pile.last().expect("checked");
+            let take = hard::take_pile(&view, top, can_go_out, &params.hard)?;
+            return Ok((vec![usize::from(take), usize::from(!take)], Vec::new()));
+        }
+        let feed = &self.taken[(self.seat + 1) % p];
+        let Some(default) = hard::discard(&view, self.banned, feed, &params.hard)? else {
+            return Err(ExpertError::Table("no card may be discarded".to_owned()));
+        };
+        let dws = fast::discards(&self.hand, self.wild, &self.rules);
+        let best = argmin(&dws, self.banned).unwrap_or(default);
+        let mut order: Vec<usize> = (0..self.hand.len())
+            .filter(|&i| Some(i) != self.banned && i != default)
+            .collect();
+        order.sort_by_key(|&i| dws[i]);
+        let mut seen_face = [false; FACES];
+        seen_face[usize::from(self.hand[default])] = true;
+        let mut cands = vec![default];
+        for i in order {
+            let f = usize::from(self.hand[i]);
+            if cands.len() >= params.max_candidates || dws[i] > dws[best] + params.slack {
+                break;
+            }
+            if !seen_face[f] {
+                seen_face[f] = true;
+                cands.push(i);
+            }
+        }
+        Ok((cands, dws))
+    }
+}
+
+/// The expert's move at `table` (see the module docs).
+///
+/// # Errors
+/// [`ExpertError`] for a table that is not a possible position.
+pub fn decide(table: &Table, params: &ExpertParams, seed: u64) -> Result<Decision, ExpertError> {
+    table.check()?;
+    let (cands, dws) = table.candidates(params)?;
+    let forced = cands.len() == 1
+        || (table.discard_phase && (table.out_seat.is_some() || dws[cands[0]] == 0));
+    if forced || (params.rollouts == 0 && params.time_limit.is_none()) {
+        return Ok(Decision {
+            choice: cands[0],
+            deals: 0,
+            candidates: 1,
+        });
+    }
+    let unseen = table.unseen()?;
+    let ctx = table.ctx(params.hard_rollouts, params.hard);
+    let k = cands.len();
+    let mut sums = vec![0.0f64; k];
+    let mut diff_sq = vec![0.0f64; k];
+    let start = Instant::now();
+    let mut deals = 0u32;
+    let mut rng = CardRng::new(seed);
+    loop {
+        let done = match params.time_limit {
+            Some(t) => deals > 0 && start.elapsed() >= t,
+            None => deals >= params.rollouts,
+        };
+        if done {
+            break;
+        }
+        let deal = table.deal(&unseen, params.infer_hands, &mut rng);
+        let roll_seed = mix64(seed ^ u64::from(deals).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+        let mut values = vec![0.0f64; k];
+        for (j, &c) in cands.iter().enumerate() {
+            let mut r = deal.clone();
+            let mut roll = CardRng::new(roll_seed);
+            let going = if table.discard_phase {
+                r.discard(&ctx, c, dws[c])
+            } else {
+                r.draw_then_discard(&ctx, c == 1)
+            };
+            if going {
+                r.finish(&ctx, &mut roll);
+            }
+            values[j] = r.utility(&ctx, table.seat);
+        }
+        for j in 0..k {
+            sums[j] += values[j];
+            let d = values[j] - values[0];
+            diff_sq[j] += d * d;
+        }
+        deals += 1;
+    }
+    let n = f64::from(deals);
+    let mut choice = 0;
+    let mut best_edge = 0.0f64;
+    for j in 1..k {
+        let mean = (sums[j] - sums[0]) / n;
+        let var = (diff_sq[j] / n - mean * mean).max(0.0);
+        let se = (var / n).sqrt();
+        let edge = mean - params.margin * se;
+        if mean > 0.0 && edge > 0.0 && mean > best_edge {
+            best_edge = mean;
+            choice = j;
+        }
+    }
+    Ok(Decision {
+        choice: cands[choice],
+        deals,
+        candidates: k,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::meld::AceMode;
+
+    fn table() -> Table {
+        // Two players, one deck, round 2 (4 cards, 4s wild): seat 0 to draw.
+        Table {
+            seat: 0,
+            hand: vec![0, 1, 2, 30],
+            pile: vec![40],
+            taken: vec![vec![], vec![]],
+            hand_sizes: vec![4, 4],
+            stock_size: 52 - 4 - 4 - 1,
+            num_decks: 1,
+            jokers: 0,
+            wild: 4,
+            rules: MeldRules {
+                ace_mode: AceMode::Low,
+                ..MeldRules::default()
+            },
+            discard_phase: false,
+            banned: None,
+            out_seat: None,
+            turn_in_round: 0,
+            first: 0,
+            min_own_turns: 0,
+            max_turns: 400,
+            forbid_return: false,
+        }
+    }
+
+    #[test]
+    fn same_seed_same_decision() {
+        let t = table();
+        let p = ExpertParams::default();
+        let a = decide(&t, &p, 7).unwrap();
+        assert_eq!(a, decide(&t, &p, 7).unwrap());
+        assert_eq!(a.deals, p.rollouts);
+    }
+
+    #[test]
+    fn discards_a_legal_index() {
+        let mut t = table();
+        t.hand = vec![0, 1, 2, 30, 45];
+        t.hand_sizes = vec![5, 4];
+        t.stock_size -= 1;
+        t.discard_phase = true;
+        t.banned = Some(4);
+        for seed in 0..20 {
+            let d = decide(&t, &ExpertParams::default(), seed).unwrap();
+            assert!(d.choice < 4, "{d:?}");
+        }
+    }
+
+    #[test]
+    fn rollouts_keep_every_card_and_end() {
+        let mut t = table();
+        t.taken[1] = vec![13];
+        t.pile = vec![40, 41];
+        t.stock_size -= 1;
+        let unseen = t.unseen().unwrap();
+        let ctx = t.ctx(true, HardParams::default());
+        for seed in 0..20 {
+            let mut rng = CardRng::new(seed);
+            let mut r = t.deal(&unseen, seed % 3 > 0, &mut rng);
+            assert!(r.hands[1].contains(&13));
+            let count = |r: &Round| {
+                r.hands.iter().map(Vec::len).sum::<usize>() + r.stock.len() + r.pile.len()
+            };
+            assert_eq!(count(&r), 52);
+            if r.draw_then_discard(&ctx, seed % 2 == 0) {
+                r.finish(&ctx, &mut rng);
+            }
+            assert_eq!(count(&r), 52);
+            assert!(r.out.is_none_or(|o| r.hands[o].len() == 4));
+            assert!(r.final_left == 0 || r.turns >= ctx.max_turns);
+        }
+    }
+
+    #[test]
+    fn inferred_hands_fit_a_small_stock() {
+        // Four players, one deck, round 11 (13 cards each) after 40 turns: 52 - 52 ... the
+        // stock holds what the pile does not.
+        let mut t = table();
+        t.hand = (0..13).collect();
+        t.hand_sizes = vec![13, 13, 13];
+        t.taken = vec![vec![], vec![], vec![]];
+        t.pile = vec![40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50];
+        t.stock_size = 2;
+        t.wild = 13;
+        t.turn_in_round = 40;
+        let unseen = t.unseen().unwrap();
+        for seed in 0..10 {
+            let r = t.deal(&unseen, true, &mut CardRng::new(seed));
+            assert_eq!(r.stock.len(), 2);
+            assert!(r.hands.iter().all(|h| h.len() == 13));
+        }
+        assert!(decide(&t, &ExpertParams::default(), 3).is_ok());
+    }
+
+    #[test]
+    fn rejects_inconsistent_sizes() {
+        let mut t = table();
+        t.stock_size += 1;
+        assert!(matches!(
+            decide(&t, &ExpertParams::default(), 1),
+            Err(ExpertError::Table(_))
+        ));
+    }
+}
