@@ -6,7 +6,7 @@
 Each measurement plays ``CARDCORE_EXPERT_GAMES`` deals (default 2) with the expert in every
 seat in turn against the game's ``hard`` agent (Three-Thirteen 4 players, Spite & Malice 2),
 timing every ``act`` call of the expert (wall clock, one process) and the whole games (CPU
-time). Strength figures come from ``benches/expert_eval.py`` (long runs).
+time). Strength: ``cardcore sim ... --paired`` and ``cardcore report`` (docs/agents.md).
 """
 
 from __future__ import annotations

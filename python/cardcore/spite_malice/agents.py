@@ -125,10 +125,10 @@ class ExpertAgent:
 
     def __init__(
         self,
-        rollouts: int = 16,
+        rollouts: int = 32,
         *,
         time_ms: float | None = None,
-        candidates: int = 4,
+        candidates: int = 6,
         horizon: int | None = None,
         margin: float = 1.0,
         win_value: float = 10.0,

@@ -24,8 +24,9 @@ is a memo of its own last solver answer (same input, same output), so a game rep
 * ``expert``: ``hard`` plus determinized Monte Carlo search: at each decision it deals the
   unseen cards at random (consistently with its observation) ``rollouts`` times, plays each
   candidate move (both draws; the discards near the least deadwood) in every deal and finishes
-  the round with a fast greedy policy for every seat, scoring the mean opponent round score
-  minus its own. ``hard``'s move stands unless another candidate is ahead by more than
+  the round with a fast greedy policy for every seat (``hard_rollouts``: its own later turns as
+  ``hard``), scoring the mean opponent round score minus its own; an opponent's hidden cards
+  are dealt as the ones it kept from as many cards as it has drawn (``infer_hands``). ``hard``'s move stands unless another candidate is ahead by more than
   ``margin`` standard errors of the paired difference. One Rust call per decision
   (``cardcore_engine::three_thirteen_expert``), every random choice seeded from the seat's
   ``rng``; with ``time_ms`` it searches for that long instead (not reproducible).
@@ -215,7 +216,7 @@ class ExpertAgent:
         max_candidates: int = 4,
         slack: int = 10,
         margin: float = 1.0,
-        hard_rollouts: bool = True,
+        hard_rollouts: bool = False,
         infer_hands: bool = True,
     ) -> None:
         if rollouts < 0 or (time_ms is not None and not time_ms > 0):

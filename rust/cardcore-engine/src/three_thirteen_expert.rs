@@ -4,7 +4,8 @@
 //! it sees: its hand, the discard pile, the pile cards each opponent took and still holds, hand
 //! and stock sizes), plays every candidate move in that deal, and finishes the round with a fast
 //! greedy policy for every seat (take the pile top only if it lowers the optimal deadwood,
-//! discard to the lowest deadwood). A deal is shared by all candidates (common random numbers),
+//! discard to the lowest deadwood; with `hard_rollouts` the seat's own later turns are the
+//! `hard` agent's). A deal is shared by all candidates (common random numbers),
 //! so the comparison between candidates is much tighter than each estimate. The score of a
 //! rollout is the mean round score of the opponents minus the seat's own.
 //!
@@ -18,9 +19,11 @@
 //! many deals as fit in that time (at least one; not reproducible). Every random choice comes
 //! from `seed`.
 //!
-//! The deal is exact while the round has had no stock rebuild; after one, an opponent's hidden
-//! cards are dealt from all unseen cards (the engine's `resample_hidden` keeps the cards hidden
-//! since the deal apart from those hidden by the rebuild).
+//! The deal (with `infer_hands` off) is uniform over what the seat cannot tell apart while the
+//! round has had no stock rebuild; after one, an opponent's hidden cards are dealt from all
+//! unseen cards (the engine's `resample_hidden` keeps the cards hidden since the deal apart from
+//! those hidden by the rebuild). With `infer_hands` (the default) an opponent's hidden cards are
+//! the ones it would have kept (see [`Table::deal`]), a crude model of a player's choices.
 
 use std::time::{Duration, Instant};
 
@@ -116,7 +119,7 @@ impl Default for ExpertParams {
             max_candidates: 4,
             slack: 10,
             margin: 1.0,
-            hard_rollouts: true,
+            hard_rollouts: false,
             infer_hands: true,
             hard: HardParams::default(),
         }
