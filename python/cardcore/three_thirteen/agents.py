@@ -26,8 +26,9 @@ is a memo of its own last solver answer (same input, same output), so a game rep
   candidate move (both draws; the discards near the least deadwood) in every deal and finishes
   the round with a fast greedy policy for every seat (``hard_rollouts``: its own later turns as
   ``hard``), scoring the mean opponent round score minus its own; an opponent's hidden cards
-  are dealt as the ones it kept from as many cards as it has drawn (``infer_hands``). ``hard``'s move stands unless another candidate is ahead by more than
-  ``margin`` standard errors of the paired difference. One Rust call per decision
+  are dealt as the ones it kept from as many cards as it has drawn (``infer_hands``).
+  ``hard``'s move stands unless another candidate is ahead by more than ``margin`` standard
+  errors of the paired difference. One Rust call per decision
   (``cardcore_engine::three_thirteen_expert``), every random choice seeded from the seat's
   ``rng``; with ``time_ms`` it searches for that long instead (not reproducible).
 """
