@@ -216,7 +216,7 @@ class ExpertAgent:
         time_ms: float | None = None,
         max_candidates: int = 4,
         slack: int = 10,
-        margin: float = 1.0,
+        margin: float = 3.0,
         hard_rollouts: bool = False,
         infer_hands: bool = True,
     ) -> None:

@@ -118,7 +118,7 @@ impl Default for ExpertParams {
             time_limit: None,
             max_candidates: 4,
             slack: 10,
-            margin: 1.0,
+            margin: 3.0,
             hard_rollouts: false,
             infer_hands: true,
             hard: HardParams::default(),
