@@ -12,6 +12,7 @@ import click
 from cardcore.errors import CardcoreError
 from cardcore.games.base import get_game, registered_games
 from cardcore.games.levels import PLAY_LEVELS
+from cardcore.outfiles import checked_output
 
 __all__ = ["play_cmd"]
 
@@ -114,6 +115,8 @@ def play_cmd(
             raise click.UsageError(
                 f"{game} needs {spec.min_players}-{spec.max_players} players, got {n}"
             )
+        if replay_file is not None and not no_replay:
+            checked_output("--replay-file", replay_file, folder_made=True)
         shortcuts = [f"{k}={v}" for k, v in (("jokers", jokers), ("speed", speed)) if v is not None]
         opts = dict(spec.parse_options((*options, *shortcuts)))
         spec.resolve_options(opts, n)

@@ -7,6 +7,7 @@ import json
 import click
 
 from cardcore.errors import CardcoreError
+from cardcore.outfiles import checked_output, write_text
 
 __all__ = ["report_cmd"]
 
@@ -40,6 +41,11 @@ def report_cmd(files: tuple[str, ...], fmt: str, html_path: str | None) -> None:
     """
     from cardcore.report import build_report, load
 
+    if html_path is not None:
+        try:
+            checked_output("--html", html_path)
+        except CardcoreError as e:
+            raise click.UsageError(str(e)) from None
     try:
         groups = load(files)
         report = build_report(groups)
@@ -53,8 +59,10 @@ def report_cmd(files: tuple[str, ...], fmt: str, html_path: str | None) -> None:
     if not report["groups"]:
         raise click.ClickException("no records in " + ", ".join(files))
     if html_path and page is not None:
-        with open(html_path, "w", encoding="utf-8") as f:
-            f.write(page)
+        try:
+            write_text(html_path, page)
+        except (CardcoreError, OSError) as e:
+            raise click.ClickException(f"cannot write --html {html_path}: {e}") from None
     if fmt == "json":
         click.echo(json.dumps(report, indent=2))
     elif fmt == "markdown":

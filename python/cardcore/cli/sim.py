@@ -235,8 +235,6 @@ def sim_cmd(
         if output is None:
             click.echo("The records were not saved (no --output).", err=True)
     if interrupted:
-        click.echo(
-            f"Interrupted after {start + summary.records} records; continue with --resume.",
-            err=True,
-        )
+        then = "; continue with --resume." if outputs.resumable else "."
+        click.echo(f"Interrupted after {start + summary.records} records{then}", err=True)
         raise SystemExit(130)

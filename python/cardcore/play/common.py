@@ -21,6 +21,7 @@ from cardcore.cards import JOKER0, is_red, rank_of, suit_of
 from cardcore.errors import IllegalMoveError
 from cardcore.games.base import HUMAN, Agent, GameSpec, get_game
 from cardcore.games.levels import PLAY_LEVELS, agent_for_level
+from cardcore.outfiles import write_text
 from cardcore.rng import Rng, derive_seed, new_seed
 
 __all__ = [
@@ -129,8 +130,7 @@ def write_replay(record: Mapping[str, Any], path: str | Path | None, game: str) 
     path (parents created)."""
     p = Path(path) if path is not None else default_replay_path(game)
     p.parent.mkdir(parents=True, exist_ok=True)
-    with open(p, "w", encoding="utf-8") as f:
-        f.write(json.dumps(record, separators=(",", ":")) + "\n")
+    write_text(str(p), json.dumps(record, separators=(",", ":")) + "\n")
     return p
 
 

@@ -7,6 +7,9 @@ are whole). ``F.plan.json`` next to the records file holds the run plan until th
 finished; ``--resume`` continues only a run with the same plan, and first cuts the records and
 replays files to the records both hold whole, so an interrupt, a kill or a full disk can never
 leave them out of step.
+
+An existing device or FIFO (``-o /dev/null``) is written in place, needs no ``--force`` and
+cannot be resumed; a symbolic link is written through (:mod:`cardcore.outfiles`).
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from typing import Any, Final
 from cardcore import __version__
 from cardcore.errors import OptionError
 from cardcore.games.schema import Col
+from cardcore.outfiles import OutputFile, checked_output, output_file, partial_path, write_text
 from cardcore.rng import derive_seed
 from cardcore.sim.runner import RunPlan
 from cardcore.sim.writers import RecordWriter, open_writer
@@ -41,11 +45,6 @@ __all__ = [
 
 PLAN_FORMAT: Final = "cardcore-run-plan"
 PLAN_VERSION: Final = 1
-
-
-def partial_path(path: str) -> str:
-    """Where output ``path`` is written while the run is going."""
-    return path + ".partial"
 
 
 def plan_path(path: str) -> str:
@@ -70,56 +69,53 @@ def deferred_interrupt() -> Iterator[None]:
             old(signal.SIGINT, None)
 
 
-def write_atomic(path: str, text: str) -> None:
-    """Writes ``text`` to ``path`` through a temporary file renamed into place."""
-    tmp = partial_path(path)
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(text)
-    os.replace(tmp, path)
+write_atomic = write_text  # the older name
 
 
-def check_paths(outputs: Mapping[str, str | None], *, force: bool, resume: bool) -> None:
+def check_paths(
+    outputs: Mapping[str, str | None], *, force: bool, resume: bool
+) -> dict[str, OutputFile]:
     """Checks every output before the run: no two the same file, each folder there and
-    writable, no directory, and an existing file only with ``force`` or ``resume``.
+    writable, no directory, and an existing file only with ``force`` or ``resume``. An
+    existing device or FIFO is written in place (no ``force`` needed; several outputs may share
+    a character device such as ``/dev/null``).
 
     ``outputs`` maps an option name (for messages) to its path; ``None`` and ``-`` (stdout)
-    are skipped. Raises :class:`~cardcore.errors.OptionError`.
+    are skipped. Returns the checked outputs by path; raises
+    :class:`~cardcore.errors.OptionError`.
     """
     if force and resume:
         raise OptionError("--force and --resume exclude each other")
-    files = {opt: p for opt, p in outputs.items() if p is not None and p != "-"}
     if sum(p == "-" for p in outputs.values()) > 1:
         raise OptionError("only one output can go to stdout ('-')")
+    files = {opt: checked_output(opt, p) for opt, p in outputs.items() if p not in (None, "-")}
     seen: dict[str, str] = {}
-    for opt, p in files.items():
-        for name in (p, partial_path(p), plan_path(p)):
+    for opt, out in files.items():
+        if out.is_char_device:
+            continue
+        names = [out.path] if out.direct else [out.path, out.partial, plan_path(out.path)]
+        for name in names:
             key = os.path.realpath(name)
             other = seen.get(key)
             if other is not None and other != opt:
                 raise OptionError(f"{opt} and {other} name the same file {name!r}")
             seen[key] = opt
-    existing = [p for p in files.values() if Path(p).exists()]
+    existing = [f for f in files.values() if f.exists and not f.is_char_device]
     for i, a in enumerate(existing):
         for b in existing[i + 1 :]:
-            if os.path.samefile(a, b):
-                raise OptionError(f"{a!r} and {b!r} are the same file")
-    for opt, p in files.items():
-        path = Path(p)
-        folder = path.parent
-        if path.is_dir():
-            raise OptionError(f"{opt} {p!r} is a directory")
-        if not folder.is_dir():
-            raise OptionError(f"{opt} {p!r}: folder {str(folder)!r} does not exist")
-        if not os.access(folder, os.W_OK | os.X_OK):
-            raise OptionError(f"{opt} {p!r}: folder {str(folder)!r} is not writable")
-        if force or resume:
+            if os.path.samefile(a.path, b.path):
+                raise OptionError(f"{a.name!r} and {b.name!r} are the same file")
+    for opt, out in files.items():
+        if out.direct or force or resume:
             continue
-        for name in (p, partial_path(p)):
-            if Path(name).exists():
+        for name in (out.path, out.partial):
+            if os.path.lexists(name):
+                shown = out.name if name == out.path else name
                 raise OptionError(
-                    f"{opt} {name!r} exists; pass --force to overwrite it "
+                    f"{opt} {shown!r} exists; pass --force to overwrite it "
                     "or --resume to continue its run"
                 )
+    return {out.name: out for out in files.values()}
 
 
 def plan_record(plan: RunPlan, fmt: str) -> dict[str, Any]:
@@ -219,6 +215,7 @@ class RunOutputs:
     ) -> None:
         self.records, self.replays, self.summary, self.fmt = records, replays, summary, fmt
         self.columns = columns
+        self._checked: dict[str, OutputFile] = {}
         self.written = 0
         self._appending = False
         self._writer: RecordWriter | None = None
@@ -232,14 +229,35 @@ class RunOutputs:
             raise OptionError("--resume works with jsonl and csv output, not Parquet")
         if self.fmt == "parquet" and self.records == "-":
             raise OptionError("Parquet cannot be written to stdout; give a file name")
-        check_paths(
+        self._checked = check_paths(
             {"--output": self.records, "--replays": self.replays, "--summary-json": self.summary},
             force=force,
             resume=resume,
         )
+        for opt, name in (("--output", self.records), ("--replays", self.replays)):
+            if resume and name not in (None, "-") and self._out(name).direct:
+                raise OptionError(
+                    f"--resume needs regular files: {opt} {name!r} is a device or pipe, "
+                    "written as the run goes and never kept to continue"
+                )
+
+    @property
+    def resumable(self) -> bool:
+        """Whether ``--resume`` can continue this run: its records go to a regular file."""
+        return self.records not in (None, "-") and not self._out(self.records).direct
+
+    def _out(self, name: str) -> OutputFile:
+        checked = self._checked.get(name)
+        return checked if checked is not None else output_file(name)
+
+    def _path(self, name: str | None) -> str | None:
+        """Where output ``name`` is written (links followed); None and ``-`` as they are."""
+        return name if name in (None, "-") else self._out(name).path
 
     def _files(self) -> list[str]:
-        return [p for p in (self.records, self.replays) if p is not None and p != "-"]
+        """The outputs written through a temporary file (not stdout, devices or FIFOs)."""
+        names = [p for p in (self.records, self.replays) if p is not None and p != "-"]
+        return [out.path for out in map(self._out, names) if not out.direct]
 
     # --- resume -----------------------------------------------------------------------
 
@@ -248,7 +266,7 @@ class RunOutputs:
         whole. Raises :class:`OptionError` (changing nothing) when the files belong to another
         run plan; otherwise moves them back to their ``.partial`` names, cut to those records.
         A result ``>= plan.games`` means the run is finished."""
-        rec_src = _source(self.records)
+        rec_src = _source(self._path(self.records))
         if rec_src is None:
             return plan.start
         csv_header = self.fmt == "csv"
@@ -256,7 +274,7 @@ class RunOutputs:
         self._check_plan(plan, rec_lines - (1 if csv_header and rec_lines else 0))
         header = _line(rec_src, 1)[0] if csv_header and rec_lines else None
         done = rec_lines - (1 if header is not None else 0)
-        rep_src = _source(self.replays)
+        rep_src = _source(self._path(self.replays))
         if self.replays not in (None, "-"):
             done = min(done, _count_lines(rep_src))
         rec_end = len(header) if header is not None else 0
@@ -280,15 +298,17 @@ class RunOutputs:
                 if _parse(line, None).get("seed") != derive_seed(plan.seed, index, "game"):
                     raise OptionError(f"{self.replays} does not hold the replays of {self.records}")
         # checks passed: from here on the files change
-        assert self.records is not None
-        _cut(rec_src, self.records, rec_end)
-        if rep_src is not None and self.replays is not None:
-            _cut(rep_src, self.replays, rep_end)
+        rec_path, rep_path = self._path(self.records), self._path(self.replays)
+        assert rec_path is not None
+        _cut(rec_src, rec_path, rec_end)
+        if rep_src is not None and rep_path is not None:
+            _cut(rep_src, rep_path, rep_end)
         return plan.start + done
 
     def _check_plan(self, plan: RunPlan, done: int) -> None:
-        assert self.records is not None
-        path = plan_path(self.records)
+        records = self._path(self.records)
+        assert records is not None
+        path = plan_path(records)
         if not Path(path).exists():
             if done >= plan.games:
                 return  # a finished run keeps no plan; resume_point reports it finished
@@ -321,13 +341,22 @@ class RunOutputs:
         """Opens the writers (``append``: after the records a resumed run kept) and stores
         the plan while the run is unfinished."""
         self._appending = append
-        if self.records is not None and self.records != "-":
-            write_atomic(plan_path(self.records), json.dumps(plan_record(plan, self.fmt)) + "\n")
-        target = self.records if self.records in (None, "-") else partial_path(self.records)
-        self._writer = open_writer(target, self.fmt, append=append, columns=self.columns)
-        if self.replays is not None:
-            target = self.replays if self.replays == "-" else partial_path(self.replays)
-            self._replay_writer = open_writer(target, "jsonl", append=append)
+        if self.resumable:
+            assert self.records is not None
+            plan_text = json.dumps(plan_record(plan, self.fmt)) + "\n"
+            write_text(plan_path(self._out(self.records).path), plan_text)
+        self._writer = open_writer(
+            self._target(self.records), self.fmt, append=append, columns=self.columns
+        )
+        self._replay_writer = open_writer(self._target(self.replays), "jsonl", append=append)
+
+    def _target(self, name: str | None) -> str | None:
+        """What a writer opens for output ``name``: its temporary file unless written in
+        place (stdout, a device or FIFO)."""
+        if name in (None, "-"):
+            return name
+        out = self._out(name)
+        return out.path if out.direct else out.partial
 
     def write(self, records: list[dict[str, Any]]) -> None:
         """Writes one batch: its records and their replays (popped from the records)
@@ -370,11 +399,11 @@ class RunOutputs:
                     os.replace(partial_path(p), p)
                 else:
                     os.remove(partial_path(p))
-            if self.records not in (None, "-") and (finished or not keep):
+            if self.resumable and (finished or not keep):
                 assert self.records is not None
                 with contextlib.suppress(FileNotFoundError):
-                    os.remove(plan_path(self.records))
+                    os.remove(plan_path(self._out(self.records).path))
 
     def write_summary(self, summary: Mapping[str, Any]) -> None:
         if self.summary is not None:
-            write_atomic(self.summary, json.dumps(summary, indent=2))
+            write_text(self.summary, json.dumps(summary, indent=2))
