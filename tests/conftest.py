@@ -20,10 +20,14 @@ if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
     signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     """A headless system Chromium driven by Playwright (see ``tests/browser.py``); the test is
-    skipped, with the reason, when Playwright or Chromium is not installed."""
+    skipped, with the reason, when Playwright or Chromium is not installed.
+
+    Module scope on purpose: Playwright's sync API keeps its asyncio loop marked as running in
+    this thread for as long as it is open, so a longer-lived browser would make ``asyncio.run``
+    (Textual's test pilot, the web load client) fail in whatever test module runs next."""
     from browser import launch
 
     try:
