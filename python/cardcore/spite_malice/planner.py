@@ -8,7 +8,7 @@ or the hand emptied and refilled). The score is a weighted sum of :data:`FEATURE
 built-in preset name (``"hard"``, ``"plays"``, ``"payoff"``) or your own weight vector.
 
 The slow pure-Python oracle the tests compare the Rust search with is
-``tests/spite_malice_planner_reference.py``.
+``tests/spite_malice/spite_malice_planner_reference.py``.
 """
 
 from __future__ import annotations
