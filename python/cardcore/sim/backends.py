@@ -93,13 +93,14 @@ def _script_not_rerun(chunk: Chunk) -> Iterator[None]:
         main.__dict__.update(saved)
 
 
-def _worker_died(chunk: Chunk) -> RunError:
+def _worker_died(chunk: Chunk, error: OSError | None = None) -> RunError:
     why = (
         'killed, out of memory, or a script without an `if __name__ == "__main__":` guard'
         if _uses_main(chunk)
         else "killed, or out of memory"
     )
-    return RunError(f"a worker process died ({why}); the records before it are kept")
+    how = f" (starting another failed: {error.strerror or error})" if error else ""
+    return RunError(f"a worker process died ({why}){how}; the records before it are kept")
 
 
 class LocalBackend:
@@ -133,8 +134,7 @@ class LocalBackend:
         self._clean = False
         try:
             for chunk in chunks:
-                with _script_not_rerun(chunk):
-                    window.append((chunk, self._pool.submit(run_chunk_timed, chunk)))
+                window.append((chunk, self._submit(chunk)))
                 if len(window) >= 2 * self.jobs:
                     yield _next(window, learn)
             while window:
@@ -148,6 +148,19 @@ class LocalBackend:
         finally:
             for _, f in window:
                 f.cancel()
+
+    def _submit(self, chunk: Chunk) -> Future[Timed]:
+        """Hands ``chunk`` to the pool. A worker that died a moment ago shows here, not in a
+        result: the pool refuses work (BrokenProcessPool), or, in Python 3.11, starting a
+        replacement worker fails while the pool is being torn down (an OSError such as EBADF)."""
+        assert self._pool is not None
+        try:
+            with _script_not_rerun(chunk):
+                return self._pool.submit(run_chunk_timed, chunk)
+        except BrokenProcessPool:
+            raise _worker_died(chunk) from None
+        except OSError as e:
+            raise _worker_died(chunk, e) from None
 
     def close(self) -> None:
         pool, self._pool = self._pool, None
