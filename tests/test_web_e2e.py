@@ -125,13 +125,15 @@ def test_three_thirteen_round_played_by_clicks(browser: Any, server: tuple[str, 
             )
     else:
         pytest.fail("round 1 did not end")
-    # the score sheet of round 1 shows one row per seat's points; Continue deals round 2
+    # the score sheet of round 1 shows one row per seat's points; round 2 is dealt meanwhile
+    # (nobody waits for anybody's sheet), Continue closes it
     sheet = page.inner_text("#dlg-sheet")
     assert "Score sheet" in sheet
     assert "Total" in sheet
     assert len(view(page)["table"]["sheet"]["rows"]) == 1
-    page.click("#sheet-next")
     page.wait_for_function(f"() => {OBS}.round === 2")
+    page.click("#sheet-next")
+    page.wait_for_function("() => !window.cardcore.msg.table.sheet_open")
     assert not page.errors
 
 

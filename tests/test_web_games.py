@@ -18,6 +18,7 @@ from starlette.testclient import TestClient
 
 from cardcore.cli import cli
 from cardcore.web.app import ServerConfig, create_app
+from cardcore.web.patch import Mirror
 from cardcore.web.profile import Profile
 
 
@@ -37,11 +38,14 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
 
 
 def states(ws: Any) -> Iterator[dict[str, Any]]:
+    """The page's state after each ``state`` or ``patch`` (with that message's ``ack``)."""
+    if not hasattr(ws, "mirror"):
+        ws.mirror = Mirror()
     while True:
         msg: dict[str, Any] = ws.receive_json()
         assert msg["type"] != "error", msg
-        if msg["type"] == "state":
-            yield msg
+        if ws.mirror.feed(msg):
+            yield {**ws.mirror.state, "ack": msg.get("ack")}
 
 
 def play_out(ws: Any, pick: Any = lambda legal: legal[-1]) -> dict[str, Any]:
@@ -150,3 +154,73 @@ def test_nerts_match_on_a_fake_clock_saves_a_verified_replay(tmp_path: Path) -> 
             table.tick(now)
     assert table.outcome is not None
     get_game("nerts").verify_replay(table.outcome.record)
+
+
+def test_a_score_sheet_holds_nobody_up_in_three_thirteen() -> None:
+    from cardcore.web import games
+
+    body = {"game": "three-thirteen", "players": 2, "seats": ["friend"], "seed": 3}
+    setup, _, _ = games.parse_room_request(json.dumps(body))
+    table = games.table_factory(ai_delay=0)(setup, [None, None])
+    for _ in range(1000):
+        seat = next(s for s in (0, 1) if table.view(s)["legal"])
+        table.act(seat, table.view(seat)["legal"][-1]["id"], 0.0)
+        if table.view(0)["sheet_open"]:
+            break
+    views = [table.view(s) for s in (0, 1)]
+    assert all(v["sheet_open"] for v in views)
+    assert all(v["observation"]["observation"]["round"] == 2 for v in views)  # dealt already
+    # the seat to play plays on while the other still reads the sheet
+    seat = next(s for s in (0, 1) if views[s]["legal"])
+    table.act(seat, views[seat]["legal"][-1]["id"], 0.0)
+    assert not table.view(seat)["sheet_open"]
+    assert table.view(1 - seat)["sheet_open"]
+    assert table.proceed(1 - seat, 0.0)
+    assert not table.view(1 - seat)["sheet_open"]
+    assert not table.proceed(1 - seat, 0.0)
+
+
+def test_a_nerts_round_starts_soon_after_the_first_person_closes_the_sheet() -> None:
+    from cardcore.web import games
+    from cardcore.web.nerts import SHEET_GRACE_S
+
+    body = {"game": "nerts", "players": 3, "seats": ["friend", "ai"], "seed": 5}
+    body["options"] = {"nerts_pile_size": 4, "target_score": 50}
+    setup, _, _ = games.parse_room_request(json.dumps(body))
+    table = games.table_factory(ai_delay=0)(setup, [None, None, setup.agent])
+    now = 0.0
+    while not table.view(0)["sheet_open"]:  # the AI empties its pile and calls
+        due = table.due()
+        assert due is not None
+        now = max(now, due)
+        table.tick(now)
+    assert table.view(1)["sheet_open"]
+    assert table.due() is None  # nobody has closed it: the table waits
+    assert table.proceed(0, now)
+    assert table.view(1)["sheet_open"]
+    assert not table.view(1)["running"]
+    assert table.due() == now + SHEET_GRACE_S
+    assert not table.tick(now + SHEET_GRACE_S - 1)
+    assert table.tick(now + SHEET_GRACE_S)  # the other person did not close it in time
+    view = table.view(1)
+    assert view["round_no"] == 2
+    assert view["running"]
+    assert not view["sheet_open"]
+
+
+def test_nerts_view_shows_your_waste_fanned_and_only_the_others_tops() -> None:
+    from cardcore.web import games
+
+    body = {"game": "nerts", "seats": ["ai"], "seed": 8}
+    setup, _, _ = games.parse_room_request(json.dumps(body))
+    table = games.table_factory(ai_delay=0)(setup, [None, setup.agent])
+    flip = next(m for m in table.view(0)["legal"] if m["src"] == "stock")
+    table.act(0, flip["id"], 0.0)
+    table.tick(5.0)  # the AI turns its stock too
+    o = table.view(0)["observation"]["observation"]
+    assert len(o["waste_fan"]) == 3
+    assert o["waste_fan"][-1] == o["players"][0]["waste_top"]
+    theirs = table.state._round.table.players[1].waste  # the hidden truth
+    hidden = {table.game.card_text(c) for c in theirs[:-1]}
+    assert hidden
+    assert not hidden & card_texts(table.view(0))

@@ -17,6 +17,7 @@ from starlette.websockets import WebSocketDisconnect
 from cardcore.errors import IllegalMoveError
 from cardcore.web.app import ServerConfig, create_app
 from cardcore.web.messages import MAX_MESSAGE_BYTES, BadMessage, parse_message
+from cardcore.web.patch import Mirror
 from cardcore.web.rooms import RoomSetup
 from cardcore.web.tables import Outcome, Table
 
@@ -33,7 +34,7 @@ class RaceTable(Table):
 
     def view(self, seat: int) -> dict[str, Any]:
         return {
-            "points": self.points,
+            "points": list(self.points),
             "current": self.current,
             "mine": self.secret[seat],
             "legal": [1, 2] if seat == self.current and self.outcome is None else [],
@@ -79,10 +80,16 @@ def new_room(client: TestClient, **body: Any) -> dict[str, Any]:
 
 
 def next_state(ws: Any) -> dict[str, Any]:
+    """The page's state after the next ``state`` or ``patch`` (with that message's ``ack``)."""
+    if not hasattr(ws, "mirror"):
+        ws.mirror = Mirror()
     while True:
         msg: dict[str, Any] = ws.receive_json()
-        if msg["type"] == "state":
-            return msg
+        if ws.mirror.feed(msg):
+            out: dict[str, Any] = {**ws.mirror.state}
+            if "ack" in msg:
+                out["ack"] = msg["ack"]
+            return out
 
 
 # --- messages ------------------------------------------------------------------------------

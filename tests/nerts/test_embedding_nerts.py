@@ -128,11 +128,16 @@ def test_observation_json_reads_back() -> None:
             for a, b in zip(obs.players, want.players, strict=True):
                 for name in PublicPlayerFields:
                     assert getattr(a, name) == getattr(b, name)
-        hidden = set()
-        for pl in st._round.table.players:
-            hidden.update(pl.stock + pl.nerts[:-1] + pl.waste[:-1])
-        texts = {game._codec.text(c) for c in hidden}
+            own = st._round.table.players[seat]
+            assert obs.waste_fan == want.waste_fan == tuple(own.waste[-own.flip_count :])
+        players = st._round.table.players
         for seat in range(game.num_players):
+            hidden = set()
+            for s, pl in enumerate(players):
+                # a seat sees its own waste fanned (the top flip_count cards), nobody else's
+                below = pl.waste[: -pl.flip_count] if s == seat else pl.waste[:-1]
+                hidden.update(pl.stock + pl.nerts[:-1] + below)
+            texts = {game._codec.text(c) for c in hidden}
             shown = json.dumps(json.loads(st.observation_json(seat))["observation"])
             assert not any(f'"{x}"' in shown for x in texts)
 

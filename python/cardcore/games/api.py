@@ -275,6 +275,11 @@ class Game(ABC, Generic[MoveT]):
     @abstractmethod
     def _observation_body(self, state: Any, seat: int) -> dict[str, Any]: ...
 
+    def _seat_fields(self, state: Any, seat: int) -> dict[str, Any] | None:
+        """The members of ``_observation_body(state, seat)`` that differ between seats (the
+        others are equal for every seat), or ``None`` when a game does not say."""
+        return None
+
     @abstractmethod
     def _observation_tensor(self, state: Any, seat: int) -> NDArray[np.float32]: ...
 
@@ -336,6 +341,36 @@ class Game(ABC, Generic[MoveT]):
         # the same text as dump() of the whole document; its head is written once per game
         body = dump(self._observation_body(state, seat))
         return f'{self._observation_head},"seat":{seat},"observation":{body}}}'
+
+    def observation_document(self, state: Any, seat: int) -> dict[str, Any]:
+        """``json.loads(observation_to_json(state, seat))`` without the text: the document as
+        new JSON-ready objects (nothing in it is shared with the state or a later call; a
+        server that sends each seat only what changed compares these)."""
+        check_seat(seat, self.num_players)
+        return {
+            "format": OBSERVATION_FORMAT,
+            "version": JSON_VERSION,
+            "game": self.name,
+            "options": dict(self.options),
+            "seat": seat,
+            "observation": self._observation_body(state, seat),
+        }
+
+    def observation_documents(self, state: Any, seats: Sequence[int]) -> list[dict[str, Any]]:
+        """:meth:`observation_document` of each of ``seats``, built faster: what every seat
+        sees alike (the public piles, the scores) is built once and shared between the
+        documents of one call (read them; copy before changing one)."""
+        for seat in seats:
+            check_seat(seat, self.num_players)
+        if len(seats) < 2 or self._seat_fields(state, seats[0]) is None:
+            return [self.observation_document(state, seat) for seat in seats]
+        first = self.observation_document(state, seats[0])
+        body = first["observation"]
+        out = [first]
+        for seat in seats[1:]:
+            own = self._seat_fields(state, seat)
+            out.append({**first, "seat": seat, "observation": {**body, **(own or {})}})
+        return out
 
     def observations_to_json(self, state: Any, seats: Sequence[int]) -> list[str]:
         """``observation_to_json(state, s)`` for each of ``seats``, the same texts, written
@@ -525,6 +560,10 @@ class State(ABC, Generic[MoveT]):
         send to that seat)."""
         return self.game.observation_to_json(self, seat)
 
+    def observation_document(self, seat: int) -> dict[str, Any]:
+        """:meth:`observation_json` as new JSON-ready objects (the parsed document)."""
+        return self.game.observation_document(self, seat)
+
     def to_json(self) -> str:
         """The whole state (hidden cards and the random stream included) as a
         ``cardcore-state`` document; :meth:`Game.state_from_json` reads it back."""
@@ -594,6 +633,9 @@ class RealtimeState(ABC, Generic[MoveT]):
 
     def observation_json(self, seat: int) -> str:
         return self.game.observation_to_json(self, seat)
+
+    def observation_document(self, seat: int) -> dict[str, Any]:
+        return self.game.observation_document(self, seat)
 
     def to_json(self) -> str:
         return self.game.state_to_json(self)

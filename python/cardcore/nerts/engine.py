@@ -75,6 +75,11 @@ def deal_decks(seed: int, players: int) -> list[list[int]]:
     return out
 
 
+def waste_fan(player: Any) -> tuple[int, ...]:
+    """The top cards of ``player``'s waste that its owner sees fanned (bottom to top)."""
+    return tuple(player.waste[-player.flip_count :]) if player.waste else ()
+
+
 class PublicPlayer:
     """What everyone can see of one player: tops, counts and the face-up work piles."""
 
@@ -91,9 +96,14 @@ class PublicPlayer:
 
 
 class NertsObservation:
-    """One seat's view: its own layout and everyone's visible cards (no stock order, no waste
-    below its top, no face-down Nerts cards), the foundation piles (every card landed in plain
-    view) and how many stalemate remedies this round has had. Built when the seat decides."""
+    """One seat's view: its own layout and everyone's visible cards (no stock order, no
+    face-down Nerts cards, no other seat's waste below its top), the seat's own waste fanned
+    (:attr:`waste_fan`), the foundation piles (every card landed in plain view) and how many
+    stalemate remedies this round has had. Built when the seat decides.
+
+    ``waste_fan``: the top cards of the seat's own face-up waste, bottom to top (the last is
+    its ``waste_top``): as many as a flip turns (three, or one with 1-card flips), as a player
+    fans the packet just turned. Only the top one can be played."""
 
     __slots__ = (
         "foundation_piles",
@@ -104,6 +114,7 @@ class NertsObservation:
         "seat",
         "stalemates",
         "table_options",
+        "waste_fan",
     )
 
     def __init__(self, table: NertsTable, seat: int, now: int) -> None:
@@ -116,6 +127,7 @@ class NertsObservation:
         self.stalemates = table.players[seat].stalemates
         self.players = tuple([PublicPlayer(table, s) for s in range(len(table.players))])
         self.recycles = table.players[seat].recycles
+        self.waste_fan = waste_fan(table.players[seat])
 
     @property
     def me(self) -> PublicPlayer:

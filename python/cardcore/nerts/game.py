@@ -212,6 +212,7 @@ class NertsGame(api.Game[Action]):
                 }
                 for pl in obs.players
             ],
+            "waste_fan": enc(obs.waste_fan),
             "recycles": obs.recycles,
             "stalemates": obs.stalemates,
             "pending": rnd.pending(seat),
@@ -242,6 +243,10 @@ class NertsGame(api.Game[Action]):
             pl.work = tuple(tuple(x) for x in c.decode_piles(pd["work"], self.rules.work_piles))
             players.append(pl)
         obs.players = tuple(players)
+        fan = c.decode(b["waste_fan"])
+        if len(fan) > self.rules.flip_count or (fan and fan[-1] != obs.players[seat].waste_top):
+            raise StateFormatError("waste_fan must end with the seat's waste top")
+        obs.waste_fan = tuple(fan)
         return obs
 
     # -- the whole state as JSON -------------------------------------------------------------

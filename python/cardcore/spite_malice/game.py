@@ -223,7 +223,7 @@ class SpiteMaliceGame(api.Game[Move]):
         return {
             "turn": st.turn,
             "current_player": st.current_player,
-            "hand": enc(st.hands[seat]),
+            "hand": self._seat_fields(state, seat)["hand"],
             "hand_sizes": [len(h) for h in st.hands],
             "payoff_tops": [text(p[-1]) if p else None for p in st.payoffs],
             "payoff_counts": [len(p) for p in st.payoffs],
@@ -235,6 +235,9 @@ class SpiteMaliceGame(api.Game[Move]):
             "scores": list(st.scores),
             "end_reason": st.end_reason,
         }
+
+    def _seat_fields(self, state: State, seat: int) -> dict[str, Any]:
+        return {"hand": self._codec.encode(state.hands[seat])}
 
     def _observation_from_body(self, seat: int, b: Mapping[str, Any]) -> Observation:
         p = self.num_players

@@ -201,27 +201,37 @@ class ThreeThirteenGame(api.Game[Move]):
         st = state
         enc = self._codec.encode
         text = self._codec.text
-        mine = st.current == seat and not st.over
+        own = self._seat_fields(state, seat)
         return {
             "round": st.round,
             "wild_rank": st.wild_rank,
             "dealer": st.dealer,
             "current_player": st.current_player,
             "phase": st.phase,
-            "hand": enc(st.hands[seat]),
-            "drawn": text(st.drawn) if mine and st.drawn is not None else None,
-            "drawn_from_discard": bool(mine and st.drawn_from_discard),
+            "hand": own["hand"],
+            "drawn": own["drawn"],
+            "drawn_from_discard": own["drawn_from_discard"],
             "discard_pile": enc(st.discard_pile),
             "stock_size": len(st.stock),
             "hand_sizes": [len(h) for h in st.hands],
             "taken": [enc(t) for t in st.taken],
             "discards": [[s, text(c)] for s, c in st.discards],
             "out_seat": st.out_seat,
-            "own_turns": st.own_turns[seat],
+            "own_turns": own["own_turns"],
             "turn_in_round": st.turn_in_round,
             "totals": list(st.totals),
             "round_scores": [list(r) for r in st.round_scores],
             "went_out": list(st.went_out),
+        }
+
+    def _seat_fields(self, state: State, seat: int) -> dict[str, Any]:
+        st = state
+        mine = st.current == seat and not st.over
+        return {
+            "hand": self._codec.encode(st.hands[seat]),
+            "drawn": self._codec.text(st.drawn) if mine and st.drawn is not None else None,
+            "drawn_from_discard": bool(mine and st.drawn_from_discard),
+            "own_turns": st.own_turns[seat],
         }
 
     def _observation_from_body(self, seat: int, b: Mapping[str, Any]) -> Observation:

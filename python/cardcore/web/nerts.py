@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from typing import Any, Final, cast
 
 from cardcore.errors import IllegalMoveError
-from cardcore.games.api import dump, load_game
+from cardcore.games.api import load_game
 from cardcore.games.base import GameRequest
 from cardcore.nerts.game import NertsGame
 from cardcore.nerts.rules import (
@@ -44,6 +44,13 @@ __all__ = ["NertsTable"]
 
 TICK_S: Final = 0.05
 """How often the clock moves while a round runs (seconds)."""
+SHEET_GRACE_S: Final = 15.0
+"""After a round, the next one starts when every person has closed the score sheet, or this
+many seconds after the first of them did (nobody holds the table up for long)."""
+_NEXT_ROUND: Final = (
+    "The next round starts when everyone has closed this sheet,"
+    f" or {SHEET_GRACE_S:.0f} s after the first did."
+)
 
 
 def _src(src: int, depth: int = 1) -> str:
@@ -83,11 +90,14 @@ class NertsTable(Table):
         )
         self.index = -1
         self.waiting: set[int] = set()
+        self.next_at: float | None = None
         self.t0: float | None = None
+        self._sheet: tuple[int, dict[str, Any]] | None = None
         self._new_round()
 
     def _new_round(self) -> None:
         self.index += 1
+        self.waiting, self.next_at = set(), None
         self.state = self.game.new_state(self.match.round_seed(self.index), agents=self.agent_list)
         self.t0 = None
         self.last: list[dict[str, Any] | None] = [None] * self.players
@@ -133,13 +143,20 @@ class NertsTable(Table):
     # -- Table ----------------------------------------------------------------------------------
 
     def due(self) -> float | None:
-        if self.state.is_over or self.waiting:
+        if self.waiting:
+            return self.next_at
+        if self.state.is_over:
             return None
         if self.t0 is None:
             return 0.0
         return self.t0 + (self.state.now / 1000) + TICK_S
 
     def tick(self, now: float) -> bool:
+        if self.waiting:
+            if self.next_at is None or now < self.next_at:
+                return False
+            self._new_round()
+            return True
         return self._advance(now)
 
     def act(self, seat: int, move: int | str, now: float) -> None:
@@ -167,6 +184,8 @@ class NertsTable(Table):
         self.waiting.discard(seat)
         if not self.waiting and not self.match.over:
             self._new_round()
+        elif self.next_at is None:
+            self.next_at = now + SHEET_GRACE_S
         return True
 
     def _legal(self, seat: int) -> list[dict[str, Any]]:
@@ -182,42 +201,38 @@ class NertsTable(Table):
         return out
 
     def sheet(self) -> dict[str, Any]:
+        """The score sheet (the same object until a round is added)."""
         m = self.match
-        return {
-            "rows": [
-                {"label": str(r + 1), "scores": rr["scores"], "marked": rr["caller"]}
-                for r, rr in enumerate(m.rounds)
-            ],
-            "totals": list(m.totals),
-            "final": m.over,
-            "footer": f"Match to {self.rules.target_score}. ★ called Nerts.",
-        }
+        if self._sheet is None or self._sheet[0] != len(m.rounds):
+            self._sheet = (
+                len(m.rounds),
+                {
+                    "rows": [
+                        {"label": str(r + 1), "scores": rr["scores"], "marked": rr["caller"]}
+                        for r, rr in enumerate(m.rounds)
+                    ],
+                    "totals": list(m.totals),
+                    "final": m.over,
+                    "footer": f"Match to {self.rules.target_score}. ★ called Nerts. {_NEXT_ROUND}",
+                },
+            )
+        return self._sheet[1]
 
-    def view_json(self, seat: int) -> str:
-        return self._view(seat, self.state.observation_json(seat))
-
-    def views_json(self, seats: Sequence[int]) -> list[str]:
-        observations = self.game.observations_to_json(self.state, seats)
-        return [self._view(s, o) for s, o in zip(seats, observations, strict=True)]
-
-    def _view(self, seat: int, observation: str) -> str:
-        """The view's JSON text: the observation document as written, then the table's fields."""
+    def view(self, seat: int) -> dict[str, Any]:
         st = self.state
-        rest = dump(
-            {
-                "game": "nerts",
-                "round_no": self.index + 1,
-                "speed": self.rules.speed,
-                "running": not st.is_over and not self.waiting,
-                "totals": list(self.match.totals),
-                "legal": self._legal(seat),
-                "last": self.last,
-                "current": None,
-                "sheet_open": seat in self.waiting,
-                "sheet": self.sheet(),
-            }
-        )
-        return f'{{"observation":{observation},{rest[1:]}'
+        return {
+            "observation": st.observation_document(seat),
+            "game": "nerts",
+            "round_no": self.index + 1,
+            "speed": self.rules.speed,
+            "running": not st.is_over and not self.waiting,
+            "totals": list(self.match.totals),
+            "legal": self._legal(seat),
+            "last": list(self.last),
+            "current": None,
+            "sheet_open": seat in self.waiting,
+            "sheet": self.sheet(),
+        }
 
     @property
     def outcome(self) -> Outcome | None:

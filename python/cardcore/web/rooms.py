@@ -9,6 +9,10 @@ lets AIs take the open seats.
 Everything here runs on one asyncio event loop, so a room's methods never interleave; each
 connection has an outbox drained by its own writer task, and a connection that lets its outbox
 fill up is closed rather than allowed to slow the room down.
+
+A browser gets its whole ``state`` once, then ``patch`` messages with only what changed
+(:mod:`cardcore.web.patch`). Each seat's view is built once per change of the table, however
+many pages show it.
 """
 
 from __future__ import annotations
@@ -16,7 +20,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hmac
-import json
 import logging
 import secrets
 import time
@@ -27,6 +30,7 @@ from typing import Any, Final
 from cardcore.errors import CardcoreError
 from cardcore.games.api import dump
 from cardcore.web.limits import TokenBucket
+from cardcore.web.patch import diff
 from cardcore.web.tables import Outcome, Table
 
 __all__ = [
@@ -84,7 +88,8 @@ TableFactory = Callable[[RoomSetup, Sequence[str | None]], Table]
 class Connection:
     """One browser's socket as the room sees it: an outbox of JSON texts.
 
-    The server's writer task drains :attr:`outbox`; ``None`` in it means "close".
+    The server's writer task drains :attr:`outbox`; ``None`` in it means "close". :attr:`sent`
+    is the ``state`` document the browser holds (``None`` until it has one).
     """
 
     def __init__(self, *, rate: float = 30.0, burst: float = 60.0) -> None:
@@ -94,6 +99,7 @@ class Connection:
         self.room: Room | None = None
         self.seat: Seat | None = None
         self.bucket = TokenBucket(rate, burst)
+        self.sent: dict[str, Any] | None = None
 
     def push(self, message: Mapping[str, Any]) -> None:
         """Queues a message (dropped once the connection is closing)."""
@@ -166,6 +172,9 @@ class Room:
         self.last_active = clock()
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
+        self.version = 0
+        """Counts the table's changes (a seat's view is built once per version)."""
+        self._views: dict[int, tuple[int, dict[str, Any]]] = {}
 
     # -- seats --------------------------------------------------------------------------------
 
@@ -260,6 +269,7 @@ class Room:
             self._changed()
 
     def _changed(self, ack: tuple[Connection, int] | None = None) -> None:
+        self.version += 1
         self.last_active = self.clock()
         assert self.table is not None
         outcome = self.table.outcome
@@ -302,12 +312,11 @@ class Room:
     # -- messages -----------------------------------------------------------------------------
 
     def snapshot(self, seat: Seat) -> dict[str, Any]:
-        """The ``state`` message for ``seat``: the room, and the table as ``seat`` sees it."""
-        out: dict[str, Any] = json.loads(self.snapshot_json(seat))
-        return out
+        """The ``state`` document of ``seat``: the room, and the table as ``seat`` sees it."""
+        return self._document(seat, self._room_part(), self._table_views([seat.index])[0])
 
-    def _room_json(self) -> str:
-        """The part of every ``state`` message that all seats share, as JSON object members."""
+    def _room_part(self) -> dict[str, Any]:
+        """The members of every seat's ``state`` that all seats share."""
         msg: dict[str, Any] = {
             "status": self.status,
             "setup": self.setup.public(),
@@ -321,37 +330,54 @@ class Room:
             }
         if self.error is not None:
             msg["error"] = self.error
-        return dump(msg)[1:-1]
+        return msg
 
-    def snapshot_json(self, seat: Seat, shared: str | None = None, table: str | None = None) -> str:
-        """:meth:`snapshot` as JSON text; the table's view is spliced in as the table wrote it
-        (``shared``: :meth:`_room_json` and ``table``: the seat's view, when the caller has
-        them)."""
-        if table is None:
-            table = self.table.view_json(seat.index) if self.table is not None else "null"
-        head = f'"type":"state","room":{dump(self.id)},"seat":{seat.index}'
-        host = "true" if seat is self.host else "false"
-        room = self._room_json() if shared is None else shared
-        return f'{{{head},"host":{host},{room},"table":{table}}}'
+    def _table_views(self, seats: list[int]) -> list[dict[str, Any] | None]:
+        """The table's view of each of ``seats`` (built only when the table changed since)."""
+        if self.table is None:
+            return [None] * len(seats)
+        stale = [s for s in seats if self._views.get(s, (-1,))[0] != self.version]
+        if stale:
+            for seat, view in zip(stale, self.table.views(stale), strict=True):
+                self._views[seat] = (self.version, view)
+        return [self._views[s][1] for s in seats]
+
+    def _document(
+        self, seat: Seat, room: dict[str, Any], table: dict[str, Any] | None
+    ) -> dict[str, Any]:
+        return {
+            "type": "state",
+            "room": self.id,
+            "seat": seat.index,
+            "host": seat is self.host,
+            **room,
+            "table": table,
+        }
 
     def broadcast(self, ack: tuple[Connection, int] | None = None) -> None:
-        """Sends every connected seat its own view (the views built together, once per seat;
-        the room's part once per broadcast)."""
+        """Brings every connected page up to date: its first ``state`` whole, afterwards a
+        ``patch`` of what changed since the last (nothing when nothing did; the page that
+        sent a move gets the ``ack`` of it in any case)."""
         seats = [s for s in self.seats if s.conns]
         if not seats:
             return
-        shared = self._room_json()
-        if self.table is not None:
-            views = self.table.views_json([s.index for s in seats])
-        else:
-            views = ["null"] * len(seats)
+        room = self._room_part()
+        views = self._table_views([s.index for s in seats])
         for seat, view in zip(seats, views, strict=True):
-            text = self.snapshot_json(seat, shared, view)
+            doc = self._document(seat, room, view)
+            patches: dict[int, list[Any]] = {}  # pages that held the same document
             for conn in seat.conns:
-                if ack is not None and ack[0] is conn:
-                    conn.push_text(f'{text[:-1]},"ack":{ack[1]}}}')
+                acked = ack is not None and ack[0] is conn
+                tail = f',"ack":{ack[1]}}}' if ack is not None and acked else "}"
+                if conn.sent is None:
+                    conn.push_text(dump(doc)[:-1] + tail)
                 else:
-                    conn.push_text(text)
+                    ops = patches.get(id(conn.sent))
+                    if ops is None:
+                        ops = patches[id(conn.sent)] = diff(conn.sent, doc)
+                    if ops or acked:
+                        conn.push_text(f'{{"type":"patch","ops":{dump(ops)}{tail}')
+                conn.sent = doc
 
     async def close(self) -> None:
         """Stops the driver and disconnects everyone."""

@@ -51,7 +51,11 @@ class SpiteMatch(TurnMatch):
         return self.rngs[seat]
 
     def extras(self, seat: int) -> dict[str, Any]:
-        return {"game_no": self.index + 1, "target": self.rules.target_score, "totals": self.totals}
+        return {
+            "game_no": self.index + 1,
+            "target": self.rules.target_score,
+            "totals": list(self.totals),
+        }
 
     def sheet_key(self) -> object:
         return len(self.games)

@@ -8,7 +8,6 @@ clock). Concrete tables are built on the public game protocol (``cardcore.load_g
 
 from __future__ import annotations
 
-import json
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -38,22 +37,15 @@ class Table(ABC):
 
     players: int
 
+    @abstractmethod
     def view(self, seat: int) -> dict[str, Any]:
         """JSON-ready: what ``seat`` may see (its observation and its legal actions), nothing
-        hidden from it. A table implements this or :meth:`view_json`."""
-        out: dict[str, Any] = json.loads(self.view_json(seat))
-        return out
+        hidden from it. Made of new objects that nothing changes afterwards: the room keeps the
+        view it sent and compares the next one with it."""
 
-    def view_json(self, seat: int) -> str:
-        """:meth:`view` as JSON text (what the room sends; a table may build the text
-        directly, e.g. around the protocol's ``observation_json``)."""
-        if type(self).view is Table.view:
-            raise NotImplementedError(f"{type(self).__name__} implements neither view")
-        return json.dumps(self.view(seat), separators=(",", ":"))
-
-    def views_json(self, seats: Sequence[int]) -> list[str]:
-        """:meth:`view_json` of each of ``seats`` (a table may share work between them)."""
-        return [self.view_json(seat) for seat in seats]
+    def views(self, seats: Sequence[int]) -> list[dict[str, Any]]:
+        """:meth:`view` of each of ``seats`` (a table may share work between them)."""
+        return [self.view(seat) for seat in seats]
 
     @abstractmethod
     def act(self, seat: int, move: int | str, now: float) -> None:

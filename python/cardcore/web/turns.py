@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from cardcore.errors import IllegalMoveError
-from cardcore.games.api import dump, load_game
+from cardcore.games.api import load_game
 from cardcore.games.base import HUMAN, get_game
 from cardcore.web.rooms import RoomSetup
 from cardcore.web.tables import Outcome, Table
@@ -31,9 +31,9 @@ class TurnMatch(ABC):
     """A turn-based match as the table drives it.
 
     ``agent_names[s]`` is ``"human"`` for people (what records show). A match is made of
-    *units* (a Three-Thirteen round, a Spite & Malice game); after each unit the table shows the
-    score sheet and waits until every person has closed it. Subclasses set :attr:`state` (the
-    protocol state of the game in progress).
+    *units* (a Three-Thirteen round, a Spite & Malice game); after each unit every person sees the
+    score sheet while the next unit is dealt at once (nobody waits for anyone to close it).
+    Subclasses set :attr:`state` (the protocol state of the game in progress).
     """
 
     lower_is_better = False
@@ -43,7 +43,7 @@ class TurnMatch(ABC):
         self.setup = setup
         self.agent_names = list(agent_names)
         self.game = load_game(setup.game, players=setup.players, **dict(setup.options))
-        self._sheet: tuple[Any, str] | None = None
+        self._sheet: tuple[Any, dict[str, Any]] | None = None
 
     @property
     def current(self) -> int | None:
@@ -72,11 +72,11 @@ class TurnMatch(ABC):
                 return m
         raise IllegalMoveError(f"action {move} is not a legal move now")
 
-    def sheet_json(self) -> str:
-        """The score sheet as JSON text (built again only when it changes)."""
+    def sheet_view(self) -> dict[str, Any]:
+        """:meth:`sheet`, built again only when it changes (the same object until then)."""
         key = self.sheet_key()
         if self._sheet is None or self._sheet[0] != key:
-            self._sheet = (key, dump(self.sheet()))
+            self._sheet = (key, self.sheet())
         return self._sheet[1]
 
     @abstractmethod
@@ -115,7 +115,11 @@ class TurnMatch(ABC):
 
 
 class TurnTable(Table):
-    """A :class:`TurnMatch` with AI seats that move ``ai_delay`` seconds apart."""
+    """A :class:`TurnMatch` with AI seats that move ``ai_delay`` seconds apart.
+
+    When a unit ends, each person's score sheet opens (``sheet_open`` in their view) and the
+    next unit is dealt at once: a person closes the sheet (``next``) or just plays on whenever
+    ready, and the others, people or AIs, play meanwhile."""
 
     def __init__(
         self, match: TurnMatch, agents: Sequence[str | None], ai_delay: float = 0.6
@@ -127,43 +131,42 @@ class TurnTable(Table):
         self.humans = {s for s, a in enumerate(agents) if a is None}
         self.ai_delay = ai_delay
         self.last: list[dict[str, Any] | None] = [None] * self.players
-        self.waiting: set[int] = set()
+        self.sheet_open: set[int] = set()
         self.ready_at = 0.0
 
     def _legal(self, seat: int) -> list[dict[str, Any]]:
-        if self.waiting or self.match.current != seat:
+        if self.match.current != seat:
             return []
         return [self.match.entry(m) for m in self.match.legal_moves()]
 
-    def view_json(self, seat: int) -> str:
-        return self._view(seat, self.match.state.observation_json(seat))
+    def view(self, seat: int) -> dict[str, Any]:
+        return self._view(seat, self.match.state.observation_document(seat))
 
-    def views_json(self, seats: Sequence[int]) -> list[str]:
+    def views(self, seats: Sequence[int]) -> list[dict[str, Any]]:
         m = self.match
-        observations = m.game.observations_to_json(m.state, seats)
-        return [self._view(s, o) for s, o in zip(seats, observations, strict=True)]
+        docs = m.game.observation_documents(m.state, seats)
+        return [self._view(s, d) for s, d in zip(seats, docs, strict=True)]
 
-    def _view(self, seat: int, observation: str) -> str:
-        """The view's JSON text: the observation document as written, then the table's fields."""
+    def _view(self, seat: int, observation: dict[str, Any]) -> dict[str, Any]:
+        """``seat``'s observation document, then what the table adds."""
         m = self.match
-        rest = dump(
-            {
-                "game": m.game.name,
-                **m.extras(seat),
-                "current": m.current,
-                "legal": self._legal(seat),
-                "last": self.last,
-                "sheet_open": seat in self.waiting,
-                "waiting_for": sorted(self.waiting),
-            }
-        )
-        return f'{{"observation":{observation},"sheet":{m.sheet_json()},{rest[1:]}'
+        return {
+            "observation": observation,
+            "sheet": m.sheet_view(),
+            "game": m.game.name,
+            **m.extras(seat),
+            "current": m.current,
+            "legal": self._legal(seat),
+            "last": list(self.last),
+            "sheet_open": seat in self.sheet_open,
+        }
 
     def _play(self, seat: int, move: Any, now: float) -> None:
         note = self.match.entry(move)
         if self.match.apply(move):
             self.last = [None] * self.players
-            self.waiting = set(self.humans) if self.match.outcome is None else set()
+            self.sheet_open = set(self.humans)
+            self.match.next_unit()
         else:
             self.last[seat] = note
         self.ready_at = now + self.ai_delay
@@ -171,24 +174,21 @@ class TurnTable(Table):
     def act(self, seat: int, move: int | str, now: float) -> None:
         if self.match.outcome is not None:
             raise IllegalMoveError("the game is over")
-        if self.waiting:
-            raise IllegalMoveError("close the score sheet first")
         if self.match.current != seat:
             raise IllegalMoveError("it is not your turn")
-        self._play(seat, self.match.resolve(move), now)
+        chosen = self.match.resolve(move)
+        self.sheet_open.discard(seat)  # a person who plays on is done with the last sheet
+        self._play(seat, chosen, now)
 
     def proceed(self, seat: int, now: float) -> bool:
-        if seat not in self.waiting:
+        if seat not in self.sheet_open:
             return False
-        self.waiting.discard(seat)
-        if not self.waiting:
-            self.match.next_unit()
-            self.ready_at = now + self.ai_delay
+        self.sheet_open.discard(seat)
         return True
 
     def _ai_seat(self) -> int | None:
         s = self.match.current
-        if s is None or self.waiting or self.match.outcome is not None:
+        if s is None or self.match.outcome is not None:
             return None
         return s if self.agents[s] is not None else None
 

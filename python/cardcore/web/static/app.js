@@ -1,6 +1,7 @@
 // The cardcore web table: lobby, room connection, and the game-neutral interaction layer.
 //
-// The server sends each seat its view ({type: "state", table: {..., legal: [{id, src, dst}]}}).
+// The server sends each seat its view once ({type: "state", table: {..., legal: [{id, src, dst}]}})
+// and then patches of what changed ({type: "patch", ops}: applyOps).
 // A game module (games/*.js) draws the view and tags piles with data-src / data-dst keys; this
 // file turns clicks, taps, drags and keys into a legal move's id and sends {type: "move"}. A
 // drop snaps to the nearest pile that is a legal target for the dragged card.
@@ -221,12 +222,14 @@ function receive(msg) {
   if (msg.type === "welcome") {
     store.set("seat:" + msg.room, msg.token);
     if (location.hash !== "#room=" + msg.room) history.replaceState(null, "", "#room=" + msg.room);
-  } else if (msg.type === "state") {
+  } else if (msg.type === "state" || msg.type === "patch") {
     if (msg.ack !== undefined && ui.sent.has(msg.ack)) {
       ui.rtt = performance.now() - ui.sent.get(msg.ack);
       ui.sent.delete(msg.ack);
     }
-    ui.msg = msg;
+    if (msg.type === "state") ui.msg = msg;
+    else if (ui.msg) applyOps(ui.msg, msg.ops);
+    else return;
     render();
   } else if (msg.type === "error") {
     if (msg.seq !== undefined) ui.sent.delete(msg.seq);
@@ -240,6 +243,19 @@ function receive(msg) {
     toast(msg.message);
     ui.selected = null;
     if (ui.msg) render();
+  }
+}
+
+/** Carries out a patch's ops on the state we hold: [path, value] sets (an index equal to the
+ * list's length appends), [path] removes a member or cuts a list there (cardcore/web/patch.py). */
+export function applyOps(doc, ops) {
+  for (const [path, ...value] of ops) {
+    let o = doc;
+    for (let i = 0; i < path.length - 1; i++) o = o[path[i]];
+    const k = path[path.length - 1];
+    if (value.length) o[k] = value[0];
+    else if (Array.isArray(o)) o.length = k;
+    else delete o[k];
   }
 }
 
@@ -444,8 +460,10 @@ function onPointerMove(ev) {
     if (!movesFrom(src).length) return;
     ui.selected = src;
     decorate($("table"), ui.msg.table);
-    const r = d.srcEl.getBoundingClientRect();
-    const ghost = d.srcEl.cloneNode(true);
+    // a fanned pile (the Nerts waste) lifts only its top card
+    const from = d.srcEl.classList.contains("waste-fan") ? d.srcEl.querySelector(".card:last-of-type") || d.srcEl : d.srcEl;
+    const r = from.getBoundingClientRect();
+    const ghost = from.cloneNode(true);
     ghost.classList.add("ghost");
     ghost.removeAttribute("data-src");
     ghost.style.width = r.width + "px";

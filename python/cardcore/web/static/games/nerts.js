@@ -27,8 +27,11 @@ function layout(h, v, seat, mine) {
   });
   const stock = h("div", { class: "pile", ...src("stock"), title: "stock: flip (space)" },
     p.stock_count ? cardSvg(null, { back: true }) : slotSvg("↻"), h("span", { class: "count", text: p.stock_count }));
-  const waste = h("div", { class: "pile", ...src("waste"), title: "waste (w)" },
-    p.waste_top ? cardSvg(faceOf(p.waste_top)) : slotSvg(""), h("span", { class: "count", text: p.waste_count }));
+  // your own waste is face up: the last cards turned show fanned (only the top one plays);
+  // of the others' wastes you see the top card
+  const fan = mine ? v.observation.observation.waste_fan : p.waste_top ? [p.waste_top] : [];
+  const waste = h("div", { class: "pile waste-fan", ...src("waste"), title: "waste (w)" },
+    ...(fan.length ? fan.map((c) => cardSvg(faceOf(c))) : [slotSvg("")]), h("span", { class: "count", text: p.waste_count }));
   return h("div", { class: "row-piles" }, nerts, work, stock, waste);
 }
 
@@ -70,7 +73,7 @@ export default {
   },
 
   status(v) {
-    if (v.sheet_open) return "Round over: close the score sheet for the next round.";
+    if (v.sheet_open) return "Round over: the next round starts when everyone has closed the score sheet (or soon after the first did).";
     return v.running ? "Everyone plays at once: empty your Nerts pile, then call Nerts!" : "";
   },
 
@@ -113,7 +116,7 @@ export default {
     return [
       h("h2", { text: "Nerts" }),
       h("p", { text: "Nerts is a race: everyone plays at once. Get rid of your Nerts pile." }),
-      h("p", { text: "Foundations in the middle are shared: start one with any ace, then build up in suit (A, 2, 3 … K). Your work piles build down in alternating colours (a red 6 on a black 7); you may move the top part of a work pile onto another. Your Nerts pile's top card can go to a foundation or a work pile. Turn the stock three at a time onto the waste; the waste's top card plays. When the stock is empty, tapping it turns the waste over again." }),
+      h("p", { text: "Foundations in the middle are shared: start one with any ace, then build up in suit (A, 2, 3 … K). Your work piles build down in alternating colours (a red 6 on a black 7); you may move the top part of a work pile onto another. Your Nerts pile's top card can go to a foundation or a work pile. Turn the stock three at a time onto the waste (your waste shows the cards just turned, fanned); the waste's top card plays. When the stock is empty, tapping it turns the waste over again." }),
       h("p", { text: "When your Nerts pile is empty, call Nerts: the round ends. Score: +1 for each of your cards on the foundations, −2 for each card left in your Nerts pile. The match goes to 100. You may undo your last move. The AI opponents play in real time at the table speed (chill, classic, frantic); the ring round a foundation card shows who played it." }),
       h("h3", { text: "Keys" }),
       h("p", { text: "space flip · n Nerts pile · w waste · 1–5 work pile (pick up its top, or move the picked card there) · f to a foundation · u undo · c call Nerts" }),

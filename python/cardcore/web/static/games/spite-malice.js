@@ -81,7 +81,7 @@ export default {
   },
 
   status(v, { me, name }) {
-    if (v.sheet_open) return "Game over: close the score sheet for the next game.";
+    if (v.sheet_open) return "Game over: the next game is dealt; close the score sheet to play on.";
     if (v.current === me) return "Your turn: play to the centre, then discard a hand card to a side stack to end it.";
     return v.current === null ? "" : `${name(v.current)} is playing…`;
   },

@@ -70,7 +70,7 @@ export default {
   },
 
   status(v, { me, name }) {
-    if (v.sheet_open) return "Round over: close the score sheet to go on.";
+    if (v.sheet_open) return "Round over: the next round is dealt; close the score sheet to play on.";
     const o = v.observation.observation;
     if (v.current === me) {
       const out = o.out_seat !== null ? ` ${name(o.out_seat)} went out: last turn!` : "";

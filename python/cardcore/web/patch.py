@@ -1,0 +1,113 @@
+"""Sending each browser only what changed: the operations that turn one JSON document into
+another.
+
+A connection first receives its whole ``state`` message; after that, a ``patch`` message
+carries ``ops``, applied in order to the document the client holds:
+
+* ``[path, value]`` sets the member or element at ``path`` to ``value`` (an index equal to the
+  list's length appends);
+* ``[path]`` removes the member at ``path``, or cuts a list at that index.
+
+A path is a list of object keys and list indexes from the document's root, never empty.
+:func:`diff` writes the operations; :func:`apply` (and ``applyOps`` in the page's ``app.js``)
+carries them out.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["Mirror", "apply", "diff"]
+
+Op = list[Any]
+
+
+def diff(old: Any, new: Any) -> list[Op]:
+    """The operations that turn document ``old`` into ``new`` (both JSON objects; empty when
+    they are equal). Objects are compared member by member; a list that grew or shrank at its
+    end, or whose length stayed, is changed element by element; any other change of a value is
+    one ``set``."""
+    out: list[Op] = []
+    _diff_object(old, new, [], out)
+    return out
+
+
+def _diff_object(old: dict[str, Any], new: dict[str, Any], path: list[Any], out: list[Op]) -> None:
+    for key, value in new.items():
+        if key not in old:
+            out.append([[*path, key], value])
+        else:
+            was = old[key]
+            if was is not value and (type(was) is not type(value) or was != value):
+                _diff_value(was, value, [*path, key], out)
+    out.extend([[*path, key]] for key in old if key not in new)
+
+
+def _diff_value(old: Any, new: Any, path: list[Any], out: list[Op]) -> None:
+    if old is new:
+        return
+    kind = type(new)
+    if kind is not type(old):  # True == 1, but it is not the same JSON
+        out.append([path, new])
+    elif old == new:  # compared in C: most of a view stays as it was
+        return
+    elif kind is dict:
+        _diff_object(old, new, path, out)
+    elif kind is list:
+        _diff_list(old, new, path, out)
+    else:
+        out.append([path, new])
+
+
+def _diff_list(old: list[Any], new: list[Any], path: list[Any], out: list[Op]) -> None:
+    n, m = len(old), len(new)
+    if n == m:
+        for i, (a, b) in enumerate(zip(old, new, strict=True)):
+            if a is not b and (type(a) is not type(b) or a != b):
+                _diff_value(a, b, [*path, i], out)
+    elif m > n and new[:n] == old:
+        out.extend([[*path, i], new[i]] for i in range(n, m))
+    elif m < n and old[:m] == new:
+        out.append([[*path, m]])
+    else:
+        out.append([path, new])
+
+
+def apply(doc: dict[str, Any], ops: list[Op]) -> None:
+    """Carries out ``ops`` on ``doc`` in place (what the page does with a ``patch``)."""
+    for op in ops:
+        *parents, last = op[0]
+        target: Any = doc
+        for key in parents:
+            target = target[key]
+        if len(op) == 2:
+            if type(target) is list and last == len(target):
+                target.append(op[1])
+            else:
+                target[last] = op[1]
+        elif type(target) is list:
+            del target[last:]
+        else:
+            del target[last]
+
+
+class Mirror:
+    """A client's copy of its ``state``: feed it every message; :attr:`state` is the document
+    as the server last described it (``None`` before the first ``state``)."""
+
+    def __init__(self) -> None:
+        self.state: dict[str, Any] | None = None
+
+    def feed(self, msg: dict[str, Any]) -> bool:
+        """Takes one server message; True when it was a ``state`` or ``patch`` (``state``
+        is then up to date; the message's ``ack``, if any, stays in the message)."""
+        kind = msg.get("type")
+        if kind == "state":
+            self.state = {k: v for k, v in msg.items() if k != "ack"}
+            return True
+        if kind == "patch":
+            if self.state is None:
+                raise ValueError("a patch arrived before the first state")
+            apply(self.state, msg["ops"])
+            return True
+        return False

@@ -1,0 +1,74 @@
+"""Patches (only what changed, :mod:`cardcore.web.patch`) against the obvious reference: the
+new document itself."""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cardcore.web.patch import Mirror, apply, diff
+
+scalars = st.none() | st.booleans() | st.integers(-3, 3) | st.sampled_from(["a", "b", "7h@1"])
+values = st.recursive(
+    scalars,
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.sampled_from("abcd"), inner, max_size=4)
+    ),
+    max_leaves=20,
+)
+documents = st.dictionaries(st.sampled_from("abcde"), values, max_size=5)
+
+
+def grown(doc: dict[str, Any], data: st.DataObject) -> dict[str, Any]:
+    """A document like a view after a move: lists appended to or cut, members changed."""
+    out = copy.deepcopy(doc)
+    for key in list(out):
+        v = out[key]
+        choice = data.draw(st.integers(0, 4))
+        if isinstance(v, list) and choice == 0:
+            v.extend(data.draw(st.lists(values, max_size=2)))
+        elif isinstance(v, list) and choice == 1:
+            del v[data.draw(st.integers(0, len(v))) :]
+        elif choice == 2:
+            out[key] = data.draw(values)
+        elif choice == 3:
+            del out[key]
+    return out
+
+
+@settings(max_examples=150, deadline=None)
+@given(documents, documents, st.data())
+def test_a_patch_turns_the_old_document_into_the_new(
+    old: dict[str, Any], other: dict[str, Any], data: st.DataObject
+) -> None:
+    for new in (other, grown(old, data)):
+        ops = json.loads(json.dumps(diff(old, new)))  # as the page receives them
+        held = json.loads(json.dumps(old))
+        apply(held, ops)
+        assert json.dumps(held, sort_keys=True) == json.dumps(new, sort_keys=True)  # types too
+        assert all(op[0] for op in ops)  # never the root
+
+
+def test_equal_documents_need_no_patch_and_small_changes_small_ones() -> None:
+    doc = {"pile": ["Ah@0", "2h@0"], "n": 1, "flag": True, "t": {"sizes": [3, 3]}}
+    assert diff(doc, copy.deepcopy(doc)) == []
+    new = {"pile": ["Ah@0", "2h@0", "3h@0"], "n": 1, "flag": 1, "t": {"sizes": [3, 4]}}
+    assert diff(doc, new) == [
+        [["pile", 2], "3h@0"],
+        [["flag"], 1],  # 1 is not true in JSON
+        [["t", "sizes", 1], 4],
+    ]
+    assert diff(new, doc) == [[["pile", 2]], [["flag"], True], [["t", "sizes", 1], 3]]
+
+
+def test_a_mirror_follows_state_and_patches() -> None:
+    m = Mirror()
+    assert not m.feed({"type": "pong", "seq": 1})
+    assert m.feed({"type": "state", "a": [1], "ack": 3})
+    assert m.state == {"type": "state", "a": [1]}
+    assert m.feed({"type": "patch", "ops": [[["a", 1], 2]], "ack": 4})
+    assert m.state == {"type": "state", "a": [1, 2]}
