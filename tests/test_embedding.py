@@ -387,6 +387,7 @@ def test_observations_to_json_is_each_seats_observation_json(
     name: str, options: dict[str, Any]
 ) -> None:
     """The batch writer (shared fields encoded once) gives exactly every seat's document."""
+    from cardcore.games.api import dump
     from cardcore.games.api import load_game as load
 
     game = load(name, **options)
@@ -397,6 +398,10 @@ def test_observations_to_json_is_each_seats_observation_json(
             want = [st.observation_json(s) for s in seats]
             assert game.observations_to_json(st, seats) == want
             assert game.observations_to_json(st, seats[1:2]) == want[1:2]
+            # the documents (seat-independent parts built once) parse the same texts
+            docs = game.observation_documents(st, seats[::-1])
+            assert [dump(d) for d in docs] == want[::-1]
+            assert [dump(st.observation_document(s)) for s in seats] == want
             if st.is_over:
                 break
             if game.realtime:
