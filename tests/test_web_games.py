@@ -224,3 +224,19 @@ def test_nerts_view_shows_your_waste_fanned_and_only_the_others_tops() -> None:
     hidden = {table.game.card_text(c) for c in theirs[:-1]}
     assert hidden
     assert not hidden & card_texts(table.view(0))
+
+
+def test_an_ai_move_thought_out_off_the_loop_is_played_once() -> None:
+    from cardcore.web import games
+
+    body = {"game": "spite-malice", "seats": ["ai"], "seed": 4, "level": "expert"}
+    setup, _, _ = games.parse_room_request(json.dumps(body))
+    table = games.table_factory(ai_delay=0)(setup, [None, setup.agent])
+    while (job := table.think(0.0)) is None:  # the person plays until it is the AI's turn
+        table.act(0, table.view(0)["legal"][-1]["id"], 0.0)
+    thought = job()  # what the room runs in a worker thread
+    before = len(table.match.state.moves)
+    assert table.conclude(thought, 0.0)
+    assert len(table.match.state.moves) == before + 1
+    assert not table.conclude(thought, 0.0)  # stale: the table has moved on
+    assert len(table.match.state.moves) == before + 1

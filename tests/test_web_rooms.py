@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Sequence
+import time
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import pytest
@@ -299,3 +300,34 @@ def test_non_host_cannot_start_and_page_has_security_headers(client: TestClient)
     assert page.status_code == 200
     assert "default-src 'self'" in page.headers["content-security-policy"]
     assert page.headers["x-frame-options"] == "DENY"
+
+
+class ThinkingRaceTable(RaceTable):
+    """RaceTable whose AI takes its time, thinking in a worker thread."""
+
+    def think(self, now: float) -> Callable[[], object] | None:
+        if self.due() is None:
+            return None
+        return lambda: time.sleep(0.4) or "1"
+
+    def conclude(self, thought: object, now: float) -> bool:
+        if self.due() is None:
+            return False
+        self.act(self.current, str(thought), now)
+        return True
+
+
+def test_an_ai_thinks_off_the_event_loop() -> None:
+    app = create_app(ServerConfig(factory=lambda s, a: ThinkingRaceTable(s, a)))
+    with TestClient(app) as client, client.websocket_connect("/ws") as ws:
+        room = new_room(client)
+        ws.send_json({"type": "resume", "room": room["room"], "token": room["token"]})
+        ws.receive_json()
+        next_state(ws)
+        ws.send_json({"type": "move", "move": "2", "seq": 1})
+        assert next_state(ws)["table"]["current"] == 1  # the AI is thinking now
+        ws.send_json({"type": "ping", "seq": 2})
+        assert ws.receive_json() == {"type": "pong", "seq": 2}  # answered meanwhile
+        st = next_state(ws)
+        assert st["table"]["points"] == [2, 1]
+        assert st["table"]["current"] == 0

@@ -13,7 +13,7 @@ pytest.importorskip("textual")
 from cardcore.errors import ReplayMismatchError
 from cardcore.games.base import get_game
 from cardcore.nerts.rules import NERTS, ToWork
-from cardcore.play.common import PlayConfig
+from cardcore.play.common import PlayConfig, card_label
 from cardcore.play.nerts import NertsApp, NertsSession
 from cardcore.play.widgets import SheetScreen
 
@@ -75,6 +75,10 @@ def test_keys_play_refuse_undo_flip_and_ai_clock(tmp_path: Path) -> None:
             await pilot.press("space")
             assert s.observation().me.waste_count == 3
             assert "Stock 32" in app.you_panel.plain
+            # ... they show fanned, the top one (playable) last
+            fan = " ".join(card_label(c % 52) for c in s.observation().waste_fan)
+            assert len(fan.split()) == 3
+            assert f"waste [w]: {fan}" in app.you_panel.plain
             # calling Nerts with cards left is refused
             await pilot.press("c")
             assert "Not allowed" in app.message_panel.plain

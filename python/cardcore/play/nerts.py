@@ -332,11 +332,11 @@ class NertsApp(TableApp):
         opp.rstrip()
         self.opponents_panel.show(opp)
         self.opponents_panel.border_title = "Opponents"
-        self.you_panel.show(self._you_text(o.me, counts[YOU]))
+        self.you_panel.show(self._you_text(o.me, counts[YOU], o.waste_fan))
         self.you_panel.border_title = f"You · total {s.totals[YOU]}"
         self.message_panel.show(self.message)
 
-    def _you_text(self, p: PublicPlayer, on_foundations: int) -> Text:
+    def _you_text(self, p: PublicPlayer, on_foundations: int, fan: Sequence[int] = ()) -> Text:
         s = self.session
         sel = self.selected
         out = Text("Nerts [n]: ")
@@ -354,7 +354,12 @@ class NertsApp(TableApp):
         out.append(f"Stock {p.stock_count} · waste [w]: ")
         if p.waste_top is None:
             out.append("empty", style="dim")
-        else:
+        else:  # the last cards turned, fanned (only the top one, last, plays)
+            for c in fan[:-1]:
+                below = self._card(c)
+                below.stylize("dim")
+                out.append_text(below)
+                out.append(" ")
             out.append_text(self._card(p.waste_top, sel == WASTE))
         if p.waste_count > 1:
             out.append(f"  ({p.waste_count} cards)", style="dim")

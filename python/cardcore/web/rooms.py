@@ -284,7 +284,8 @@ class Room:
         self.broadcast(ack)
 
     async def _drive(self) -> None:
-        """Runs the table's timed work (AI moves, the Nerts clock) until the game ends."""
+        """Runs the table's timed work (AI moves, the Nerts clock) until the game ends; what a
+        table can do off the loop (:meth:`Table.think`) runs in a worker thread."""
         table = self.table
         assert table is not None
         try:
@@ -299,7 +300,13 @@ class Room:
                     with contextlib.suppress(TimeoutError):
                         await asyncio.wait_for(self._wake.wait(), wait)
                     continue
-                if table.tick(self.clock()):
+                job = table.think(self.clock())
+                if job is None:
+                    changed = table.tick(self.clock())
+                else:  # an AI thinks in a worker thread; the loop serves everyone meanwhile
+                    thought = await asyncio.get_running_loop().run_in_executor(None, job)
+                    changed = self.outcome is None and table.conclude(thought, self.clock())
+                if changed:
                     self._changed()
                 await asyncio.sleep(0)
         except asyncio.CancelledError:

@@ -9,7 +9,7 @@ clock). Concrete tables are built on the public game protocol (``cardcore.load_g
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -61,6 +61,18 @@ class Table(ABC):
     @abstractmethod
     def tick(self, now: float) -> bool:
         """Does what is due by ``now`` (AI moves, the clock); True when anything changed."""
+
+    def think(self, now: float) -> Callable[[], object] | None:
+        """The part of :meth:`tick` that may run off the event loop (an AI choosing a move): a
+        function of nothing that reads only what it was given, or ``None`` when there is no
+        such work now. The room runs it in a worker thread (the engine's Rust searches release
+        the GIL) and hands its result to :meth:`conclude` back on the loop."""
+        return None
+
+    def conclude(self, thought: object, now: float) -> bool:
+        """Acts on what a :meth:`think` function returned (ignored if the table has moved on
+        since); True when anything changed."""
+        raise NotImplementedError
 
     def proceed(self, seat: int, now: float) -> bool:
         """``seat`` closed the score sheet; True when that dealt the next round or game."""

@@ -15,8 +15,8 @@ fields it shows beyond the observation, its score sheet and its match record.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, cast
 
 from cardcore.errors import IllegalMoveError
 from cardcore.games.api import load_game
@@ -133,6 +133,7 @@ class TurnTable(Table):
         self.last: list[dict[str, Any] | None] = [None] * self.players
         self.sheet_open: set[int] = set()
         self.ready_at = 0.0
+        self.played = 0
 
     def _legal(self, seat: int) -> list[dict[str, Any]]:
         if self.match.current != seat:
@@ -163,6 +164,7 @@ class TurnTable(Table):
 
     def _play(self, seat: int, move: Any, now: float) -> None:
         note = self.match.entry(move)
+        self.played += 1
         if self.match.apply(move):
             self.last = [None] * self.players
             self.sheet_open = set(self.humans)
@@ -195,16 +197,28 @@ class TurnTable(Table):
     def due(self) -> float | None:
         return self.ready_at if self._ai_seat() is not None else None
 
-    def tick(self, now: float) -> bool:
+    def think(self, now: float) -> Callable[[], object] | None:
         seat = self._ai_seat()
         if seat is None or now < self.ready_at:
-            return False
+            return None
         agent = self.agents[seat]
         assert agent is not None
         m = self.match
-        move = agent.act(m.state.observation(seat), m.legal_moves(), m.agent_rng(seat))
+        decision = (seat, self.played)
+        # built here, on the loop: the worker only reads its own copies (and the seat's rng)
+        observation, legal, rng = m.state.observation(seat), m.legal_moves(), m.agent_rng(seat)
+        return lambda: (decision, agent.act(observation, legal, rng))
+
+    def conclude(self, thought: object, now: float) -> bool:
+        (seat, played), move = cast(tuple[tuple[int, int], Any], thought)
+        if (seat, played) != (self._ai_seat(), self.played):
+            return False
         self._play(seat, move, now)
         return True
+
+    def tick(self, now: float) -> bool:
+        job = self.think(now)
+        return job is not None and self.conclude(job(), now)
 
     @property
     def outcome(self) -> Outcome | None:
