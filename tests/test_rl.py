@@ -329,28 +329,29 @@ def test_vector_env_rewards_are_returns() -> None:
                 assert b.points[i][b.reward[i] > 0].min() == b.points[i].min()
 
 
-@pytest.mark.parametrize(
-    "options",
-    [
-        {"players": 2, "max_turns_per_round": 12},
-        {
-            "players": 4,
-            "jokers": 2,
-            "forbid_return_of_discard_draw": True,
-            "max_turns_per_round": 9,
-        },
-        {
-            "players": 3,
-            "num_decks": 1,
-            "ace_mode": "both",
-            "tie_rule": "shared_win",
-            "min_own_turns_before_out": 2,
-            "first_dealer": 1,
-            "wild_points": 7,
-            "max_turns_per_round": 8,
-        },
-    ],
-)
+RUST_OPTIONS = [
+    {"players": 2, "max_turns_per_round": 12},
+    {
+        "players": 4,
+        "jokers": 2,
+        "forbid_return_of_discard_draw": True,
+        "max_turns_per_round": 9,
+    },
+    {
+        "players": 3,
+        "num_decks": 1,
+        "ace_mode": "both",
+        "tie_rule": "shared_win",
+        "min_own_turns_before_out": 2,
+        "first_dealer": 1,
+        "wild_points": 7,
+        "max_turns_per_round": 8,
+    },
+]
+"""Three-Thirteen option sets on which the native engines are checked against the protocol."""
+
+
+@pytest.mark.parametrize("options", RUST_OPTIONS)
 def test_rust_engine_equals_the_protocol(options: dict[str, Any]) -> None:
     """The Rust batch engine gives the protocol path's arrays byte for byte (episode ends
     included), on any number of threads."""
@@ -395,3 +396,71 @@ def test_vector_env_engine_choice() -> None:
         VectorEnv("three-thirteen", 1, 0, engine="fast")
     with pytest.raises(OptionError):
         VectorEnv("three-thirteen", 1, 0, threads=0)
+
+
+@pytest.mark.parametrize("options", [{}, *RUST_OPTIONS])
+def test_aec_rust_engine_equals_the_protocol(options: dict[str, Any]) -> None:
+    """The native AEC engine gives the protocol engine's observation and mask at every step
+    of whole seeded games (to every seat at every fifth step), the same rewards and seats, the
+    same ``state`` when it is read, and refuses illegal actions without a change."""
+    fast = pz.env("three-thirteen", engine="rust", **options)
+    ref = pz.env("three-thirteen", engine="protocol", **options)
+    assert (fast.engine, ref.engine) == ("rust", "protocol")
+    rng = Rng(len(options))
+    steps = 0
+    seed = 0
+    while steps < 1500:
+        seed += 1
+        fast.reset(seed=seed)
+        ref.reset(seed=seed)
+        for agent in ref.agent_iter():
+            assert fast.agent_selection == agent
+            for a in ref.agents if steps % 5 == 0 else [agent]:
+                x, y = fast.observe(a), ref.observe(a)
+                assert x["observation"].dtype == y["observation"].dtype
+                assert x["action_mask"].dtype == y["action_mask"].dtype
+                assert np.array_equal(x["observation"], y["observation"])
+                assert np.array_equal(x["action_mask"], y["action_mask"])
+            assert fast.rewards == ref.rewards
+            assert fast.terminations == ref.terminations
+            assert fast._cumulative_rewards == ref._cumulative_rewards
+            if ref.terminations[agent]:
+                fast.step(None)
+                ref.step(None)
+                continue
+            obs = ref.observe(agent)
+            if steps % 97 == 0:
+                wrong = np.flatnonzero(obs["action_mask"] == 0)
+                with pytest.raises(IllegalMoveError):
+                    fast.step(wrong[rng.below(len(wrong))])
+                assert np.array_equal(fast.observe(agent)["observation"], obs["observation"])
+            if steps % 500 == 0:
+                assert fast.state.to_json() == ref.state.to_json()
+            action = _random_masked(obs, rng)
+            fast.step(np.int64(action))
+            ref.step(action)
+            steps += 1
+        assert fast.state.to_json() == ref.state.to_json()
+        assert fast.agents == ref.agents == []
+
+
+def test_aec_state_assigned_plays_on_through_the_protocol() -> None:
+    env = pz.env("three-thirteen", players=2)
+    env.reset(seed=9)
+    rng = Rng(9)
+    for _ in range(5):
+        env.step(_random_masked(env.observe(env.agent_selection), rng))
+    twin = env.state.clone()
+    env.state = env.state.resample_hidden(0, 1)
+    assert env._native is None
+    action = _random_masked(env.observe(env.agent_selection), rng)
+    env.step(action)
+    twin.apply(action)
+    assert env.state.current_player == twin.current_player
+    env.reset(seed=9)
+    assert env._native is not None
+    with pytest.raises(OptionError):
+        pz.env("spite-malice", engine="rust")
+    with pytest.raises(OptionError):
+        pz.env("nerts", engine="protocol")
+    assert pz.env("spite-malice").engine == "protocol"

@@ -247,11 +247,9 @@ def nerts_sim_trace(
 _Arrays = tuple[bytearray, bytearray, bytearray, bytearray, bytearray, bytearray]
 
 @_final
-class ThreeThirteenBatch:
+class ThreeThirteenRules:
     def __new__(
         cls,
-        n: int,
-        seed: int,
         *,
         players: int,
         decks: int,
@@ -264,7 +262,21 @@ class ThreeThirteenBatch:
         forbid_return: bool,
         min_own_turns: int,
         max_turns: int,
-        threads: int,
+    ) -> ThreeThirteenRules: ...
+
+@_final
+class ThreeThirteenBatch:
+    def __new__(
+        cls, rules: ThreeThirteenRules, n: int, seed: int, *, threads: int
     ) -> ThreeThirteenBatch: ...
     def reset(self) -> _Arrays: ...
     def step(self, actions: bytes) -> _Arrays: ...
+
+@_final
+class ThreeThirteenEpisode:
+    def __new__(cls, rules: ThreeThirteenRules, seed: int) -> ThreeThirteenEpisode: ...
+    @property
+    def current_player(self) -> int | None: ...
+    def apply(self, action: int) -> None: ...
+    def observe(self, seat: int) -> tuple[bytearray, bytearray]: ...
+    def returns(self) -> list[float]: ...

@@ -5,12 +5,16 @@ Spite & Malice) and a Parallel environment for Nerts, whose real time is cut int
 (``tick_ms``, default 100): each tick every seat picks an action or "wait" (the last id).
 Observations are ``{"observation": float32 tensor, "action_mask": int8}``; the reward of every
 step is 0 except at the end of the game, where it is ``state.returns()``.
+
+The AEC environment steps Three-Thirteen in its native engine (``engine="auto"`` or
+``"rust"``; see :mod:`cardcore.rl.native`) and every other game through the protocol
+(``engine="protocol"``); both give the same observations, masks and rewards.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from gymnasium import spaces
@@ -20,6 +24,10 @@ from pettingzoo import AECEnv, ParallelEnv
 from cardcore.errors import IllegalMoveError, OptionError
 from cardcore.games.api import Game, action_id
 from cardcore.rl.common import Seeds, agent_name, observation_space, render_text, resolve
+from cardcore.rl.native import native_rules
+
+if TYPE_CHECKING:
+    from cardcore._core import ThreeThirteenEpisode
 
 __all__ = ["TickEnv", "TurnBasedEnv", "env"]
 
@@ -28,14 +36,18 @@ def env(
     game: str | Game[Any], *, render_mode: str | None = None, **options: Any
 ) -> TurnBasedEnv | TickEnv:
     """The PettingZoo environment of ``game``: AEC for a turn-based game, Parallel (ticks) for
-    Nerts. ``options`` go to ``load_game`` (Nerts also takes ``tick_ms``)."""
+    Nerts. ``options`` go to ``load_game`` (Nerts also takes ``tick_ms``, the turn-based games
+    ``engine``)."""
     tick_ms = options.pop("tick_ms", None)
+    engine = options.pop("engine", None)
     g = resolve(game, options, realtime=None)
     if g.realtime:
+        if engine is not None:
+            raise OptionError(f"{g.name} is real-time: it has no engine option")
         return TickEnv(g, render_mode=render_mode, tick_ms=100 if tick_ms is None else tick_ms)
     if tick_ms is not None:
         raise OptionError(f"{g.name} is turn-based: it has no tick_ms")
-    return TurnBasedEnv(g, render_mode=render_mode)
+    return TurnBasedEnv(g, render_mode=render_mode, engine=engine or "auto")
 
 
 class _Seats:
@@ -52,7 +64,6 @@ class _Seats:
         }
         self.action_spaces = {a: spaces.Discrete(num_actions) for a in self.possible_agents}
         self._seeds = Seeds()
-        self.state: Any = None
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -64,7 +75,13 @@ class _Seats:
 class TurnBasedEnv(_Seats, AECEnv):  # type: ignore[misc]
     """A turn-based game as a PettingZoo AEC environment: ``agent_selection`` is the seat to
     play; an illegal action raises :class:`~cardcore.errors.IllegalMoveError` and changes
-    nothing."""
+    nothing.
+
+    ``engine``: ``"auto"`` (native for Three-Thirteen, else the protocol), ``"rust"`` or
+    ``"protocol"``. With the native engine, ``state`` is still the protocol state: it is
+    built on first read by replaying the episode's actions (then kept up to date the same
+    way). Assigning ``state`` plays the rest of the episode through the protocol.
+    """
 
     metadata: dict[str, Any] = {  # noqa: RUF012 (read by the library)
         "name": "cardcore_v0",
@@ -72,27 +89,74 @@ class TurnBasedEnv(_Seats, AECEnv):  # type: ignore[misc]
         "is_parallelizable": False,
     }
 
-    def __init__(self, game: str | Game[Any], *, render_mode: str | None = None, **options: Any):
+    def __init__(
+        self,
+        game: str | Game[Any],
+        *,
+        render_mode: str | None = None,
+        engine: str = "auto",
+        **options: Any,
+    ):
         super().__init__()
         self.game = g = resolve(game, options, realtime=False)
         self.metadata = {**self.metadata, "name": f"cardcore_{g.name.replace('-', '_')}_v0"}
-        self._seat_up(g, g.num_actions, render_mode)
+        self._rules = native_rules(g, engine)
+        self.engine = "protocol" if self._rules is None else "rust"
+        self._native: ThreeThirteenEpisode | None = None
+        self._state: Any = None  # the protocol state (with _native: as of _unplayed)
+        self._seed = 0
+        self._unplayed: list[int] = []
         self._legal: list[int] = []
+        self._seat_up(g, g.num_actions, render_mode)
+
+    @property
+    def state(self) -> Any:
+        """The protocol state of the episode (None before ``reset`` and after ``close``)."""
+        if self._native is not None:
+            st = self._state
+            if st is None:
+                self._state = st = self.game.new_state(self._seed)
+            for action in self._unplayed:
+                st.apply(action)
+            self._unplayed = []
+        return self._state
+
+    @state.setter
+    def state(self, st: Any) -> None:
+        self._native = None
+        self._unplayed = []
+        self._state = st
+        self._legal = [] if st is None or st.is_over else st.legal_actions()
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        self.state = st = self.game.new_state(self._seeds.next(seed))
+        self._seed = seed = self._seeds.next(seed)
+        if self._rules is None:
+            self.state = st = self.game.new_state(seed)
+            seat = st.current_player
+        else:
+            from cardcore import _core
+
+            self.state = None
+            self._native = native = _core.ThreeThirteenEpisode(self._rules, seed)
+            seat = native.current_player
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-        self.agent_selection = agent_name(st.current_player)
-        self._legal = st.legal_actions()
+        self.agent_selection = self.possible_agents[seat]
 
     def observe(self, agent: str) -> dict[str, NDArray[Any]]:
         seat = self._seat[agent]
-        st = self.state
+        native = self._native
+        if native is not None:
+            tensor, legal = native.observe(seat)
+            return {
+                "observation": np.frombuffer(tensor, np.float32),
+                "action_mask": np.frombuffer(legal, np.int8),
+            }
+        st = self._state
         mask = np.zeros(self.game.num_actions, np.int8)
         if seat == st.current_player:
             mask[self._legal] = 1
@@ -103,25 +167,36 @@ class TurnBasedEnv(_Seats, AECEnv):  # type: ignore[misc]
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        st = self.state
-        st.apply(action)
+        native = self._native
+        if native is not None:
+            index = action_id(action)
+            if index is None or not 0 <= index < self.game.num_actions:
+                raise IllegalMoveError(f"not an action id of {self.game.name}: {action!r}")
+            native.apply(index)
+            self._unplayed.append(index)
+            seat = native.current_player
+        else:
+            st = self._state
+            st.apply(action)
+            seat = None if st.is_over else st.current_player
+            self._legal = [] if seat is None else st.legal_actions()
         self._cumulative_rewards[agent] = 0.0
-        if st.is_over:
-            self._legal = []
-            for a, r in zip(self.agents, st.returns(), strict=True):
+        if seat is None:
+            returns = self._state.returns() if native is None else native.returns()
+            for a, r in zip(self.agents, returns, strict=True):
                 self.rewards[a] = r
                 self.terminations[a] = True
         else:
-            self._legal = st.legal_actions()
-            self.agent_selection = agent_name(st.current_player)
+            self.agent_selection = self.possible_agents[seat]
         self._accumulate_rewards()
 
     def render(self) -> str | None:
-        if self.render_mode is None or self.state is None:
-            return None
         st = self.state
+        if self.render_mode is None or st is None:
+            return None
         seat = st.current_player
-        return render_text(st, 0 if seat is None else seat, self._legal)
+        legal = [] if st.is_over else st.legal_actions()
+        return render_text(st, 0 if seat is None else seat, legal)
 
     def close(self) -> None:
         self.state = None
@@ -159,6 +234,7 @@ class TickEnv(_Seats, ParallelEnv):  # type: ignore[misc]
         """The id of "wait" (one past the game's actions)."""
         self._seat_up(g, g.num_actions + 1, render_mode)
         self.agents: list[str] = []
+        self.state: Any = None
 
     def reset(
         self, seed: int | None = None, options: dict[str, Any] | None = None

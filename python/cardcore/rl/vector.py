@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from typing import Any, Final, NamedTuple
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
@@ -26,11 +26,13 @@ from numpy.typing import NDArray
 from cardcore.errors import IllegalMoveError, OptionError
 from cardcore.games.api import Game, check_seed
 from cardcore.rl.common import resolve
+from cardcore.rl.native import native_rules
 from cardcore.rng import derive_seed
 
-__all__ = ["MAX_ENVS", "Batch", "VectorEnv"]
+if TYPE_CHECKING:
+    from cardcore._core import ThreeThirteenRules
 
-_ACE_MODES = {"low": 0, "high": 1, "both": 2}
+__all__ = ["MAX_ENVS", "Batch", "VectorEnv"]
 
 
 class Batch(NamedTuple):
@@ -76,19 +78,17 @@ class VectorEnv:
         self.game = g = resolve(game, options, realtime=False)
         if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= MAX_ENVS:
             raise OptionError(f"n must be an int in 1..{MAX_ENVS} (~6 KB each), not {n!r}")
-        if engine not in ("auto", "rust", "protocol"):
-            raise OptionError(f"engine must be auto, rust or protocol, not {engine!r}")
-        if engine == "rust" and g.name != "three-thirteen":
-            raise OptionError(f"{g.name} has no Rust batch engine (use engine='protocol')")
+        rules = native_rules(g, engine)
         self.num_envs = n
         self.num_players = g.num_players
         self.num_actions = g.num_actions
         self.observation_shape = g.observation_shape
         check_seed(seed)
         self._games: _RustGames | _ProtocolGames
-        if engine != "protocol" and g.name == "three-thirteen":
+        if rules is not None:
             cpus = os.cpu_count() or 1
-            self._games = _RustGames(g, n, seed, min(2, cpus) if threads is None else threads)
+            threads = min(2, cpus) if threads is None else threads
+            self._games = _RustGames(g, rules, n, seed, threads)
             self.engine = "rust"
         else:
             self._games = _ProtocolGames(g, n, seed)
@@ -177,12 +177,13 @@ class _ProtocolGames:
 class _RustGames:
     """Three-Thirteen games in the Rust batch engine (``_core.ThreeThirteenBatch``)."""
 
-    def __init__(self, game: Game[Any], n: int, seed: int, threads: int) -> None:
+    def __init__(
+        self, game: Game[Any], rules: ThreeThirteenRules, n: int, seed: int, threads: int
+    ) -> None:
         from cardcore import _core
 
         if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
             raise OptionError(f"threads must be a positive int, not {threads!r}")
-        o: dict[str, Any] = game.options
         self.shapes = (
             (n, *game.observation_shape),
             (n, game.num_actions),
@@ -191,22 +192,7 @@ class _RustGames:
             (n,),
             (n, game.num_players),
         )
-        self.batch = _core.ThreeThirteenBatch(
-            n,
-            seed,
-            players=game.num_players,
-            decks=o["num_decks"],
-            jokers=o["jokers"],
-            ace_mode=_ACE_MODES[str(o["ace_mode"])],
-            wild_points=o["wild_points"],
-            joker_points=o["joker_points"],
-            first_dealer=o["first_dealer"],
-            shared_win=o["tie_rule"] == "shared_win",
-            forbid_return=bool(o["forbid_return_of_discard_draw"]),
-            min_own_turns=o["min_own_turns_before_out"],
-            max_turns=o["max_turns_per_round"],
-            threads=threads,
-        )
+        self.batch = _core.ThreeThirteenBatch(rules, n, seed, threads=threads)
 
     def _arrays(self, raw: tuple[bytearray, ...]) -> Batch:
         dtypes = (np.float32, np.bool_, np.int64, np.float32, np.bool_, np.float32)

@@ -1,4 +1,5 @@
-//! Many Three-Thirteen games stepped together, for `cardcore.rl.VectorEnv`.
+//! Many Three-Thirteen games stepped together, for `cardcore.rl.VectorEnv`, and one game
+//! stepped on its own ([`Episode`], the fast path of the PettingZoo AEC environment).
 //!
 //! The rules, the deck stream and the observation tensor are those of the Python engine
 //! (`cardcore.three_thirteen.rules.State` and `ThreeThirteenGame.observation_tensor`), which
@@ -421,16 +422,17 @@ impl Game {
         }
     }
 
-    /// Writes the seat to play's tensor into `out` (`observation_size` floats).
-    fn write_observation(&self, rules: &Rules, lay: &Layout, out: &mut [f32]) {
+    /// Writes `seat`'s tensor into `out` (`observation_size` floats): the drawn card and
+    /// whether it came from the discard pile only for the seat to play.
+    fn write_observation(&self, rules: &Rules, lay: &Layout, seat: usize, out: &mut [f32]) {
         out.fill(0.0);
         let p = rules.players;
-        let seat = self.current;
+        let mine = !self.over && seat == self.current;
         let face = |c: u8| rules.face(c);
         for &c in &self.hands[seat] {
             out[lay.hand + face(c)] += 1.0;
         }
-        if let (true, Some(d)) = (self.discarding, self.drawn) {
+        if let (true, Some(d)) = (mine && self.discarding, self.drawn) {
             out[lay.drawn + face(d)] += 1.0;
         }
         if let Some(&top) = self.pile.last() {
@@ -452,7 +454,7 @@ impl Game {
         out[lay.wild_rank + self.round as usize + 1] += 1.0;
         if !self.over {
             out[lay.phase + usize::from(self.discarding)] += 1.0;
-            out[lay.to_move] += 1.0;
+            out[lay.to_move + (self.current + p - seat) % p] += 1.0;
         }
         out[lay.dealer + (self.dealer + p - seat) % p] += 1.0;
         if let Some(o) = self.out_seat {
@@ -470,8 +472,76 @@ impl Game {
             out[lay.stock_size + 1] = self.round as f32;
             out[lay.stock_size + 2] = self.own_turns[seat] as f32;
             out[lay.stock_size + 3] = self.turn_in_round as f32;
-            out[lay.stock_size + 4] = if self.drawn_from_discard { 1.0 } else { 0.0 };
+            out[lay.stock_size + 4] = if mine && self.drawn_from_discard {
+                1.0
+            } else {
+                0.0
+            };
         }
+    }
+}
+
+/// One game on its own: a deal of `Game::new`, stepped one action at a time and observed
+/// from any seat (`new_state(seed)` of the Python engine, as the PettingZoo AEC environment
+/// plays it).
+#[derive(Clone, Debug)]
+pub struct Episode {
+    rules: Rules,
+    layout: Layout,
+    game: Game,
+}
+
+impl Episode {
+    /// The game dealt from `seed`.
+    #[must_use]
+    pub fn new(rules: Rules, seed: u64) -> Self {
+        Self {
+            layout: Layout::new(rules.players),
+            game: Game::new(&rules, seed),
+            rules,
+        }
+    }
+
+    /// The rules of the game.
+    #[must_use]
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// The seat to play; `None` once the game is over.
+    #[must_use]
+    pub fn current(&self) -> Option<usize> {
+        (!self.game.over).then_some(self.game.current)
+    }
+
+    /// Plays `action` for the seat to play.
+    ///
+    /// # Errors
+    /// `action` is not legal now (nothing changes).
+    pub fn apply(&mut self, action: i64) -> Result<(), IllegalAction> {
+        if !self.game.is_legal(&self.rules, action) {
+            return Err(IllegalAction { game: 0, action });
+        }
+        #[allow(clippy::cast_sign_loss, clippy::cast_possible_truncation)]
+        self.game.apply(&self.rules, action as usize);
+        Ok(())
+    }
+
+    /// Writes `seat`'s tensor into `obs` (`observation_size` floats) and its legal actions
+    /// into `mask` (`num_actions` bytes; all 0 unless `seat` is to play).
+    pub fn observe(&self, seat: usize, obs: &mut [f32], mask: &mut [u8]) {
+        self.game
+            .write_observation(&self.rules, &self.layout, seat, obs);
+        if self.current() == Some(seat) {
+            self.game.write_mask(&self.rules, mask);
+        } else {
+            mask.fill(0);
+        }
+    }
+
+    /// Writes `returns()` into `out` (`players` floats; all 0 before the end).
+    pub fn write_returns(&self, out: &mut [f32]) {
+        self.game.write_returns(&self.rules, out);
     }
 }
 
@@ -667,7 +737,8 @@ impl Chunk<'_> {
             if self.done[i] == 0 {
                 game.write_points(&mut self.points[i * p..(i + 1) * p]);
             }
-            game.write_observation(rules, layout, &mut self.obs[i * d..(i + 1) * d]);
+            let obs = &mut self.obs[i * d..(i + 1) * d];
+            game.write_observation(rules, layout, game.current(), obs);
             game.write_mask(rules, &mut self.mask[i * a..(i + 1) * a]);
             #[allow(clippy::cast_possible_wrap)]
             {

@@ -9,6 +9,7 @@ mod meld;
 mod nerts;
 mod random;
 mod rl;
+mod rl_episode;
 mod spite;
 
 /// The private extension module; the public API is the `cardcore` Python package.
@@ -22,5 +23,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     spite::register(m)?;
     nerts::register(m)?;
     rl::register(m)?;
+    rl_episode::register(m)?;
     Ok(())
 }

@@ -9,6 +9,61 @@ use pyo3::types::PyByteArray;
 
 use crate::errors::IllegalMoveError;
 
+/// Validated Three-Thirteen options for the native engines (built by `cardcore.rl.native`).
+#[pyclass(module = "cardcore._core", frozen)]
+pub struct ThreeThirteenRules(pub Rules);
+
+#[pymethods]
+impl ThreeThirteenRules {
+    /// The options of `cardcore.three_thirteen.Options`, as numbers.
+    #[new]
+    #[pyo3(signature = (
+        *, players, decks, jokers, ace_mode, wild_points, joker_points, first_dealer,
+        shared_win, forbid_return, min_own_turns, max_turns
+    ))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        players: usize,
+        decks: usize,
+        jokers: usize,
+        ace_mode: u8,
+        wild_points: u32,
+        joker_points: u32,
+        first_dealer: Option<usize>,
+        shared_win: bool,
+        forbid_return: bool,
+        min_own_turns: u32,
+        max_turns: u32,
+    ) -> PyResult<Self> {
+        let ace_mode =
+            AceMode::from_code(ace_mode).ok_or_else(|| PyValueError::new_err("bad ace mode"))?;
+        if !(2..=6).contains(&players)
+            || !(1..=4).contains(&decks)
+            || jokers > 4
+            || 52 * decks + jokers < 13 * players + 2
+            || first_dealer.is_some_and(|d| d >= players)
+            || max_turns == 0
+        {
+            return Err(PyValueError::new_err("options out of range"));
+        }
+        Ok(Self(Rules {
+            players,
+            decks,
+            jokers,
+            meld: MeldRules {
+                ace_mode,
+                wild_points,
+                joker_points,
+            },
+            first_dealer,
+            shared_win,
+            forbid_return,
+            min_own_turns,
+            max_turns,
+        }))
+    }
+}
+
 /// `n` Three-Thirteen games stepped together (see `cardcore.rl.vector`).
 #[pyclass(module = "cardcore._core")]
 pub struct ThreeThirteenBatch {
@@ -27,7 +82,7 @@ type Arrays<'py> = (
     Bound<'py, PyByteArray>,
 );
 
-fn bytes_of<'py, const W: usize, T: Copy>(
+pub(crate) fn bytes_of<'py, const W: usize, T: Copy>(
     py: Python<'py>,
     values: &[T],
     to_bytes: impl Fn(T) -> [u8; W],
@@ -56,59 +111,15 @@ impl ThreeThirteenBatch {
 
 #[pymethods]
 impl ThreeThirteenBatch {
-    /// `n` games of validated options (`cardcore.three_thirteen.Options`), seeded as
-    /// `VectorEnv(game, n, seed)`; `threads` share each call.
+    /// `n` games of `rules`, seeded as `VectorEnv(game, n, seed)`; `threads` share each call.
     #[new]
-    #[pyo3(signature = (
-        n, seed, *, players, decks, jokers, ace_mode, wild_points, joker_points, first_dealer,
-        shared_win, forbid_return, min_own_turns, max_turns, threads
-    ))]
-    #[allow(clippy::too_many_arguments)]
-    fn new(
-        n: usize,
-        seed: u64,
-        players: usize,
-        decks: usize,
-        jokers: usize,
-        ace_mode: u8,
-        wild_points: u32,
-        joker_points: u32,
-        first_dealer: Option<usize>,
-        shared_win: bool,
-        forbid_return: bool,
-        min_own_turns: u32,
-        max_turns: u32,
-        threads: usize,
-    ) -> PyResult<Self> {
-        let ace_mode =
-            AceMode::from_code(ace_mode).ok_or_else(|| PyValueError::new_err("bad ace mode"))?;
-        if !(2..=6).contains(&players)
-            || !(1..=4).contains(&decks)
-            || jokers > 4
-            || 52 * decks + jokers < 13 * players + 2
-            || first_dealer.is_some_and(|d| d >= players)
-            || max_turns == 0
-            || n == 0
-        {
-            return Err(PyValueError::new_err("options out of range"));
+    #[pyo3(signature = (rules, n, seed, *, threads))]
+    fn new(rules: &ThreeThirteenRules, n: usize, seed: u64, threads: usize) -> PyResult<Self> {
+        if n == 0 {
+            return Err(PyValueError::new_err("n must be at least 1"));
         }
-        let rules = Rules {
-            players,
-            decks,
-            jokers,
-            meld: MeldRules {
-                ace_mode,
-                wild_points,
-                joker_points,
-            },
-            first_dealer,
-            shared_win,
-            forbid_return,
-            min_own_turns,
-            max_turns,
-        };
         Ok(Self {
-            batch: Batch::new(rules, seed, n),
+            batch: Batch::new(rules.0.clone(), seed, n),
             out: Outputs::default(),
             threads: threads.max(1),
         })
@@ -145,5 +156,6 @@ impl ThreeThirteenBatch {
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<ThreeThirteenRules>()?;
     m.add_class::<ThreeThirteenBatch>()
 }
