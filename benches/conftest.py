@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 
@@ -24,3 +26,23 @@ def show_lines(request: pytest.FixtureRequest) -> Callable[[list[str]], None]:
                 reporter.write_line(line)
 
     return show
+
+
+@pytest.fixture
+def measure(benchmark: Any) -> Callable[[str, Callable[[], object], int | None], float | None]:
+    """``measure(group, fn, units)`` benchmarks ``fn`` in ``group`` and returns units per
+    second at the fastest round (None with ``--benchmark-disable``, where ``fn`` runs once as
+    a smoke test). ``units`` is the work of one call of ``fn``; None: ``fn`` returns it, and
+    it is counted on a first, unmeasured call."""
+
+    def run(group: str, fn: Callable[[], object], units: int | None) -> float | None:
+        benchmark.group = group
+        if units is None:
+            units = operator.index(fn())  # type: ignore[arg-type]
+        benchmark(fn)
+        stats = getattr(benchmark, "stats", None)
+        if stats is None or benchmark.disabled:
+            return None
+        return units / float(stats.stats.min)
+
+    return run

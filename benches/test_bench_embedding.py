@@ -35,14 +35,11 @@ _times: dict[str, float] = {}
 _rows: list[str] = []
 
 
-def _measure(benchmark: Any, name: str, fn: Callable[[], int]) -> None:
+def _measure(measure: Any, name: str, fn: Callable[[], int]) -> None:
     """Runs ``fn`` (which returns the number of steps it made) and keeps steps/s."""
-    benchmark.group = "embedding"
-    steps = fn()
-    benchmark(fn)
-    stats = getattr(benchmark, "stats", None)
-    if stats is not None and not benchmark.disabled:
-        _rates[name] = steps / float(stats.stats.min)
+    rate = measure("embedding", fn, None)
+    if rate is not None:
+        _rates[name] = rate
 
 
 def _time(benchmark: Any, name: str, fn: Callable[[], object]) -> None:
@@ -142,27 +139,27 @@ def _nerts(rounds: int, tensor: bool) -> int:
 
 
 @pytest.mark.parametrize("tensor", [False, True], ids=["plain", "tensor"])
-def test_openspiel_gin_rummy(benchmark: Any, tensor: bool) -> None:
+def test_openspiel_gin_rummy(measure: Any, tensor: bool) -> None:
     name = "openspiel tensor" if tensor else "openspiel"
-    _measure(benchmark, name, lambda: _openspiel(20, tensor))
+    _measure(measure, name, lambda: _openspiel(20, tensor))
 
 
 @pytest.mark.parametrize("tensor", [False, True], ids=["plain", "tensor"])
-def test_three_thirteen(benchmark: Any, tensor: bool) -> None:
+def test_three_thirteen(measure: Any, tensor: bool) -> None:
     name = "three-thirteen tensor" if tensor else "three-thirteen"
-    _measure(benchmark, name, lambda: _turn_based("three-thirteen", 2, tensor, players=4))
+    _measure(measure, name, lambda: _turn_based("three-thirteen", 2, tensor, players=4))
 
 
 @pytest.mark.parametrize("tensor", [False, True], ids=["plain", "tensor"])
-def test_spite_malice(benchmark: Any, tensor: bool) -> None:
+def test_spite_malice(measure: Any, tensor: bool) -> None:
     name = "spite-malice tensor" if tensor else "spite-malice"
-    _measure(benchmark, name, lambda: _turn_based("spite-malice", 150, tensor, players=2))
+    _measure(measure, name, lambda: _turn_based("spite-malice", 150, tensor, players=2))
 
 
 @pytest.mark.parametrize("tensor", [False, True], ids=["plain", "tensor"])
-def test_nerts(benchmark: Any, tensor: bool) -> None:
+def test_nerts(measure: Any, tensor: bool) -> None:
     name = "nerts tensor" if tensor else "nerts"
-    _measure(benchmark, name, lambda: _nerts(3, tensor))
+    _measure(measure, name, lambda: _nerts(3, tensor))
 
 
 # -- JSON and re-deals of mid-game states ----------------------------------------------------

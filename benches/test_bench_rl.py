@@ -36,13 +36,10 @@ pytestmark = pytest.mark.benchmark(timer=time.process_time)
 _rates: dict[str, float] = {}
 
 
-def _measure(benchmark: Any, name: str, fn: Callable[[], int]) -> None:
-    benchmark.group = "rl"
-    steps = fn()
-    benchmark(fn)
-    stats = getattr(benchmark, "stats", None)
-    if stats is not None and not benchmark.disabled:
-        _rates[name] = steps / float(stats.stats.min)
+def _measure(measure: Any, name: str, fn: Callable[[], int]) -> None:
+    rate = measure("rl", fn, None)
+    if rate is not None:
+        _rates[name] = rate
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -121,33 +118,33 @@ def _vector(name: str, n: int, batches: int, **kwargs: Any) -> int:
     return n * batches
 
 
-def test_rlcard_gin_rummy(benchmark: Any) -> None:
-    _measure(benchmark, "rlcard gin-rummy", lambda: _rlcard(20))
+def test_rlcard_gin_rummy(measure: Any) -> None:
+    _measure(measure, "rlcard gin-rummy", lambda: _rlcard(20))
 
 
-def test_aec_three_thirteen(benchmark: Any) -> None:
-    _measure(benchmark, "aec three-thirteen (4 players)", lambda: _aec("three-thirteen", 1))
+def test_aec_three_thirteen(measure: Any) -> None:
+    _measure(measure, "aec three-thirteen (4 players)", lambda: _aec("three-thirteen", 1))
 
 
-def test_aec_spite_malice(benchmark: Any) -> None:
-    _measure(benchmark, "aec spite-malice (2 players)", lambda: _aec("spite-malice", 150))
+def test_aec_spite_malice(measure: Any) -> None:
+    _measure(measure, "aec spite-malice (2 players)", lambda: _aec("spite-malice", 150))
 
 
-def test_parallel_nerts(benchmark: Any) -> None:
-    _measure(benchmark, "parallel nerts (2 players)", lambda: _nerts(2))
+def test_parallel_nerts(measure: Any) -> None:
+    _measure(measure, "parallel nerts (2 players)", lambda: _nerts(2))
 
 
 @pytest.mark.parametrize(("n", "threads"), [(1, 1), (1024, 1), (1024, 2)])
-def test_vector_three_thirteen(benchmark: Any, n: int, threads: int) -> None:
+def test_vector_three_thirteen(measure: Any, n: int, threads: int) -> None:
     batches = max(1, 32768 // n)
     name = f"vector three-thirteen n={n} threads={threads}"
-    _measure(benchmark, name, lambda: _vector("three-thirteen", n, batches, threads=threads))
+    _measure(measure, name, lambda: _vector("three-thirteen", n, batches, threads=threads))
 
 
-def test_vector_three_thirteen_protocol(benchmark: Any) -> None:
+def test_vector_three_thirteen_protocol(measure: Any) -> None:
     name = "vector three-thirteen protocol n=256"
-    _measure(benchmark, name, lambda: _vector("three-thirteen", 256, 16, engine="protocol"))
+    _measure(measure, name, lambda: _vector("three-thirteen", 256, 16, engine="protocol"))
 
 
-def test_vector_spite_malice(benchmark: Any) -> None:
-    _measure(benchmark, "vector spite-malice n=256", lambda: _vector("spite-malice", 256, 16))
+def test_vector_spite_malice(measure: Any) -> None:
+    _measure(measure, "vector spite-malice n=256", lambda: _vector("spite-malice", 256, 16))
