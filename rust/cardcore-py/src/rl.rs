@@ -3,11 +3,10 @@
 
 use cardcore_engine::meld::{AceMode, MeldRules};
 use cardcore_engine::three_thirteen_batch::{Batch, Outputs, Rules};
-use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyByteArray;
 
-use crate::errors::IllegalMoveError;
+use crate::errors::{IllegalMoveError, OptionError};
 
 /// Validated Three-Thirteen options for the native engines (built by `cardcore.rl.native`).
 #[pyclass(module = "cardcore._core", frozen)]
@@ -36,7 +35,7 @@ impl ThreeThirteenRules {
         max_turns: u32,
     ) -> PyResult<Self> {
         let ace_mode =
-            AceMode::from_code(ace_mode).ok_or_else(|| PyValueError::new_err("bad ace mode"))?;
+            AceMode::from_code(ace_mode).ok_or_else(|| OptionError::new_err("bad ace mode"))?;
         if !(2..=6).contains(&players)
             || !(1..=4).contains(&decks)
             || jokers > 4
@@ -44,7 +43,7 @@ impl ThreeThirteenRules {
             || first_dealer.is_some_and(|d| d >= players)
             || max_turns == 0
         {
-            return Err(PyValueError::new_err("options out of range"));
+            return Err(OptionError::new_err("options out of range"));
         }
         Ok(Self(Rules {
             players,
@@ -116,7 +115,7 @@ impl ThreeThirteenBatch {
     #[pyo3(signature = (rules, n, seed, *, threads))]
     fn new(rules: &ThreeThirteenRules, n: usize, seed: u64, threads: usize) -> PyResult<Self> {
         if n == 0 {
-            return Err(PyValueError::new_err("n must be at least 1"));
+            return Err(OptionError::new_err("n must be at least 1"));
         }
         Ok(Self {
             batch: Batch::new(rules.0.clone(), seed, n),
@@ -137,7 +136,7 @@ impl ThreeThirteenBatch {
     fn step<'py>(&mut self, py: Python<'py>, actions: &[u8]) -> PyResult<Arrays<'py>> {
         let n = self.batch.games().len();
         if actions.len() != 8 * n {
-            return Err(PyValueError::new_err(format!("expected {n} int64 actions")));
+            return Err(OptionError::new_err(format!("expected {n} int64 actions")));
         }
         let acts: Vec<i64> = actions
             .chunks_exact(8)

@@ -5,7 +5,7 @@ use cardcore_engine::three_thirteen_batch::Episode;
 use pyo3::prelude::*;
 use pyo3::types::PyByteArray;
 
-use crate::errors::IllegalMoveError;
+use crate::errors::{IllegalMoveError, OptionError};
 use crate::rl::{ThreeThirteenRules, bytes_of};
 
 /// One Three-Thirteen game dealt from `seed` (`new_state(seed)` of the Python engine).
@@ -55,9 +55,7 @@ impl ThreeThirteenEpisode {
         seat: usize,
     ) -> PyResult<(Bound<'py, PyByteArray>, Bound<'py, PyByteArray>)> {
         if seat >= self.episode.rules().players {
-            return Err(PyErr::new::<pyo3::exceptions::PyValueError, _>(format!(
-                "no seat {seat}"
-            )));
+            return Err(OptionError::new_err(format!("no seat {seat}")));
         }
         self.episode.observe(seat, &mut self.obs, &mut self.mask);
         Ok((
