@@ -15,7 +15,8 @@ from typing import Any
 
 from cardcore.errors import ReplayMismatchError
 from cardcore.games.base import GameRequest, GameSpec, OptionSpec, register_game
-from cardcore.rng import RNG_VERSION, Rng
+from cardcore.games.records import match_winner, replay_start
+from cardcore.rng import Rng
 
 
 class HighCard:
@@ -75,23 +76,14 @@ def _play(req: GameRequest) -> tuple[list[int], list[list[int]]]:
 
 def play(req: GameRequest) -> dict[str, Any]:
     scores, hands = _play(req)
-    best = max(scores)
-    winners = [s for s, v in enumerate(scores) if v == best]
     rec: dict[str, Any] = {
         **req.record_head("toy"),
         "scores": scores,
-        "winner": winners[0] if len(winners) == 1 else None,
+        "winner": match_winner(scores),
     }
     if req.replay:
         rec["replay"] = {
-            "format": "cardcore-replay",
-            "version": 1,
-            "game": "toy",
-            "rng": RNG_VERSION,
-            "seed": req.seed,
-            "players": req.players,
-            "agents": list(req.agents),
-            "options": dict(req.options),
+            **replay_start("toy", req.seed, req.players, req.agents, req.options),
             "hands": hands,
             "result": scores,
         }

@@ -181,9 +181,9 @@ def test_spec_metadata() -> None:
 
 
 def test_replay_with_a_human_seat_feeds_recorded_inputs() -> None:
+    from cardcore.games.records import replay_tag
     from cardcore.nerts import GreedyAgent, Options, Round, ToFoundation, Undo
     from cardcore.nerts.rules import card_text
-    from cardcore.nerts.spec import REPLAY_HEAD
     from cardcore.rng import RNG_VERSION
 
     opts = Options()
@@ -198,7 +198,7 @@ def test_replay_with_a_human_seat_feeds_recorded_inputs() -> None:
         rnd.advance_to(t)
     assert rnd.inputs
     replay: dict[str, Any] = {
-        **REPLAY_HEAD,  # format, version, cardcore_version: required (issue #12)
+        **replay_tag(),  # format, version, cardcore_version: required (issue #12)
         "game": "nerts",
         "kind": "round",
         "players": 2,

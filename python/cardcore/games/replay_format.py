@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from cardcore.errors import ReplayMismatchError
+from cardcore.games.records import REPLAY_FORMAT, REPLAY_VERSION
 from cardcore.rng import RNG_VERSION
 
 __all__ = [
@@ -195,8 +196,8 @@ def replay_head(
 ) -> dict[str, Layout]:
     """The keys every replay of ``game`` starts with (``docs/replays.md``)."""
     head: dict[str, Layout] = {
-        "format": Const("cardcore-replay"),
-        "version": Const(1),
+        "format": Const(REPLAY_FORMAT),
+        "version": Const(REPLAY_VERSION),
         "game": Const(game),
         "rng": Const(RNG_VERSION),
         "seed": SEED,

@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from cardcore import __version__
 from cardcore.cards import parse_card
 from cardcore.errors import (
     CardcoreError,
@@ -23,7 +22,7 @@ from cardcore.games.base import (
     register_game,
     resolve_agent,
 )
-from cardcore.games.records import match_winner
+from cardcore.games.records import match_winner, replay_tag
 from cardcore.games.replay_format import (
     INT,
     SEED,
@@ -128,13 +127,6 @@ def play_round(
     return st, fields
 
 
-REPLAY_HEAD: Final[dict[str, Any]] = {
-    "format": "cardcore-replay",
-    "version": 1,
-    "cardcore_version": __version__,
-}
-
-
 def play(request: GameRequest) -> dict[str, Any]:
     """One round (the default record unit)."""
     opts = _options(request.players, request.options)
@@ -146,7 +138,7 @@ def play(request: GameRequest) -> dict[str, Any]:
     }
     if request.replay:
         record["replay"] = {
-            **REPLAY_HEAD,
+            **replay_tag(),
             "game": GAME,
             "kind": "round",
             "players": request.players,
@@ -223,7 +215,7 @@ class NertsMatch:
         if self.replay:
             seats = {} if self.human_seats is None else {"human_seats": self.human_seats}
             record["replay"] = {
-                **REPLAY_HEAD,
+                **replay_tag(),
                 "game": GAME,
                 "kind": "match",
                 "seed": self.seed,

@@ -14,7 +14,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from cardcore import __version__
 from cardcore.errors import (
     IllegalMoveError,
     OptionError,
@@ -29,7 +28,7 @@ from cardcore.games.base import (
     resolve_agent,
     rules_only_note,
 )
-from cardcore.games.records import match_winner
+from cardcore.games.records import match_winner, replay_start
 from cardcore.games.replay_format import (
     INT,
     SEED,
@@ -44,7 +43,7 @@ from cardcore.games.replay_format import (
     replay_head,
 )
 from cardcore.games.schema import HEAD, INT64, STRING, RecordSchema, list_of, optional, struct
-from cardcore.rng import RNG_VERSION, Rng, derive_seed
+from cardcore.rng import Rng, derive_seed
 from cardcore.spite_malice.agents import (
     ExpertAgent,
     GreedyAgent,
@@ -84,6 +83,20 @@ def replay_version(options: Options) -> int:
 
 
 MAX_MATCH_GAMES: Final = 10_000
+
+
+def _replay_start(
+    options: Options, seed: int, agents: Sequence[str], kind: str | None = None
+) -> dict[str, Any]:
+    return replay_start(
+        GAME,
+        seed,
+        options.num_players,
+        agents,
+        options.as_dict(),
+        version=replay_version(options),
+        kind=kind,
+    )
 
 
 def _options(request_options: Mapping[str, OptionValue], players: int) -> Options:
@@ -146,15 +159,7 @@ def game_record(
     }
     if log is not None:
         rec["replay"] = {
-            "format": "cardcore-replay",
-            "version": replay_version(options),
-            "game": GAME,
-            "rng": RNG_VERSION,
-            "cardcore_version": __version__,
-            "seed": seed,
-            "players": options.num_players,
-            "agents": list(agents),
-            "options": options.as_dict(),
+            **_replay_start(options, seed, agents),
             "deck": list(st.deck_order),
             "first_player": st.first_player,
             "moves": [list(m) for m in log],
@@ -220,16 +225,7 @@ def play_match(request: GameRequest) -> dict[str, Any]:
     winner = rec["winner"]
     if request.replay:
         rec["replay"] = {
-            "format": "cardcore-replay",
-            "version": replay_version(options),
-            "game": GAME,
-            "kind": "match",
-            "rng": RNG_VERSION,
-            "cardcore_version": __version__,
-            "seed": request.seed,
-            "players": options.num_players,
-            "agents": list(request.agents),
-            "options": options.as_dict(),
+            **_replay_start(options, request.seed, request.agents, kind="match"),
             "games": replays,
             "result": {"scores": totals, "winner": winner},
         }
@@ -307,9 +303,7 @@ def _verify_match(rep: Mapping[str, Any], record: Mapping[str, Any]) -> str | No
         totals = [a + b for a, b in zip(totals, game["result"]["scores"], strict=True)]
     if max(totals) < options.target_score and len(games) < MAX_MATCH_GAMES:
         raise _fail("the games end before a seat reaches the target score")
-    best = max(totals)
-    leaders = [s for s, t in enumerate(totals) if t == best]
-    winner = leaders[0] if best >= options.target_score and len(leaders) == 1 else None
+    winner = match_winner(totals, options.target_score)
     for where in (rep["result"], record if record is not rep else {}):
         if "scores" in where and where["scores"] != totals:
             raise _fail(f"match totals {where['scores']} != re-run {totals}")
@@ -347,9 +341,7 @@ def _verify_game_list_match(record: Mapping[str, Any]) -> str | None:
         raise _fail("the games end before a seat reaches the target score")
     if record.get("scores", totals) != totals:
         raise _fail(f"match totals {record.get('scores')} != {totals}")
-    best = max(totals)
-    leaders = [s for s, t in enumerate(totals) if t == best]
-    winner = leaders[0] if best >= target and len(leaders) == 1 else None
+    winner = match_winner(totals, target)
     if "winner" in record and record["winner"] != winner:
         raise _fail(f"match winner {record['winner']} != re-run {winner}")
     return next((n for n in notes if n), None)

@@ -21,6 +21,7 @@ from cardcore.games.base import (
     register_game,
     rules_only_note,
 )
+from cardcore.games.records import replay_start
 from cardcore.games.replay_format import (
     INT,
     STR,
@@ -41,7 +42,7 @@ from cardcore.games.schema import (
     optional,
     options_struct,
 )
-from cardcore.rng import RNG_VERSION, Rng
+from cardcore.rng import Rng
 from cardcore.three_thirteen.agents import AGENTS
 from cardcore.three_thirteen.game import ThreeThirteenGame, game_for
 from cardcore.three_thirteen.rules import (
@@ -55,14 +56,6 @@ from cardcore.three_thirteen.rules import (
 __all__ = ["GAME", "SPEC", "build_replay", "play", "run_game", "verify_replay"]
 
 GAME: Final = "three-thirteen"
-REPLAY_FORMAT: Final = "cardcore-replay"
-REPLAY_VERSION: Final = 1
-
-
-def _version() -> str:
-    from cardcore import __version__
-
-    return __version__
 
 
 def run_game(
@@ -107,15 +100,7 @@ def build_replay(st: State, seed: int, agent_names: list[str]) -> dict[str, Any]
         )
         dealer = (dealer + 1) % p
     return {
-        "format": REPLAY_FORMAT,
-        "version": REPLAY_VERSION,
-        "game": GAME,
-        "rng": RNG_VERSION,
-        "cardcore_version": _version(),
-        "seed": seed,
-        "players": p,
-        "agents": list(agent_names),
-        "options": st.options.as_dict(),
+        **replay_start(GAME, seed, p, agent_names, st.options.as_dict()),
         "first_dealer": st.first_dealer,
         "rounds": rounds,
         "result": st.result(),
