@@ -483,3 +483,14 @@ def test_face_of_and_id_text_take_any_number_of_jokers() -> None:
     """Three decks with two jokers each (Spite & Malice) reach X6."""
     assert [face_of(156 + k, 3) for k in range(6)] == list(range(JOKER0, JOKER0 + 6))
     assert [id_text(156 + k, 3) for k in range(6)] == [f"X{k}" for k in range(1, 7)]
+
+
+def test_meld_solver_names_a_joker_it_does_not_take() -> None:
+    """X5 and up are cards (3-deck Spite & Malice) but not Three-Thirteen cards: the solver
+    says so by name rather than calling face 56 out of range."""
+    from cardcore.three_thirteen.melds import min_deadwood
+
+    with pytest.raises(CardParseError, match=r"^X5 \(face code 56\) is not a Three-Thirteen"):
+        min_deadwood("X5 7h", 5)
+    with pytest.raises(CardParseError, match=r"jokers X1\.\.X4$"):
+        min_deadwood([Card.joker(6)], 5)

@@ -43,7 +43,7 @@ it (3-deck Spite & Malice has ``X1..X6``)."""
 
 
 Card = _core.Card
-"""An immutable playing card: a face code (0..55) and a deck index (a Rust class).
+"""An immutable playing card: a face code (0..255) and a deck index (a Rust class).
 
 ``Card(face, deck=0)``, ``Card.of(rank, suit, deck=0)``, ``Card.joker(k)``,
 ``Card.from_id(card_id, num_decks)``, ``Card.parse(text)``; properties ``face``, ``deck``,

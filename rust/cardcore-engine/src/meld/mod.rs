@@ -93,8 +93,13 @@ pub enum MeldError {
     /// Wild rank outside 3..=13.
     #[error("wild rank must be 3..13 (3-9, T, J, Q, K), got {0}")]
     BadWildRank(u32),
-    /// Face code outside 0..56.
-    #[error("face code {0} out of range 0..55")]
+    /// A joker after `X4` (face code 56 or more): the solver takes Three-Thirteen cards only.
+    #[error(
+        "{text} (face code {0}) is not a Three-Thirteen card: the meld solver takes the naturals \
+         and jokers X1..X{max}",
+        text = card::format_face(*.0),
+        max = card::MAX_JOKERS
+    )]
     BadFace(u8),
     /// More cards than [`MAX_HAND`].
     #[error("hand of {0} cards is too large (at most {MAX_HAND})")]
