@@ -8,9 +8,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st_
 
-from cardcore.cards import Card
+from cardcore.cards import JOKER0, Card
 from cardcore.errors import IllegalMoveError, OptionError
 from cardcore.rng import Rng
+from cardcore.three_thirteen.melds import MeldRules, deadwood_of_faces
 from cardcore.three_thirteen.rules import (
     DRAW_DISCARD,
     DRAW_STOCK,
@@ -337,6 +338,19 @@ def test_scoring_options_points_and_ace_mode() -> None:
     assert _deadwood_in_round("Ah 2h 3h 9c 9d Ks", 4, ace_mode="both") == 28
     rules_high = Options(ace_mode="high").meld_rules
     assert card_points(Card.parse("Ad").face, 5, rules_high) == 15
+
+
+@pytest.mark.parametrize("ace_mode", ["low", "high", "both"])
+def test_card_points_is_the_rust_card_value(ace_mode: str) -> None:
+    """``card_points`` is the Python twin of ``meld::card_value``: a one-card hand never melds,
+    so the Rust solver's deadwood of it is its card value, for every face, wild rank and
+    scoring option."""
+    for wild_points, joker_points in ((15, 20), (0, 0), (25, 30), (1000, 7)):
+        rules = MeldRules(ace_mode, wild_points, joker_points)
+        for wild in range(3, 14):
+            for face in range(JOKER0 + 4):
+                rust = deadwood_of_faces(bytes([face]), wild, rules)
+                assert card_points(face, wild, rules) == rust, (face, wild, rules)
 
 
 # --- moves and legality -------------------------------------------------------------------------

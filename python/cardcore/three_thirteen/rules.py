@@ -278,7 +278,10 @@ def action_table(num_decks: int, jokers: int) -> bytes:
 
 
 def card_points(face: int, wild_rank: int, rules: MeldRules) -> int:
-    """Deadwood value of one unmelded card (RULES §2.5 and §2.9) by face code."""
+    """Deadwood value of one unmelded card (RULES §2.5 and §2.9) by face code: the Python twin
+    of ``meld::card_value`` in ``rust/cardcore-engine/src/meld/mod.rs`` (the solver scores
+    hands with that one; ``tests/three_thirteen/test_three_thirteen_rules.py`` holds the two
+    equal for every face, wild rank and scoring option)."""
     if face >= 52:
         return rules.joker_points
     rank = rank_of(face)

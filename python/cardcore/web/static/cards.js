@@ -1,6 +1,7 @@
 // Cards drawn as SVG. A face code is 0..51 (suit = face / 13 in ♣ ♦ ♥ ♠ order, rank = face % 13
 // + 1, ace = 1) or 52+ for a joker. Every card is one <svg> scaled by CSS (--cw), so it stays
-// sharp at phone and desktop sizes.
+// sharp at phone and desktop sizes. This file is the one place the page does card arithmetic:
+// the games' views call faceOf, rankOf, suitOf, isJoker and isRed, never `% 13` themselves.
 
 export const SUITS = ["♣", "♦", "♥", "♠"];
 export const SUIT_NAMES = ["clubs", "diamonds", "hearts", "spades"];

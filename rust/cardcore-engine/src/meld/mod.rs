@@ -201,7 +201,9 @@ pub const fn natural_value(rank: u8, ace_mode: AceMode) -> u32 {
     }
 }
 
-/// Unmelded value of any card.
+/// Unmelded value of any card. Python has the same definition as
+/// `cardcore.three_thirteen.rules.card_points`, held equal by a test over every face, wild rank
+/// and rule set (`tests/three_thirteen/test_three_thirteen_rules.py`).
 #[inline]
 #[must_use]
 pub const fn card_value(face: u8, wild: u8, rules: &MeldRules) -> u32 {

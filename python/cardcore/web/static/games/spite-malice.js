@@ -4,12 +4,12 @@
 // texts such as "7h@1") plus the match: game_no, target, totals.
 // Pile keys: payoff, card:<card text>, side:<i>, center:<i>.
 
-import { cardSvg, faceOf, slotSvg, rankLabel } from "../cards.js";
+import { cardSvg, faceOf, isJoker, slotSvg, rankLabel, rankOf } from "../cards.js";
 
 const isWild = (v, text) => {
   if (!text) return false;
   const f = faceOf(text);
-  return v.observation.options.wild_mode === "kings" ? f < 52 && (f % 13) + 1 === 13 : f >= 52;
+  return v.observation.options.wild_mode === "kings" ? !isJoker(f) && rankOf(f) === 13 : isJoker(f);
 };
 
 function pile(h, attrs, card, count, v, opts = {}) {

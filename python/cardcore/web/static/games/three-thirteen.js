@@ -4,9 +4,9 @@
 // hand's arrangement (v.hand: melds of [card, face it stands for], deadwood, points).
 // Pile keys: stock, discard, hand, card:<card text>.
 
-import { cardSvg, faceOf, rankLabel } from "../cards.js";
+import { cardSvg, faceOf, isJoker, rankLabel, rankOf } from "../cards.js";
 
-const wildOf = (o, f) => f >= 52 || (f % 13) + 1 === o.wild_rank;
+const wildOf = (o, f) => isJoker(f) || rankOf(f) === o.wild_rank;
 
 function card(h, text, as, o, extra = {}) {
   const wrap = h("div", { class: "cardwrap", ...extra });
