@@ -23,6 +23,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from functools import cached_property
+from importlib import import_module
 from typing import TYPE_CHECKING, Any, ClassVar, Final, Generic, TypeVar
 
 from cardcore.errors import OptionError, StateFormatError, UnsupportedVersionError
@@ -40,6 +41,7 @@ __all__ = [
     "MOVE_FORMAT",
     "OBSERVATION_FORMAT",
     "STATE_FORMAT",
+    "EngineState",
     "Game",
     "JsonInput",
     "RealtimeState",
@@ -55,6 +57,7 @@ JSON_VERSION: Final = 1
 """The version of all three JSON formats this cardcore writes (and the newest it reads)."""
 
 MoveT = TypeVar("MoveT")
+GameT = TypeVar("GameT", bound="Game[Any]")
 JsonInput = str | bytes | bytearray | Mapping[str, Any]
 """What the JSON readers accept: the text, or the object already parsed."""
 
@@ -568,6 +571,42 @@ class State(ABC, Generic[MoveT]):
         """The whole state (hidden cards and the random stream included) as a
         ``cardcore-state`` document; :meth:`Game.state_from_json` reads it back."""
         return self.game.state_to_json(self)
+
+
+class EngineState(Generic[GameT]):
+    """Mixin for a turn-based :class:`State` whose engine keeps ``options``, ``over`` (the game
+    has ended) and ``current`` (the seat to move): it gives :attr:`current_player`,
+    :attr:`is_over` and :attr:`game`, built on first use as ``game_for(options)`` of the module
+    named by ``GAME_MODULE`` (imported only then: the game module imports the state's). List it
+    before :class:`State` in the bases; the state keeps the game in a ``_game`` attribute
+    (``None`` until built)."""
+
+    __slots__ = ()
+    GAME_MODULE: ClassVar[str]
+    """The module whose ``game_for(options)`` returns the game of these options."""
+    options: Any
+    over: bool
+    current: int
+    _game: GameT | None
+
+    @property
+    def game(self) -> GameT:
+        """The game (rules and options) of this state, built once from ``options``."""
+        game = self._game
+        if game is None:
+            game = import_module(self.GAME_MODULE).game_for(self.options)
+            self._game = game  # type: ignore[misc]  # a slot of the state class, not of the mixin
+        return game
+
+    @property
+    def current_player(self) -> int | None:
+        """The seat to play, or ``None`` when the game is over."""
+        return None if self.over else self.current
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the game has ended."""
+        return self.over
 
 
 class RealtimeState(ABC, Generic[MoveT]):

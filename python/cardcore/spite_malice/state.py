@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from cardcore.cards import parse_card, rank_of
 from cardcore.errors import IllegalMoveError, OptionError
@@ -72,7 +72,7 @@ class Observation:
 
 
 @dataclass(slots=True)
-class State(api.State[Move]):
+class State(api.EngineState["SpiteMaliceGame"], api.State[Move]):
     """A whole game in progress. Build with ``load_game("spite-malice", ...).new_state(seed)``
     (or :meth:`new`); mutate only with :meth:`apply`.
 
@@ -618,23 +618,7 @@ class State(api.State[Move]):
 
     # -- protocol ----------------------------------------------------------------------------
 
-    @property
-    def game(self) -> SpiteMaliceGame:
-        """The :class:`~cardcore.spite_malice.game.SpiteMaliceGame` of these options."""
-        game = self._game
-        if game is None:
-            from cardcore.spite_malice.game import game_for
-
-            game = self._game = game_for(self.options)
-        return game
-
-    @property
-    def current_player(self) -> int | None:
-        return None if self.over else self.current
-
-    @property
-    def is_over(self) -> bool:
-        return self.over
+    GAME_MODULE: ClassVar[str] = "cardcore.spite_malice.game"
 
     def legal_actions(self) -> list[int]:
         """The legal action ids, sorted (plays first, then discards; see ``docs/embedding.md``)."""

@@ -17,7 +17,7 @@ from bisect import insort
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Final, NamedTuple
+from typing import TYPE_CHECKING, Any, ClassVar, Final, NamedTuple
 
 from cardcore.cards import Card, face_of, rank_of
 from cardcore.errors import IllegalMoveError, OptionError
@@ -353,7 +353,7 @@ _new_observation: Final = tuple.__new__  # skips NamedTuple's Python-level __new
 # --- state -------------------------------------------------------------------------------------
 
 
-class State(api.State[Move]):
+class State(api.EngineState["ThreeThirteenGame"], api.State[Move]):
     """A whole Three-Thirteen game (11 rounds), mutable, with :meth:`clone`.
 
     Build with ``load_game("three-thirteen", ...).new_state(seed)`` (or ``State(options,
@@ -689,23 +689,7 @@ class State(api.State[Move]):
 
     # -- protocol ---------------------------------------------------------------------------
 
-    @property
-    def game(self) -> ThreeThirteenGame:
-        """The :class:`~cardcore.three_thirteen.game.ThreeThirteenGame` of these options."""
-        game = self._game
-        if game is None:
-            from cardcore.three_thirteen.game import game_for
-
-            game = self._game = game_for(self.options)
-        return game
-
-    @property
-    def current_player(self) -> int | None:
-        return None if self.over else self.current
-
-    @property
-    def is_over(self) -> bool:
-        return self.over
+    GAME_MODULE: ClassVar[str] = "cardcore.three_thirteen.game"
 
     def returns(self) -> list[float]:
         """+1 for each winning seat, -1 for the others; all 0 before the end and when nobody
