@@ -6,25 +6,11 @@ from typing import Any
 
 import pytest
 
-import cardcore
+from agent_play import play_out, same_at_any_jobs
 from cardcore import _core
 from cardcore.games.base import get_game
-from cardcore.rng import Rng
 from cardcore.spite_malice.agents import ExpertAgent, PlannerAgent
 from cardcore.spite_malice.rules import Options, State
-
-
-def play_out(opts: Options, seed: int, agents: list[Any]) -> State:
-    st = State.new(opts, seed)
-    rngs = [Rng.for_stream(seed, s, "agent") for s in range(opts.num_players)]
-    while not st.is_over:
-        s = st.current_player
-        assert s is not None
-        legal = st.legal_moves()
-        mv = agents[s].act(st.observation(s), legal, rngs[s])
-        assert mv in legal
-        st.apply(mv)
-    return st
 
 
 @pytest.mark.parametrize(
@@ -47,36 +33,27 @@ def test_expert_plays_legal_moves(opts: dict[str, Any]) -> None:
     o = Options(**opts)
     expert = ExpertAgent(rollouts=2)
     agents: list[Any] = [expert] + [PlannerAgent() for _ in range(o.num_players - 1)]
-    play_out(o, 3, agents)
+    play_out(State.new(o, 3), 3, agents)
     if o.num_center_stacks:
         assert expert.searches > 0
 
 
 def test_expert_games_repeat_byte_for_byte_at_any_jobs() -> None:
-    def run(jobs: int) -> list[dict[str, Any]]:
-        return list(
-            cardcore.simulate(
-                "spite-malice",
-                games=4,
-                seed=5,
-                agents="expert,planner",
-                options={"payoff_size": 8},
-                rotate_seats=True,
-                jobs=jobs,
-                chunk_size=1,
-                replays=True,
-            )
-        )
-
-    one = run(1)
-    assert run(2) == one
+    one = same_at_any_jobs(
+        "spite-malice",
+        games=4,
+        seed=5,
+        agents="expert,planner",
+        options={"payoff_size": 8},
+        rotate_seats=True,
+    )
     spec = get_game("spite-malice")
     assert spec.verify_replay(one[0]["replay"]) is None
 
 
 def test_time_budget_searches_at_least_once() -> None:
     expert = ExpertAgent(time_ms=1.0)
-    play_out(Options(payoff_size=5), 2, [expert, PlannerAgent()])
+    play_out(State.new(Options(payoff_size=5), 2), 2, [expert, PlannerAgent()])
     assert expert.deals >= expert.searches > 0
 
 

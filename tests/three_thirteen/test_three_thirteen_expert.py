@@ -7,23 +7,11 @@ from typing import Any
 import pytest
 
 import cardcore
+from agent_play import play_out, same_at_any_jobs
 from cardcore import _core
 from cardcore.errors import OptionError
-from cardcore.rng import Rng
 from cardcore.three_thirteen.agents import ExpertAgent, HardAgent
 from cardcore.three_thirteen.rules import Options, State
-
-
-def play_out(opts: Options, seed: int, agents: list[Any]) -> State:
-    st = State(opts, seed)
-    rngs = [Rng.for_stream(seed, s, "agent") for s in range(opts.num_players)]
-    while not st.over:
-        s = st.current
-        legal = st.legal_moves()
-        mv = agents[s].act(st.observation(s), legal, rngs[s])
-        assert mv in legal
-        st.apply(mv)
-    return st
 
 
 @pytest.mark.parametrize(
@@ -39,28 +27,15 @@ def test_expert_plays_legal_moves(players: int, opts: dict[str, Any]) -> None:
     o = Options(num_players=players, **opts)
     expert = ExpertAgent(rollouts=2)
     agents: list[Any] = [expert] + [HardAgent() for _ in range(players - 1)]
-    play_out(o, 5, agents)
+    play_out(State(o, 5), 5, agents)
     assert expert.decisions > 0
     assert expert.deals > 0
 
 
 def test_expert_games_repeat_byte_for_byte_at_any_jobs() -> None:
-    def run(jobs: int) -> list[dict[str, Any]]:
-        return list(
-            cardcore.simulate(
-                "three-thirteen",
-                games=4,
-                seed=11,
-                agents="expert,hard,hard,hard",
-                rotate_seats=True,
-                jobs=jobs,
-                chunk_size=1,
-                replays=True,
-            )
-        )
-
-    one = run(1)
-    assert run(2) == one
+    one = same_at_any_jobs(
+        "three-thirteen", games=4, seed=11, agents="expert,hard,hard,hard", rotate_seats=True
+    )
     assert any(r["agents"][0] == "expert" for r in one)
 
 
@@ -80,7 +55,7 @@ def test_expert_replays_verify() -> None:
 
 def test_time_budget_searches_at_least_once() -> None:
     expert = ExpertAgent(time_ms=1.0)
-    play_out(Options(num_players=2, num_decks=1), 2, [expert, HardAgent()])
+    play_out(State(Options(num_players=2, num_decks=1), 2), 2, [expert, HardAgent()])
     assert expert.deals >= 1
 
 

@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st_
 
+from agent_play import play_out
 from cardcore.cards import JOKER0, Card
 from cardcore.errors import IllegalMoveError, OptionError
 from cardcore.rng import Rng
@@ -599,19 +600,11 @@ def test_option_mapping_and_defaults() -> None:
 def test_every_option_plays_whole_games(opts: dict[str, Any]) -> None:
     o = Options(**opts)
     for seed in range(2):
-        st = State(o, seed)
         from cardcore.three_thirteen.agents import GreedyAgent
 
         agents = [GreedyAgent() for _ in range(o.num_players)]
-        rngs = [Rng.for_stream(seed, s, "agent") for s in range(o.num_players)]
-        full = list(range(o.total_cards))
-        while not st.over:
-            s = st.current
-            legal = st.legal_moves()
-            mv = agents[s].act(st.observation(s), legal, rngs[s])
-            assert mv in legal
-            st.apply(mv)
-        assert sorted(st.all_card_ids()) == full
+        st = play_out(State(o, seed), seed, agents)
+        assert sorted(st.all_card_ids()) == list(range(o.total_cards))
         assert len(st.round_scores) == NUM_ROUNDS
         if o.first_dealer is not None:
             assert st.first_dealer == o.first_dealer
