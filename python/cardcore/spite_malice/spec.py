@@ -143,12 +143,9 @@ def game_record(
 ) -> dict[str, Any]:
     """The record of one finished game; with ``log`` (the moves as ``[seat, text]``) it
     carries the replay that :func:`verify_replay` checks."""
+    head = GameRequest(index, seed, options.num_players, tuple(agents))
     rec: dict[str, Any] = {
-        "game": GAME,
-        "index": index,
-        "seed": seed,
-        "players": options.num_players,
-        "agents": list(agents),
+        **head.record_head(GAME),
         "scores": list(st.scores),
         "winner": st.winner,
         "outcome": "tie" if st.winner is None else "win",
