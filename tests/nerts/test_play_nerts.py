@@ -13,21 +13,12 @@ pytest.importorskip("textual")
 from cardcore.errors import ReplayMismatchError
 from cardcore.games.base import get_game
 from cardcore.nerts.rules import NERTS, ToWork
-from cardcore.play.common import PlayConfig, card_label
+from cardcore.play.common import card_label
 from cardcore.play.nerts import NertsApp, NertsSession
 from cardcore.play.widgets import SheetScreen
+from play_tables import table_config
 
-
-def _config(tmp_path: Path, players: int = 3, seed: int = 5, **kw: object) -> PlayConfig:
-    return PlayConfig(
-        "nerts",
-        players,
-        str(kw.pop("ai", "hard")),
-        seed=seed,
-        delay=0,
-        replay_file=str(tmp_path / "nerts.jsonl"),
-        **kw,  # type: ignore[arg-type]
-    )
+_config = table_config("nerts", players=3, ai="hard")
 
 
 def _layout(app: NertsApp) -> tuple[object, ...]:

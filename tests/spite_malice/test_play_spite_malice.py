@@ -11,22 +11,12 @@ import pytest
 pytest.importorskip("textual")
 
 from cardcore.games.base import get_game
-from cardcore.play.common import PlayConfig
 from cardcore.play.spite_malice import CENTRE_KEYS, HAND_KEYS, SIDE_KEYS, SpiteMaliceApp
 from cardcore.play.widgets import SheetScreen
 from cardcore.spite_malice.rules import Discard, PlayHand, PlayPayOff, PlaySide, State
+from play_tables import table_config
 
-
-def _config(tmp_path: Path, players: int = 2, seed: int = 5, **kw: object) -> PlayConfig:
-    return PlayConfig(
-        "spite-malice",
-        players,
-        str(kw.pop("ai", "normal")),
-        seed=seed,
-        delay=0,
-        replay_file=str(tmp_path / "sm.jsonl"),
-        **kw,  # type: ignore[arg-type]
-    )
+_config = table_config("spite-malice", players=2, ai="normal")
 
 
 def _snap(st: State) -> str:
@@ -127,7 +117,7 @@ def test_short_match_to_the_end_and_replay(tmp_path: Path) -> None:
                 await pilot.press(*_keys_for(app))
             assert app.session.match_over
             assert sheets == len(app.session.games)
-        rec = json.loads((tmp_path / "sm.jsonl").read_text())
+        rec = json.loads((tmp_path / "spite-malice.jsonl").read_text())
         assert rec["game"] == "spite-malice"
         assert rec["scores"] == app.session.totals
         assert max(rec["scores"]) >= 4

@@ -15,18 +15,9 @@ from cardcore.play.common import PlayConfig
 from cardcore.play.three_thirteen import ThreeThirteenApp, ThreeThirteenSession
 from cardcore.play.widgets import SheetScreen
 from cardcore.three_thirteen.rules import State
+from play_tables import table_config
 
-
-def _config(tmp_path: Path, players: int = 4, seed: int = 5, **kw: object) -> PlayConfig:
-    return PlayConfig(
-        "three-thirteen",
-        players,
-        str(kw.pop("ai", "normal")),
-        seed=seed,
-        delay=0,
-        replay_file=str(tmp_path / "game.jsonl"),
-        **kw,  # type: ignore[arg-type]
-    )
+_config = table_config("three-thirteen", players=4, ai="normal")
 
 
 def _snapshot(st: State) -> tuple[object, ...]:
@@ -159,7 +150,7 @@ def test_full_game_scripted_player_and_replay(tmp_path: Path) -> None:
                 await pilot.press("s" if st.phase == "draw" else "d")
             assert st.over
             assert sheets == 11
-        path = tmp_path / "game.jsonl"
+        path = tmp_path / "three-thirteen.jsonl"
         assert app.replay_path == path
         rec = json.loads(path.read_text().splitlines()[0])
         assert rec["game"] == "three-thirteen"
