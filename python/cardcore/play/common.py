@@ -36,6 +36,7 @@ __all__ = [
     "daily_seed",
     "default_replay_path",
     "rank_label",
+    "score_table",
     "seat_names",
     "write_replay",
 ]
@@ -67,6 +68,29 @@ def seat_names(players: int) -> list[str]:
         6: ["Left", "Top-left", "Top", "Top-right", "Right"],
     }
     return ["You", *table.get(players, [f"Seat {s}" for s in range(1, players)])]
+
+
+def score_table(
+    names: Sequence[str],
+    head: str,
+    rows: Sequence[tuple[str, Sequence[object], str]],
+    totals: Sequence[int],
+    footer: str,
+    *,
+    after: str = "",
+) -> Text:
+    """A match's score sheet: a heading (``head``, whose width is the label column's, a column
+    per seat, then ``after``), a line per game or round (its label, a cell per seat, then its
+    tail), a rule, the totals and ``footer``."""
+    w = max(len(n) for n in names) + 2
+    width = len(head)
+    lines = [head + "".join(n.rjust(w) for n in names) + after]
+    for label, cells, tail in rows:
+        lines.append(label.ljust(width) + "".join(str(c).rjust(w) for c in cells) + tail)
+    lines.append("-" * len(lines[0]))
+    lines.append("Total".ljust(width) + "".join(str(t).rjust(w) for t in totals))
+    lines.append(footer)
+    return Text("\n".join(lines))
 
 
 def rank_label(rank: int) -> str:

@@ -44,6 +44,7 @@ from cardcore.play.common import (
     agent_for_level,
     card_label,
     card_text,
+    score_table,
     seat_names,
 )
 from cardcore.play.widgets import TableApp, TextPanel
@@ -196,18 +197,14 @@ class NertsSession:
         return self.match.record(head.record_head(GAME))
 
     def score_sheet(self) -> Text:
-        w = max(len(n) for n in self.names) + 2
-        lines = ["Round".ljust(7) + "".join(n.rjust(w) for n in self.names) + "   end"]
+        rows = []
         for r, rr in enumerate(self.rounds):
-            cells = "".join(str(x).rjust(w) for x in rr["scores"])
             end = rr["end"]
             if rr["caller"] is not None:
                 end = f"Nerts! by {self.names[rr['caller']]}"
-            lines.append(f"{r + 1:<7}{cells}   {end} ({rr['duration_ms'] / 1000:.0f}s)")
-        lines.append("-" * len(lines[0]))
-        lines.append("Total".ljust(7) + "".join(str(t).rjust(w) for t in self.totals))
-        lines.append(f"(match to {self.options.target_score})")
-        return Text("\n".join(lines))
+            rows.append((str(r + 1), rr["scores"], f"   {end} ({rr['duration_ms'] / 1000:.0f}s)"))
+        target = f"(match to {self.options.target_score})"
+        return score_table(self.names, "Round".ljust(7), rows, self.totals, target, after="   end")
 
 
 HELP_NERTS = """

@@ -21,6 +21,7 @@ from cardcore.play.common import (
     card_label,
     card_text,
     rank_label,
+    score_table,
 )
 from cardcore.play.widgets import TableApp, TextPanel
 from cardcore.rng import Rng, derive_seed
@@ -168,16 +169,14 @@ class SpiteSession(TurnSession[State]):
         )
 
     def score_sheet(self) -> Text:
-        w = max(len(n) for n in self.names) + 2
-        lines = ["Game".ljust(6) + "".join(n.rjust(w) for n in self.names) + "   result"]
+        rows = []
         for g in self.games:
             res = "tie" if g["winner"] is None else f"{self.names[g['winner']]} won"
-            cells = "".join(str(x).rjust(w) for x in g["scores"])
-            lines.append(f"{g['index'] + 1:<6}{cells}   {res} ({g['end_reason']})")
-        lines.append("-" * len(lines[0]))
-        lines.append("Total".ljust(6) + "".join(str(t).rjust(w) for t in self.totals))
-        lines.append(f"(match to {self.options.target_score})")
-        return Text("\n".join(lines))
+            rows.append((str(g["index"] + 1), g["scores"], f"   {res} ({g['end_reason']})"))
+        target = f"(match to {self.options.target_score})"
+        return score_table(
+            self.names, "Game".ljust(6), rows, self.totals, target, after="   result"
+        )
 
 
 HELP_SPITE = """

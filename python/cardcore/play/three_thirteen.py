@@ -20,6 +20,7 @@ from cardcore.play.common import (
     card_label,
     card_text,
     rank_label,
+    score_table,
 )
 from cardcore.play.widgets import TableApp, TextPanel
 from cardcore.rng import Rng
@@ -127,17 +128,13 @@ class ThreeThirteenSession(TurnSession[State]):
     def score_sheet(self) -> Text:
         """Round-by-round scores and totals."""
         st = self.state
-        p = st.num_players
-        w = max(len(n) for n in self.names) + 2
-        lines = ["Round".ljust(7) + "Wild".ljust(6) + "".join(n.rjust(w) for n in self.names)]
+        rows = []
         for r, scores in enumerate(st.round_scores):
             out = st.went_out[r]
-            cells = "".join((("*" if s == out else "") + str(scores[s])).rjust(w) for s in range(p))
-            lines.append(f"{r + 1:<7}{rank_label(r + 3):<6}{cells}")
-        lines.append("-" * len(lines[0]))
-        lines.append("Total".ljust(13) + "".join(str(t).rjust(w) for t in st.totals))
-        lines.append("(* went out)")
-        return Text("\n".join(lines))
+            cells = [("*" if s == out else "") + str(x) for s, x in enumerate(scores)]
+            rows.append((f"{r + 1:<7}{rank_label(r + 3)}", cells, ""))
+        head = "Round".ljust(7) + "Wild".ljust(6)
+        return score_table(self.names, head, rows, st.totals, "(* went out)")
 
 
 HELP_3_13 = """
