@@ -26,7 +26,12 @@ from functools import cached_property
 from importlib import import_module
 from typing import TYPE_CHECKING, Any, ClassVar, Final, Generic, TypeVar
 
-from cardcore.errors import OptionError, StateFormatError, UnsupportedVersionError
+from cardcore.errors import (
+    IllegalMoveError,
+    OptionError,
+    StateFormatError,
+    UnsupportedVersionError,
+)
 from cardcore.games.base import OptionValue, get_game
 from cardcore.rng import Rng
 
@@ -172,6 +177,17 @@ def action_id(x: object) -> int | None:
         return None
     index = getattr(type(x), "__index__", None)
     return None if index is None else int(index(x))
+
+
+def checked_action(game: Game[Any], action: object) -> int:
+    """``action`` as an action id of ``game`` (an integer in ``0..num_actions - 1``), else
+    :class:`~cardcore.errors.IllegalMoveError` (every game's ``action_to_move`` starts here)."""
+    index = action_id(action)
+    if index is None:
+        raise IllegalMoveError(f"an action id is an int, not {action!r}")
+    if not 0 <= index < game.num_actions:
+        raise IllegalMoveError(f"no {game.name} action {index} (0..{game.num_actions - 1})")
+    return index
 
 
 def read_int(x: object, lo: int, hi: int) -> int:

@@ -121,13 +121,7 @@ class NertsGame(api.Game[Action]):
         return NertsState(self, seed, agents)
 
     def action_to_move(self, action: int) -> Action:
-        index = api.action_id(action)
-        if index is None:
-            raise IllegalMoveError(f"an action id is an int, not {action!r}")
-        action = index
-        if not 0 <= action < self.num_actions:
-            raise IllegalMoveError(f"no nerts action {action} (0..{self.num_actions - 1})")
-        return self._moves[action]
+        return self._moves[api.checked_action(self, action)]
 
     def move_to_action(self, move: Action) -> int:
         if type(move) is ToFoundation:

@@ -125,13 +125,7 @@ class SpiteMaliceGame(api.Game[Move]):
         return move
 
     def action_to_move(self, action: int) -> Move:
-        index = api.action_id(action)
-        if index is None:
-            raise IllegalMoveError(f"an action id is an int, not {action!r}")
-        action = index
-        if not 0 <= action < self.num_actions:
-            raise IllegalMoveError(f"no spite-malice action {action} (0..{self.num_actions - 1})")
-        kind, x, y = self.decode[action]
+        kind, x, y = self.decode[api.checked_action(self, action)]
         if kind == _PAYOFF:
             return self._payoff_moves[y]
         if kind == _SIDE:

@@ -104,16 +104,11 @@ class ThreeThirteenGame(api.Game[Move]):
         return st
 
     def action_to_move(self, action: int) -> Move:
-        index = api.action_id(action)
-        if index is None:
-            raise IllegalMoveError(f"an action id is an int, not {action!r}")
-        action = index
+        action = api.checked_action(self, action)
         if action == ACTION_DRAW_STOCK:
             return DRAW_STOCK
         if action == ACTION_DRAW_DISCARD:
             return DRAW_DISCARD
-        if not ACTION_DISCARD <= action < self.num_actions:
-            raise IllegalMoveError(f"no three-thirteen action {action} (0..{self.num_actions - 1})")
         return discard_move(self._canonical[action - ACTION_DISCARD])
 
     def move_to_action(self, move: Move) -> int:
