@@ -36,7 +36,7 @@ from cardcore.spite_malice.rules import (
     State,
     move_text,
 )
-from cardcore.spite_malice.spec import game_record, match_record
+from cardcore.spite_malice.spec import game_record, match_over, match_record
 
 __all__ = ["SpiteMaliceApp", "SpiteSession"]
 
@@ -73,7 +73,7 @@ class SpiteSession(TurnSession[State]):
 
     @property
     def match_over(self) -> bool:
-        return max(self.totals) >= self.options.target_score
+        return match_over(self.totals, self.options.target_score)
 
     def new_game(self) -> None:
         """Deals the next game of the match."""

@@ -63,6 +63,7 @@ from cardcore.spite_malice.rules import (
 __all__ = [
     "SPEC",
     "game_record",
+    "match_over",
     "match_record",
     "play",
     "play_game",
@@ -171,6 +172,11 @@ def game_record(
     return rec
 
 
+def match_over(totals: Sequence[int], target: int) -> bool:
+    """RULES §3.5: the match ends with the game in which some total reaches ``target``."""
+    return max(totals) >= target
+
+
 def match_record(
     head: Mapping[str, Any], totals: Sequence[int], games: Sequence[Mapping[str, Any]], target: int
 ) -> dict[str, Any]:
@@ -215,7 +221,7 @@ def play_match(request: GameRequest) -> dict[str, Any]:
         games.append(game_record(options, seed, g, request.agents, st, moves))
         for s, pts in enumerate(st.scores):
             totals[s] += pts
-        if max(totals) >= options.target_score:
+        if match_over(totals, options.target_score):
             break
     replays = [g.pop("replay") for g in games] if request.replay else []
     rec = match_record(request.record_head(GAME), totals, games, options.target_score)
@@ -288,7 +294,7 @@ def _verify_match(rep: Mapping[str, Any], record: Mapping[str, Any]) -> str | No
     totals = [0] * options.num_players
     notes = []
     for g, game in enumerate(games):
-        if max(totals) >= options.target_score:
+        if match_over(totals, options.target_score):
             raise _fail(f"game {g} played after the match was over")
         if game.get("seed") != derive_seed(seed, g, "match-game"):
             raise _fail(f"game {g}: seed is not the match's game seed")
@@ -298,7 +304,7 @@ def _verify_match(rep: Mapping[str, Any], record: Mapping[str, Any]) -> str | No
             raise _fail(f"game {g}: agents {game.get('agents')} differ from the match's")
         notes.append(verify_replay(game))  # requires game["result"]["scores"] to equal the re-run's
         totals = [a + b for a, b in zip(totals, game["result"]["scores"], strict=True)]
-    if max(totals) < options.target_score and len(games) < MAX_MATCH_GAMES:
+    if not match_over(totals, options.target_score) and len(games) < MAX_MATCH_GAMES:
         raise _fail("the games end before a seat reaches the target score")
     winner = match_winner(totals, options.target_score)
     for where in (rep["result"], record if record is not rep else {}):
@@ -328,13 +334,13 @@ def _verify_game_list_match(record: Mapping[str, Any]) -> str | None:
             raise _fail(f"game {g}: options differ from game 0's")
         if "agents" in record and rep["agents"] != record["agents"]:
             raise _fail(f"game {g}: agents {rep['agents']} differ from the match's")
-        if totals and max(totals) >= target:
+        if totals and match_over(totals, target):
             raise _fail(f"game {g} played after the match was over")
         if "seed" in record and rep["seed"] != derive_seed(record["seed"], g, "match-game"):
             raise _fail(f"game {g}: seed is not the match's game seed")
         sc = list(rep["result"]["scores"])
         totals = [a + b for a, b in zip(totals, sc, strict=True)] if totals else sc
-    if max(totals) < target and len(games) < MAX_MATCH_GAMES:
+    if not match_over(totals, target) and len(games) < MAX_MATCH_GAMES:
         raise _fail("the games end before a seat reaches the target score")
     if record.get("scores", totals) != totals:
         raise _fail(f"match totals {record.get('scores')} != {totals}")

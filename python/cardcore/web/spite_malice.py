@@ -16,7 +16,7 @@ from cardcore.games.base import GameRequest
 from cardcore.rng import Rng, derive_seed
 from cardcore.spite_malice.game import SpiteMaliceGame
 from cardcore.spite_malice.rules import Discard, PlayHand, PlayPayOff, PlaySide
-from cardcore.spite_malice.spec import game_record, match_record
+from cardcore.spite_malice.spec import game_record, match_over, match_record
 from cardcore.web.games import TABLES
 from cardcore.web.rooms import RoomSetup
 from cardcore.web.tables import Outcome
@@ -45,7 +45,7 @@ class SpiteMatch(TurnMatch):
 
     @property
     def match_over(self) -> bool:
-        return max(self.totals) >= self.rules.target_score
+        return match_over(self.totals, self.rules.target_score)
 
     def agent_rng(self, seat: int) -> Any:
         return self.rngs[seat]
