@@ -227,6 +227,18 @@ struct Seat {
     ptr: u8,
     recycles: u32,
     found: u8,
+    /// Each work pile's top ([`NONE`] when empty) and its [`CARD_KEY`] (0 when empty), kept
+    /// up to date by every change of a pile.
+    tops: [u8; MAX_WORK],
+    keys: [u8; MAX_WORK],
+    /// Bit `face` for every card in the work piles.
+    in_piles: u64,
+    /// The greedy policy's pile move ([`Table::pile_move`]) for `pile_fit`, the foundations'
+    /// fit bits of the cards in the piles (nothing else changes it); `pile_ok` is cleared
+    /// when a pile changes.
+    pile_fit: u64,
+    pile_mv: u32,
+    pile_ok: bool,
 }
 
 impl Seat {
@@ -240,7 +252,40 @@ impl Seat {
         ptr: 0,
         recycles: 0,
         found: 0,
+        tops: [NONE; MAX_WORK],
+        keys: [0; MAX_WORK],
+        in_piles: 0,
+        pile_fit: 0,
+        pile_mv: NO_MOVE,
+        pile_ok: false,
     };
+
+    /// Refreshes the top and key of pile `i` after it changed.
+    #[inline]
+    fn pile_changed(&mut self, i: usize) {
+        let len = usize::from(self.work_len[i]);
+        if len == 0 {
+            self.tops[i] = NONE;
+            self.keys[i] = 0;
+        } else {
+            let top = self.work[i][len - 1];
+            self.tops[i] = top;
+            self.keys[i] = CARD_KEY[usize::from(top)];
+        }
+        self.pile_ok = false;
+    }
+
+    /// Refreshes every pile's top and key and the cards in the piles (after the piles were
+    /// laid out).
+    fn piles_laid_out(&mut self) {
+        self.in_piles = 0;
+        for i in 0..MAX_WORK {
+            for &c in &self.work[i][..usize::from(self.work_len[i])] {
+                self.in_piles |= 1 << c;
+            }
+            self.pile_changed(i);
+        }
+    }
 
     #[inline]
     fn nerts_top(&self) -> u8 {
@@ -262,12 +307,7 @@ impl Seat {
 
     #[inline]
     fn work_top(&self, i: usize) -> u8 {
-        let len = usize::from(self.work_len[i]);
-        if len == 0 {
-            NONE
-        } else {
-            self.work[i][len - 1]
-        }
+        self.tops[i]
     }
 
     fn pop_waste(&mut self) -> u8 {
@@ -289,7 +329,10 @@ impl Seat {
             i => {
                 let i = usize::from(i);
                 self.work_len[i] -= 1;
-                self.work[i][usize::from(self.work_len[i])]
+                let card = self.work[i][usize::from(self.work_len[i])];
+                self.in_piles &= !(1 << card);
+                self.pile_changed(i);
+                card
             }
         }
     }
@@ -298,6 +341,8 @@ impl Seat {
         let len = usize::from(self.work_len[i]);
         self.work[i][len] = card;
         self.work_len[i] += 1;
+        self.in_piles |= 1 << card;
+        self.pile_changed(i);
     }
 }
 
@@ -446,6 +491,7 @@ impl Table {
                     {
                         p.work_len[i] = (len - k) as u8;
                     }
+                    p.pile_changed(i);
                 }
                 false
             }
@@ -466,9 +512,12 @@ impl Table {
         }
     }
 
-    /// The greedy policy (`GreedyAgent`), skipping `exclude`; `NO_MOVE` when it waits.
-    fn greedy(&self, seat: usize, rules: &Rules, exclude: u32) -> u32 {
-        let p = &self.seats[seat];
+    /// The greedy policy (`GreedyAgent`), skipping `exclude` (a foundation play or
+    /// `NO_MOVE`); `NO_MOVE` when it waits. Keeps the seat's pile move for the next call.
+    fn greedy(&mut self, seat: usize, rules: &Rules, exclude: u32) -> u32 {
+        let fit = self.fit;
+        let fits = |card: u8| card < 52 && fit >> card & 1 == 1;
+        let p = &mut self.seats[seat];
         let nw = usize::from(rules.num_work);
         let ok = |mv: u32| mv != exclude;
         if p.nerts_len == 0 {
@@ -477,26 +526,18 @@ impl Table {
         let nt = p.nerts_top();
         let wt = p.waste_top();
         let f_nerts = pack(K_FOUNDATION, SRC_NERTS, 1, NONE);
-        if self.fits_foundation(nt) && ok(f_nerts) {
+        if fits(nt) && ok(f_nerts) {
             return f_nerts;
         }
         let f_waste = pack(K_FOUNDATION, SRC_WASTE, 1, NONE);
-        if self.fits_foundation(wt) && ok(f_waste) {
+        if fits(wt) && ok(f_waste) {
             return f_waste;
         }
-        // The work-pile tops, once: (card, its rank and colour key) or NONE.
-        let mut tops = [NONE; MAX_WORK];
-        let mut keys = [0u8; MAX_WORK];
-        for i in 0..nw {
-            let top = p.work_top(i);
-            tops[i] = top;
-            if top != NONE {
-                keys[i] = CARD_KEY[usize::from(top)];
-                #[allow(clippy::cast_possible_truncation)]
-                let mv = pack(K_FOUNDATION, i as u8, 1, NONE);
-                if self.fits_foundation(top) && ok(mv) {
-                    return mv;
-                }
+        for (i, &top) in p.tops.iter().enumerate().take(nw) {
+            #[allow(clippy::cast_possible_truncation)]
+            let mv = pack(K_FOUNDATION, i as u8, 1, NONE);
+            if fits(top) && ok(mv) {
+                return mv;
             }
         }
         // Nerts top, then waste top, onto a work pile: a real build before an empty pile. A
@@ -510,11 +551,11 @@ impl Table {
             for j in 0..nw {
                 #[allow(clippy::cast_possible_truncation)]
                 let mv = pack(K_WORK, s, 1, j as u8);
-                if tops[j] == NONE {
+                if p.tops[j] == NONE {
                     if empty == NO_MOVE && (rules.fill_any || s == SRC_NERTS) {
                         empty = mv;
                     }
-                } else if keys[j] == want {
+                } else if p.keys[j] == want {
                     return mv;
                 }
             }
@@ -522,19 +563,43 @@ impl Table {
                 return empty;
             }
         }
-        // Pile moves that empty a pile or expose a foundation card. A pile holds one rank of
-        // each of its ranks, and `rank + red` has the same parity all the way down it, so a
-        // pile can move onto a top of rank `r` only if `r - 1` is among its ranks and that top's
-        // `r + red` has the pile's parity: one mask per parity finds the piles worth a look.
-        // Only a move that empties its pile or exposes a card that fits a foundation counts:
-        // `exposes[parity]`, the ranks whose card of that parity fits some foundation, is a
-        // superset of the latter by colour.
+        // The pile move depends only on the piles and whether their cards fit a foundation:
+        // kept until either changes (a seat flipping through its stock asks again and again).
+        let pile_fit = fit & p.in_piles;
+        if !p.pile_ok || p.pile_fit != pile_fit {
+            p.pile_mv = Self::pile_move(p, fit, nw, rules.partial);
+            p.pile_fit = pile_fit;
+            p.pile_ok = true;
+        }
+        if p.pile_mv != NO_MOVE {
+            return p.pile_mv;
+        }
+        if p.ptr < p.cyc_len {
+            return pack(K_FLIP, 0, 0, 0);
+        }
+        if p.ptr > 0 && p.recycles < rules.max_recycles {
+            return pack(K_RECYCLE, 0, 0, 0);
+        }
+        NO_MOVE
+    }
+
+    /// The greedy policy's pile move for foundations `fit` (`NO_MOVE` if none): the first that
+    /// empties its pile or exposes a card that fits a foundation.
+    ///
+    /// A pile holds one card of each of its ranks, and `rank + red` has the same parity all
+    /// the way down it, so a pile can move onto a top of rank `r` only if `r - 1` is among its
+    /// ranks and that top's `r + red` has the pile's parity: one mask per parity finds the
+    /// piles worth a look. `exposes[parity]`, the ranks whose card of that parity fits some
+    /// foundation, is a superset by colour of the cards a move may expose.
+    fn pile_move(p: &Seat, fit: u64, nw: usize, partial: bool) -> u32 {
+        let fits = |card: u8| card < 52 && fit >> card & 1 == 1;
         // per suit, bit `rank` for the ranks that fit
-        let ranks = |s: u32| (self.fit >> (13 * s) & 0x1FFF) as u32 * 2;
+        let ranks = |s: u32| (fit >> (13 * s) & 0x1FFF) as u32 * 2;
         let red = ranks(1) | ranks(2);
         let black = ranks(0) | ranks(3);
         let (odd, even) = (0xAAAA_AAAA_u32, 0x5555_5555_u32);
         let exposes = [red & odd | black & even, red & even | black & odd];
+        let (tops, keys) = (&p.tops, &p.keys);
         let mut targets = [0u32; 2];
         for j in 0..nw {
             if tops[j] != NONE {
@@ -548,7 +613,7 @@ impl Table {
                 continue;
             }
             let top_rank = keys[i] >> 1;
-            let reach = if rules.partial {
+            let reach = if partial {
                 // ranks top_rank + 1 ..= top_rank + len
                 ((1u32 << len) - 1) << (top_rank + 1)
             } else {
@@ -564,24 +629,18 @@ impl Table {
                     continue;
                 }
                 let k = (keys[j] >> 1) - top_rank;
-                if k > len || (!rules.partial && k != len) {
+                if k > len || (!partial && k != len) {
                     continue;
                 }
                 let bottom = p.work[i][usize::from(len - k)];
                 if CARD_KEY[usize::from(bottom)] & 1 == keys[j] & 1 {
                     continue;
                 }
-                if k == len || self.fits_foundation(p.work[i][usize::from(len - k - 1)]) {
+                if k == len || fits(p.work[i][usize::from(len - k - 1)]) {
                     #[allow(clippy::cast_possible_truncation)]
                     return pack(K_WORK, i as u8, k, j as u8);
                 }
             }
-        }
-        if p.ptr < p.cyc_len {
-            return pack(K_FLIP, 0, 0, 0);
-        }
-        if p.ptr > 0 && p.recycles < rules.max_recycles {
-            return pack(K_RECYCLE, 0, 0, 0);
         }
         NO_MOVE
     }
@@ -598,12 +657,10 @@ impl Table {
     }
 }
 
-#[derive(Clone, Copy)]
-struct Pending {
-    t: u32,
-    tb: u64,
-    mv: u32,
-}
+/// A seat's pending event as one sortable key: its time above its tie-break draw, so events
+/// run in the order of `(t, tiebreak)`; [`IDLE`] when the seat has none.
+type EventKey = u128;
+const IDLE: EventKey = EventKey::MAX;
 
 /// Delay quantiles per action class (play, build, segment, flip/recycle, call).
 type DelayTable = [[u32; QUANTILES]; 5];
@@ -659,7 +716,8 @@ struct Sim<'a> {
     delays: &'a DelayTable,
     rng: CardRng,
     now: u32,
-    pending: [Option<Pending>; MAX_SEATS],
+    pending: [EventKey; MAX_SEATS],
+    moves: [u32; MAX_SEATS],
     sleeping: [bool; MAX_SEATS],
 }
 
@@ -677,7 +735,8 @@ impl Sim<'_> {
 
     fn schedule(&mut self, seat: usize, t: u32, mv: u32) {
         let tb = self.rng.next_u64();
-        self.pending[seat] = Some(Pending { t, tb, mv });
+        self.pending[seat] = EventKey::from(t) << 64 | EventKey::from(tb);
+        self.moves[seat] = mv;
         self.sleeping[seat] = false;
     }
 
@@ -713,36 +772,37 @@ impl Sim<'_> {
     fn run(&mut self, horizon: u32) -> Option<usize> {
         let n = self.table.n;
         loop {
-            let mut next: Option<(usize, Pending)> = None;
-            for (s, p) in self.pending.iter().enumerate().take(n) {
-                if let Some(p) = *p {
-                    if next.is_none_or(|(_, q)| (p.t, p.tb) < (q.t, q.tb)) {
-                        next = Some((s, p));
-                    }
+            let mut seat = 0;
+            for s in 1..n {
+                if self.pending[s] < self.pending[seat] {
+                    seat = s;
                 }
             }
-            let (seat, p) = next?;
-            if p.t > horizon {
+            let key = self.pending[seat];
+            #[allow(clippy::cast_possible_truncation)]
+            let t = (key >> 64) as u32;
+            if key == IDLE || t > horizon {
                 return None;
             }
-            self.pending[seat] = None;
-            self.now = p.t;
-            if p.mv == THINK {
+            self.pending[seat] = IDLE;
+            self.now = t;
+            let mv = self.moves[seat];
+            if mv == THINK {
                 self.decide(seat);
                 continue;
             }
-            if !self.still_legal(seat, p.mv) {
+            if !self.still_legal(seat, mv) {
                 self.schedule(seat, self.now.saturating_add(self.timing.retry_ms), THINK);
                 continue;
             }
-            if kind(p.mv) == K_CALL {
+            if kind(mv) == K_CALL {
                 return Some(seat);
             }
-            let changed = self.table.apply(seat, p.mv, self.rules);
+            let changed = self.table.apply(seat, mv, self.rules);
             self.decide(seat);
             if changed {
                 for s in 0..n {
-                    if self.sleeping[s] && self.pending[s].is_none() {
+                    if self.sleeping[s] && self.pending[s] == IDLE {
                         self.decide(s);
                     }
                 }
@@ -896,6 +956,7 @@ fn deal(know: &[SeatKnowledge], need: &[[u8; 16]; 4], rng: &mut CardRng) -> Tabl
         seat.ptr = k.waste;
         seat.recycles = k.recycles;
         seat.found = k.found;
+        seat.piles_laid_out();
     }
     t
 }
@@ -1142,7 +1203,7 @@ pub fn greedy_move(
     for (who, k) in seats.iter().enumerate() {
         validate_seat(k, who, rules)?;
     }
-    let table = deal(seats, need, &mut CardRng::new(0));
+    let mut table = deal(seats, need, &mut CardRng::new(0));
     let mv = table.greedy(seat, rules, NO_MOVE);
     Ok((mv != NO_MOVE).then_some(mv))
 }
@@ -1161,7 +1222,8 @@ fn rollout(
         delays,
         rng: CardRng::new(timing_seed),
         now: 0,
-        pending: [None; MAX_SEATS],
+        pending: [IDLE; MAX_SEATS],
+        moves: [NO_MOVE; MAX_SEATS],
         sleeping: [false; MAX_SEATS],
     };
     let d = sim.delay(first);
@@ -1313,6 +1375,7 @@ pub fn trace(
         seat.ptr = full.waste;
         seat.recycles = full.recycles;
         seat.found = full.found;
+        seat.piles_laid_out();
     }
     let mut out = Vec::with_capacity(moves.len());
     for &(seat, mv) in moves {
