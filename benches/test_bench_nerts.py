@@ -8,20 +8,23 @@ deals x 2 seatings = 200 rounds; ``CARDCORE_BENCH_SCALE=10`` gives the 2,000 rou
 asks for). Targets (figures, not asserts): Rust batch >= 5,000,000 move generations/s on one
 core. The hard-vs-greedy figure is the mean per-round score difference (hard minus greedy,
 same deals, seats swapped) with its standard error; the look-ahead figure counts rollouts (one
-sampled deal played 20 s forward after one candidate move) per second on one core.
+sampled deal played 20 s forward after one candidate move) per second on one core. The expert's
+cost: thread CPU time per decision and per search of ``expert`` and ``hard`` at the same tables
+(``CARDCORE_EXPERT_GAMES`` deals, default 2, with the expert in every seat in turn).
 """
 
 from __future__ import annotations
 
 import os
 import statistics
+import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
 
 from cardcore import _core
-from cardcore.nerts import GreedyAgent, HardAgent, Options, Round
+from cardcore.nerts import ExpertAgent, GreedyAgent, HardAgent, Options, Round
 from cardcore.nerts.engine import NertsAgent, NertsObservation
 from cardcore.nerts.lookahead import Racing, StockMemory, rollout_values
 from cardcore.nerts.rules import Action, Undo
@@ -197,4 +200,57 @@ def test_hard_vs_greedy(benchmark: Any) -> None:
     if not benchmark.disabled:
         _figures[f"hard - greedy per round ({n} rounds)"] = (
             f"{mean:+.2f} +/- {se:.2f} (target >= +5)"
+        )
+
+
+class _Timed:
+    """An agent that records the thread CPU time of each of its decisions."""
+
+    def __init__(self, inner: HardAgent, times: list[float]) -> None:
+        self.inner = inner
+        self.times = times
+
+    def act(self, observation: NertsObservation, legal: Any, rng: Any) -> Action | None:
+        t = time.thread_time()
+        move = self.inner.act(observation, legal, rng)
+        self.times.append(time.thread_time() - t)
+        return move
+
+
+def _per_decision(times: list[float], searches: int) -> str:
+    xs = sorted(times)
+    p99 = xs[min(len(xs) - 1, int(0.99 * len(xs)))]
+    return (
+        f"mean {statistics.mean(xs) * 1e3:.2f} ms, median {statistics.median(xs) * 1e3:.2f} ms, "
+        f"p99 {p99 * 1e3:.2f} ms per decision ({len(xs)}, {searches} searched)"
+    )
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_expert_cost(benchmark: Any, players: int) -> None:
+    """``expert`` against ``hard`` seats: the CPU time of each decision of either agent."""
+    deals = int(os.environ.get("CARDCORE_EXPERT_GAMES", "2"))
+    times: dict[str, list[float]] = {"expert": [], "hard": []}
+    searches = {"expert": 0, "hard": 0}
+
+    def run() -> None:
+        opts = Options(num_players=players)
+        for seed in range(deals):
+            for k in range(players):
+                inner = [ExpertAgent() if s == k else HardAgent() for s in range(players)]
+                agents: list[NertsAgent | None] = [
+                    _Timed(a, times["expert" if s == k else "hard"]) for s, a in enumerate(inner)
+                ]
+                Round(opts, 2026 + seed, agents).run()
+                for s, a in enumerate(inner):
+                    searches["expert" if s == k else "hard"] += a.searches
+
+    benchmark.pedantic(run, rounds=1, iterations=1)
+    means = {name: statistics.mean(ts) for name, ts in times.items()}
+    benchmark.extra_info.update({f"{name}_ms_per_decision": m * 1e3 for name, m in means.items()})
+    if not benchmark.disabled:
+        for name in ("expert", "hard"):
+            _figures[f"{name} vs hard, {players}p"] = _per_decision(times[name], searches[name])
+        _figures[f"  expert / hard CPU per decision, {players}p"] = (
+            f"{means['expert'] / means['hard']:.2f}x"
         )

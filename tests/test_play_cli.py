@@ -85,7 +85,7 @@ def test_ai_levels_and_daily_seed(tmp_path: Path) -> None:
     ladders = {
         "three-thirteen": ("random", "greedy", "normal", "hard", "expert"),
         "spite-malice": ("random", "greedy", "normal", "planner", "expert"),
-        "nerts": ("random", "greedy", "greedy", "hard", "hard"),
+        "nerts": ("random", "greedy", "greedy", "hard", "expert"),
     }
     for game, agents in ladders.items():
         spec = get_game(game)

@@ -174,7 +174,7 @@ def test_records_are_deterministic_and_seeded() -> None:
 
 def test_spec_metadata() -> None:
     assert SPEC.default_agent == "hard"
-    assert set(SPEC.agents) == {"random", "greedy", "hard"}
+    assert set(SPEC.agents) == {"random", "greedy", "hard", "expert"}
     assert (SPEC.min_players, SPEC.max_players, SPEC.default_players) == (2, 4, 2)
     assert SPEC.play_match is not None
     assert SPEC.parse_options(["speed=frantic"]) == {"speed": "frantic"}

@@ -17,7 +17,13 @@ from __future__ import annotations
 from typing import Any
 
 from cardcore._deprecated import deprecated_names
-from cardcore.nerts.agents import GreedyAgent, HardAgent, RandomAgent, RuleOfThumbAgent
+from cardcore.nerts.agents import (
+    ExpertAgent,
+    GreedyAgent,
+    HardAgent,
+    RandomAgent,
+    RuleOfThumbAgent,
+)
 from cardcore.nerts.engine import NertsObservation, PublicPlayer, Round, deal_decks
 from cardcore.nerts.rules import (
     NERTS,
@@ -45,6 +51,7 @@ __all__ = [
     "WASTE",
     "Action",
     "CallNerts",
+    "ExpertAgent",
     "Flip",
     "GreedyAgent",
     "HardAgent",

@@ -49,7 +49,7 @@ from cardcore.games.schema import (
     optional,
     struct,
 )
-from cardcore.nerts.agents import GreedyAgent, HardAgent, RandomAgent
+from cardcore.nerts.agents import ExpertAgent, GreedyAgent, HardAgent, RandomAgent
 from cardcore.nerts.engine import MAX_ROUND_MS
 from cardcore.nerts.game import NertsGame, NertsState, game_for
 from cardcore.nerts.rules import OPTION_SPECS, Options, card_text, parse_action
@@ -457,7 +457,12 @@ SPEC = register_game(
         max_players=4,
         default_players=2,
         options=_OPTIONS,
-        agents={"random": RandomAgent, "greedy": GreedyAgent, "hard": HardAgent},
+        agents={
+            "random": RandomAgent,
+            "greedy": GreedyAgent,
+            "hard": HardAgent,
+            "expert": ExpertAgent,
+        },
         default_agent="hard",
         play=play,
         verify_replay=verify_replay,

@@ -1,0 +1,80 @@
+"""The Nerts expert: registered on the ladder, reproducible rounds, and (a few seconds' check of
+its strength) better choices than ``hard`` where the two disagree, judged by an independent
+look-ahead. The full paired measurement is ``scripts/nerts-expert-strength``."""
+
+from __future__ import annotations
+
+import statistics
+from typing import Any
+
+import pytest
+
+import cardcore
+import cardcore.nerts.agents as nerts_agents
+from cardcore.games.base import get_game
+from cardcore.games.levels import agent_for_level
+from cardcore.nerts import ExpertAgent, HardAgent, Options, Round
+from cardcore.nerts.lookahead import choose, rollout_values
+
+
+def test_expert_is_the_nerts_expert_level() -> None:
+    spec = get_game("nerts")
+    assert spec.agents["expert"] is ExpertAgent
+    assert agent_for_level(spec, "expert") == "expert"
+    assert ExpertAgent().samples == 4 * HardAgent().samples
+    with pytest.raises(ValueError, match="positive"):
+        ExpertAgent(samples=0)
+
+
+def test_expert_rounds_repeat_byte_for_byte_at_any_jobs_and_replay() -> None:
+    def run(jobs: int) -> list[dict[str, Any]]:
+        recs = cardcore.simulate(
+            "nerts",
+            games=2,
+            seed=5,
+            players=2,
+            agents="expert,hard",
+            rotate_seats=True,
+            jobs=jobs,
+            chunk_size=1,
+            replays=True,
+        )
+        return list(recs)
+
+    one = run(1)
+    assert run(2) == one
+    spec = get_game("nerts")
+    for rec in one:
+        assert spec.verify_replay(rec["replay"]) is None
+
+
+def test_expert_choices_beat_hard_where_they_differ(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every decision of two seeded 4-player rounds of ``hard``, decided again with the
+    expert's budget: where the choices differ, 512 fresh deals (another seed) value the
+    expert's move above ``hard``'s on average (measured: +0.14 points per such decision,
+    standard error 0.07, over 35 of 367 decisions)."""
+    seen: list[tuple[Any, ...]] = []
+
+    def spy(obs: Any, candidates: Any, cycle: Any, **kw: Any) -> int:
+        seen.append((obs, list(candidates), list(cycle), kw))
+        return choose(obs, candidates, cycle, **kw)
+
+    monkeypatch.setattr(nerts_agents, "choose", spy)
+    for seed in (7000, 7001):
+        Round(Options(num_players=4), seed, [HardAgent() for _ in range(4)]).run()
+    gains: list[float] = []
+    for obs, cands, cycle, kw in seen:
+        hard = choose(obs, cands, cycle, **kw)
+        expert = choose(obs, cands, cycle, **{**kw, "samples": ExpertAgent().samples})
+        if expert != hard:
+            values = rollout_values(
+                obs,
+                [cands[expert], cands[hard]],
+                cycle,
+                samples=512,
+                horizon_ms=kw["horizon_ms"],
+                seed=kw["seed"] ^ 0x5EED,
+            )
+            gains.append(values[0] - values[1])
+    assert len(gains) >= 10, len(gains)
+    assert statistics.mean(gains) > 0, gains
