@@ -231,6 +231,11 @@ struct Seat {
     /// up to date by every change of a pile.
     tops: [u8; MAX_WORK],
     keys: [u8; MAX_WORK],
+    /// Bit `face` of every pile top, bit `key` of every pile top's key, and the first empty
+    /// pile (`MAX_WORK` when none is).
+    top_bits: u64,
+    key_bits: u32,
+    first_empty: u8,
     /// Bit `face` for every card in the work piles.
     in_piles: u64,
     /// The greedy policy's pile move ([`Table::pile_move`]) for `pile_fit`, the foundations'
@@ -254,6 +259,9 @@ impl Seat {
         found: 0,
         tops: [NONE; MAX_WORK],
         keys: [0; MAX_WORK],
+        top_bits: 0,
+        key_bits: 0,
+        first_empty: 0,
         in_piles: 0,
         pile_fit: 0,
         pile_mv: NO_MOVE,
@@ -273,6 +281,23 @@ impl Seat {
             self.keys[i] = CARD_KEY[usize::from(top)];
         }
         self.pile_ok = false;
+        self.top_bits = 0;
+        self.key_bits = 0;
+        #[allow(clippy::cast_possible_truncation)]
+        {
+            self.first_empty = MAX_WORK as u8;
+        }
+        for j in (0..MAX_WORK).rev() {
+            if self.tops[j] == NONE {
+                #[allow(clippy::cast_possible_truncation)]
+                {
+                    self.first_empty = j as u8;
+                }
+            } else {
+                self.top_bits |= 1 << self.tops[j];
+                self.key_bits |= 1 << self.keys[j];
+            }
+        }
     }
 
     /// Refreshes every pile's top and key and the cards in the piles (after the piles were
@@ -533,11 +558,13 @@ impl Table {
         if fits(wt) && ok(f_waste) {
             return f_waste;
         }
-        for (i, &top) in p.tops.iter().enumerate().take(nw) {
-            #[allow(clippy::cast_possible_truncation)]
-            let mv = pack(K_FOUNDATION, i as u8, 1, NONE);
-            if fits(top) && ok(mv) {
-                return mv;
+        if fit & p.top_bits != 0 {
+            for (i, &top) in p.tops.iter().enumerate().take(nw) {
+                #[allow(clippy::cast_possible_truncation)]
+                let mv = pack(K_FOUNDATION, i as u8, 1, NONE);
+                if fits(top) && ok(mv) {
+                    return mv;
+                }
             }
         }
         // Nerts top, then waste top, onto a work pile: a real build before an empty pile. A
@@ -547,20 +574,16 @@ impl Table {
                 continue;
             }
             let want = CARD_KEY[usize::from(card)].wrapping_add(2) ^ 1;
-            let mut empty = NO_MOVE;
-            for j in 0..nw {
-                #[allow(clippy::cast_possible_truncation)]
-                let mv = pack(K_WORK, s, 1, j as u8);
-                if p.tops[j] == NONE {
-                    if empty == NO_MOVE && (rules.fill_any || s == SRC_NERTS) {
-                        empty = mv;
+            if p.key_bits >> want & 1 == 1 {
+                for j in 0..nw {
+                    if p.tops[j] != NONE && p.keys[j] == want {
+                        #[allow(clippy::cast_possible_truncation)]
+                        return pack(K_WORK, s, 1, j as u8);
                     }
-                } else if p.keys[j] == want {
-                    return mv;
                 }
             }
-            if empty != NO_MOVE {
-                return empty;
+            if usize::from(p.first_empty) < nw && (rules.fill_any || s == SRC_NERTS) {
+                return pack(K_WORK, s, 1, p.first_empty);
             }
         }
         // The pile move depends only on the piles and whether their cards fit a foundation:
