@@ -414,9 +414,9 @@ def test_format_cards() -> None:
 
 
 def test_core_format_face_validation() -> None:
-    with pytest.raises(ValueError, match=r"out of range 0\.\.255"):
+    with pytest.raises(ValueError, match=r"face code must be an int in 0\.\.255, got 256"):
         _core.format_face(256)
-    with pytest.raises(ValueError, match=r"out of range 0\.\.255"):
+    with pytest.raises(OverflowError, match=r"0\.\.255, got -1"):
         _core.format_face(-1)
 
 

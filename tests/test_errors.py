@@ -3,6 +3,8 @@ would surface as ``pyo3_runtime.PanicException``, a ``BaseException``)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -10,6 +12,8 @@ from hypothesis import strategies as st
 import cardcore
 from cardcore import _core, errors
 from cardcore.errors import (
+    ArgumentRangeError,
+    ArgumentTypeError,
     CardcoreError,
     CardParseError,
     IllegalMoveError,
@@ -33,6 +37,8 @@ def test_hierarchy() -> None:
 
 def test_exports() -> None:
     assert set(errors.__all__) == {
+        "ArgumentRangeError",
+        "ArgumentTypeError",
         "CardcoreError",
         "CardParseError",
         "IllegalMoveError",
@@ -54,6 +60,94 @@ def test_catching_by_base_class() -> None:
         cardcore.parse_cards("7q")
     with pytest.raises(CardcoreError):
         cardcore.make_deck(0, 0)
+
+
+def _bad_low_level_calls() -> list[tuple[str, Callable[[], object], type[Exception]]]:
+    """Bad arguments to the low-level functions, with the built-in each raised before it
+    raised a ``cardcore.errors`` class (which still subclasses that built-in)."""
+    from cardcore.cards import Card, make_deck, parse_cards
+    from cardcore.rng import Rng, deck_order, derive_seed, shuffle_batch
+
+    calls: list[tuple[str, Callable[[], object], type[Exception]]] = [
+        ("Rng(-1)", lambda: Rng(-1), ValueError),
+        ("Rng('1')", lambda: Rng("1"), TypeError),  # type: ignore[arg-type]
+        ("Rng(1).below(-1)", lambda: Rng(1).below(-1), OverflowError),
+        ("Rng(1).below(0)", lambda: Rng(1).below(0), ValueError),
+        ("Rng(1).below(2**64)", lambda: Rng(1).below(2**64), OverflowError),
+        ("Rng(1).below('x')", lambda: Rng(1).below("x"), TypeError),  # type: ignore[arg-type]
+        ("Rng(1).permutation(-1)", lambda: Rng(1).permutation(-1), OverflowError),
+        ("Rng(1).lognormal('a', 1)", lambda: Rng(1).lognormal("a", 1), TypeError),  # type: ignore[arg-type]
+        ("Rng.from_state([1])", lambda: Rng.from_state([1]), ValueError),
+        ("Rng.for_stream(1, 0, 5)", lambda: Rng.for_stream(1, 0, 5), TypeError),  # type: ignore[arg-type]
+        ("derive_seed(-1, 0, 'g')", lambda: derive_seed(-1, 0, "g"), ValueError),
+        ("derive_seed(1, 0, 5)", lambda: derive_seed(1, 0, 5), TypeError),  # type: ignore[arg-type]
+        ("shuffle_batch(count=0)", lambda: shuffle_batch(seed=1, count=0), ValueError),
+        ("shuffle_batch(count='a')", lambda: shuffle_batch(seed=1, count="a"), TypeError),  # type: ignore[arg-type]
+        ("shuffle_batch('a')", lambda: shuffle_batch("a", seed=1, count=1), TypeError),  # type: ignore[arg-type]
+        ("shuffle_batch(2000)", lambda: shuffle_batch(2000, seed=1, count=1), ValueError),
+        ("deck_order(1.5)", lambda: deck_order(1.5, seed=1), TypeError),  # type: ignore[arg-type]
+        ("deck_order(index=2**64)", lambda: deck_order(seed=1, index=2**64), ValueError),
+        ("parse_cards(5)", lambda: parse_cards(5), TypeError),  # type: ignore[arg-type]
+        ("parse_cards(None)", lambda: parse_cards(None), TypeError),  # type: ignore[arg-type]
+        ("Card('a')", lambda: Card("a"), TypeError),  # type: ignore[arg-type]
+        ("Card.of(1.5, 1)", lambda: Card.of(1.5, 1), TypeError),  # type: ignore[arg-type]
+        ("Card.of(2**70, 1)", lambda: Card.of(2**70, 1), ValueError),
+        ("Card.joker('a')", lambda: Card.joker("a"), TypeError),  # type: ignore[arg-type]
+        ("Card.parse(5)", lambda: Card.parse(5), TypeError),  # type: ignore[arg-type]
+        ("Card(1).id(2**70)", lambda: Card(1).id(2**70), OverflowError),
+        ("make_deck('a')", lambda: make_deck("a"), TypeError),  # type: ignore[arg-type]
+        ("make_deck(1.5)", lambda: make_deck(1.5), TypeError),  # type: ignore[arg-type]
+        ("make_deck(10**6)", lambda: make_deck(10**6), ValueError),
+    ]
+    return calls
+
+
+@pytest.mark.parametrize(("text", "call", "builtin"), _bad_low_level_calls())
+def test_low_level_functions_raise_typed_errors(
+    text: str, call: Callable[[], object], builtin: type[Exception]
+) -> None:
+    """Each bad call raises a ``cardcore.errors`` class with a one-line message naming the
+    argument, and is still caught by the built-in it raised before."""
+    with pytest.raises(CardcoreError) as err:
+        call()
+    assert isinstance(err.value, builtin), text
+    assert isinstance(err.value, OptionError | CardParseError), text
+    if isinstance(err.value, TypeError):
+        assert isinstance(err.value, ArgumentTypeError), text
+    if isinstance(err.value, OverflowError):
+        assert isinstance(err.value, ArgumentRangeError), text
+    message = str(err.value)
+    assert "\n" not in message
+    assert (
+        "must be" in message
+        or "need" in message
+        or "no card" in message
+        or "holds at most" in message
+    ), text
+
+
+def test_bindings_map_errors_in_one_place() -> None:
+    """Only ``rust/cardcore-py/src/errors.rs`` chooses exception classes: no other binding
+    file raises a built-in ValueError/TypeError/OverflowError."""
+    from pathlib import Path
+
+    roots = [p for p in Path(__file__).resolve().parents if (p / "rust" / "cardcore-py").is_dir()]
+    if not roots:
+        pytest.skip("no Rust sources above the tests")
+    src = roots[0] / "rust" / "cardcore-py" / "src"
+    for path in sorted(src.glob("*.rs")):
+        if path.name != "errors.rs":
+            for bare in ("PyValueError", "PyTypeError", "PyOverflowError", "PyRuntimeError"):
+                assert bare not in path.read_text(), f"{path.name} raises {bare}"
+
+
+def test_rng_below_names_its_argument() -> None:
+    from cardcore.rng import Rng
+
+    with pytest.raises(
+        ArgumentRangeError, match=r"^bound must be an int in 1\.\.2\*\*64-1, got -1$"
+    ):
+        Rng(1).below(-1)
 
 
 def test_errors_carry_messages() -> None:

@@ -21,6 +21,7 @@ import pytest
 import cardcore
 from cardcore import _core
 from cardcore.cards import Card, format_cards, make_deck
+from cardcore.errors import ArgumentRangeError, CardcoreError
 from cardcore.rng import (
     RNG_VERSION,
     Rng,
@@ -452,12 +453,14 @@ def test_large_batch_releases_nothing_wrong() -> None:
 
 
 def test_core_permutations_validation() -> None:
-    with pytest.raises(ValueError, match=r"1\.\.=65536"):
+    with pytest.raises(ArgumentRangeError, match=r"n must be an int in 1\.\.65536, got 0"):
         _core.permutations(0, 1, 0, 1)
-    with pytest.raises(ValueError, match=r"1\.\.=65536"):
+    with pytest.raises(ArgumentRangeError, match=r"1\.\.65536"):
         _core.permutations(65_537, 1, 0, 1)
-    with pytest.raises(ValueError, match="too large"):
+    with pytest.raises(ArgumentRangeError, match="count"):
         _core.permutations(256, 1, 0, 2**40)
+    with pytest.raises(ArgumentRangeError, match="too large"):
+        _core.permutations(256, 1, 0, 2**23 + 1)
     assert _core.permutations(5, 1, 0, 0) == b""
 
 
@@ -517,12 +520,13 @@ def test_bad_seeds_rejected(seed: object, exc: type[Exception]) -> None:
         lambda: _core.permutations(4, seed, 0, 1),  # type: ignore[arg-type]
     ]
     for call in calls:
-        with pytest.raises(exc):
+        with pytest.raises(exc) as err:
             call()
+        assert isinstance(err.value, CardcoreError)
 
 
 def test_bad_seed_messages_name_the_argument() -> None:
-    with pytest.raises(ValueError, match=r"seed must be in 0\.\.2\*\*64-1, got -1"):
+    with pytest.raises(ValueError, match=r"seed must be an int in 0\.\.2\*\*64-1, got -1"):
         deck_order(1, seed=-1)
     with pytest.raises(ValueError, match="index"):
         deck_order(1, seed=0, index=2**64)
@@ -583,8 +587,8 @@ def test_rng_independent_copies_via_state() -> None:
 
 def test_rng_below_validation() -> None:
     r = Rng(1)
-    with pytest.raises(ValueError, match="positive"):
+    with pytest.raises(ValueError, match=r"1\.\.2\*\*64-1, got 0"):
         r.below(0)
     assert r.below(1) == 0
-    with pytest.raises(OverflowError):
+    with pytest.raises(OverflowError, match=r"bound must be an int in 1\.\.2\*\*64-1, got -1"):
         r.below(-1)

@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING, Any
 
 from cardcore.cards import Card, format_cards, make_deck, parse_card, parse_cards
 from cardcore.errors import (
+    ArgumentRangeError,
+    ArgumentTypeError,
     CardcoreError,
     CardParseError,
     IllegalMoveError,
@@ -57,6 +59,8 @@ except PackageNotFoundError:  # pragma: no cover - running from a source tree
 
 __all__ = [
     "RNG_VERSION",
+    "ArgumentRangeError",
+    "ArgumentTypeError",
     "Card",
     "CardParseError",
     "CardcoreError",

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from typing import Final
 
 from cardcore import _core
-from cardcore.errors import OptionError
+from cardcore.errors import ArgumentTypeError, OptionError
 
 __all__ = [
     "JOKER0",
@@ -40,6 +40,7 @@ JOKER0: Final[int] = _core.JOKER0
 MAX_JOKER: Final[int] = _core.MAX_JOKER
 """Highest joker number (``X204`` is face 255): cards, ids and card text take any joker up to
 it (3-deck Spite & Malice has ``X1..X6``)."""
+_MAX_DECKS: Final = 65_535  # decks per game that card ids and shuffles handle
 
 
 Card = _core.Card
@@ -113,10 +114,14 @@ def format_cards(cards: Iterable[Card], *, full: bool = False, sort: bool = Fals
 
 
 def deck_ids(decks: int = 1, jokers: int = 0) -> range:
-    """Physical ids of ``decks`` standard decks plus ``jokers`` jokers, in id order."""
-    if decks < 0 or not 0 <= jokers <= MAX_JOKER or decks + jokers == 0:
+    """Physical ids of ``decks`` (at most 65,535) standard decks plus ``jokers`` jokers, in
+    id order."""
+    for name, value in (("decks", decks), ("jokers", jokers)):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ArgumentTypeError(f"{name} must be an int, not {type(value).__name__}")
+    if not 0 <= decks <= _MAX_DECKS or not 0 <= jokers <= MAX_JOKER or decks + jokers == 0:
         raise OptionError(
-            f"need decks >= 0, 0 <= jokers <= {MAX_JOKER} and at least one card "
+            f"need 0 <= decks <= {_MAX_DECKS}, 0 <= jokers <= {MAX_JOKER} and at least one card "
             f"(got {decks}, {jokers})"
         )
     return range(52 * decks + jokers)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 __all__ = [
+    "ArgumentRangeError",
+    "ArgumentTypeError",
     "CardParseError",
     "CardcoreError",
     "IllegalMoveError",
@@ -29,6 +31,18 @@ class IllegalMoveError(CardcoreError, ValueError):
 
 class OptionError(CardcoreError, ValueError):
     """An unknown game option or a value outside its allowed range."""
+
+
+class ArgumentTypeError(OptionError, TypeError):
+    """An argument of the wrong type (a ``str`` or ``float`` where an ``int`` belongs). Also a
+    ``TypeError``, so code written when the low-level functions (``Rng``, ``derive_seed``,
+    ``Card``, ...) raised the built-in keeps working."""
+
+
+class ArgumentRangeError(OptionError, OverflowError):
+    """An ``int`` argument outside its range (a negative seed, ``Rng.below(0)``). Also a
+    ``ValueError`` and an ``OverflowError``, the built-ins the low-level functions raised
+    before."""
 
 
 class ReplayMismatchError(CardcoreError):

@@ -13,7 +13,8 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from cardcore import _core
-from cardcore.cards import MAX_JOKER, Card, deck_ids
+from cardcore.cards import Card, deck_ids
+from cardcore.errors import ArgumentRangeError, ArgumentTypeError, OptionError
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -37,10 +38,12 @@ _SEED_LIMIT = 1 << 64
 
 
 def _check_seed(seed: int, name: str = "seed") -> int:
+    """``seed`` when it is an int in ``0..2**64-1``; else :class:`ArgumentTypeError` or
+    :class:`ArgumentRangeError` (the messages of ``_core``'s own checks)."""
     if isinstance(seed, bool) or not isinstance(seed, int):
-        raise TypeError(f"{name} must be an int, not {type(seed).__name__}")
+        raise ArgumentTypeError(f"{name} must be an int, not {type(seed).__name__}")
     if not 0 <= seed < _SEED_LIMIT:
-        raise ValueError(f"{name} must be in 0..2**64-1, got {seed}")
+        raise ArgumentRangeError(f"{name} must be an int in 0..2**64-1, got {seed}")
     return seed
 
 
@@ -62,11 +65,16 @@ def shuffle(items: Sequence[T], *, seed: int) -> list[T]:
     return [items[i] for i in perm]
 
 
+_MAX_SHUFFLE = 65_536  # cards of one shuffled deck (ids fit in two bytes)
+
+
 def _deck_size(decks: int, jokers: int) -> int:
-    """Number of cards of ``decks`` decks plus ``jokers`` jokers (validated as ``deck_ids``)."""
-    if decks < 0 or not 0 <= jokers <= MAX_JOKER or decks + jokers == 0:
-        return len(deck_ids(decks, jokers))  # raises with the message
-    return 52 * decks + jokers
+    """Number of cards of ``decks`` decks plus ``jokers`` jokers (validated as ``deck_ids``,
+    and at most 65,536 cards)."""
+    n = len(deck_ids(decks, jokers))
+    if n > _MAX_SHUFFLE:
+        raise OptionError(f"a shuffled deck holds at most {_MAX_SHUFFLE} cards, got {n}")
+    return n
 
 
 def _permutations(n: int, seed: int, index: int, count: int, index_name: str) -> bytes:
@@ -123,10 +131,10 @@ def shuffle_batch(
     _check_seed(seed)
     _check_seed(start, "start")
     if isinstance(count, bool) or not isinstance(count, int):
-        raise TypeError(f"count must be an int, not {type(count).__name__}")
+        raise ArgumentTypeError(f"count must be an int, not {type(count).__name__}")
     if count < 1:
         # A memoryview cannot have a zero in its shape, so an empty batch has no 2-D form.
-        raise ValueError(f"count must be >= 1, got {count}")
+        raise ArgumentRangeError(f"count must be >= 1, got {count}")
     np = _numpy()
     if np is None:
         raw = _core.permutations(n, seed, start, count, "deck")

@@ -28,7 +28,7 @@
 //! "auto"), [`K_WORK`] (src, depth, dst pile), [`K_FLIP`], [`K_RECYCLE`], [`K_CALL`]. Sources are
 //! work piles `0..5`, [`SRC_WASTE`] and [`SRC_NERTS`].
 
-use std::fmt;
+use thiserror::Error;
 
 use crate::card::{is_red, rank, suit};
 
@@ -69,21 +69,14 @@ pub const F_RECYCLE: u8 = 4;
 pub const F_RUNNING: u8 = 8;
 
 /// An encoded player state that breaks the layout invariants.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+#[error("bad Nerts state #{index}: {why}")]
 pub struct NertsError {
     /// Index of the state in a batch (0 for a single state).
     pub index: usize,
     /// What is wrong.
     pub why: &'static str,
 }
-
-impl fmt::Display for NertsError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "bad Nerts state #{}: {}", self.index, self.why)
-    }
-}
-
-impl std::error::Error for NertsError {}
 
 /// What move generation needs to know about one player and the shared foundations.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

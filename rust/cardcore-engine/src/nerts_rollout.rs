@@ -16,8 +16,9 @@
 //! stock from top to bottom. Flipping moves the boundary, recycling resets it, playing the waste
 //! top removes the entry just before it.
 
-use std::fmt;
 use std::sync::OnceLock;
+
+use thiserror::Error;
 
 use crate::card::{is_red, rank, suit};
 use crate::nerts::{
@@ -205,16 +206,9 @@ pub fn knowledge(
 }
 
 /// Inputs that do not describe a reachable position.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Error, PartialEq, Eq)]
+#[error("{0}")]
 pub struct RolloutError(pub String);
-
-impl fmt::Display for RolloutError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for RolloutError {}
 
 #[derive(Clone, Copy)]
 struct Seat {

@@ -5,12 +5,14 @@
 //! card.
 
 use cardcore_engine::card::{self, JOKER0, MAX_JOKER};
-use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::pyclass::CompareOp;
 use pyo3::types::{PyBool, PyBytes, PyInt, PyList, PyString, PyTuple, PyType};
 
-use crate::errors::{CardParseError, PyCardError};
+use crate::errors::{CardParseError, int_arg, iter_arg, py_err, str_arg, type_error};
+
+/// What a hand argument may be.
+const HAND: &str = "card text or an iterable of Card";
 
 /// An immutable playing card: a face code (0..=255: naturals 0..52, joker `Xk` at `51 + k`) and
 /// a deck index.
@@ -24,13 +26,14 @@ pub struct Card {
     deck: u32,
 }
 
-/// An `int` that is not a `bool`.
-fn int_arg(obj: &Bound<'_, PyAny>) -> Option<i128> {
+/// An `int` argument (never a `bool`; `ArgumentTypeError` otherwise). Ints beyond `i128` read
+/// as `i128::MAX`: out of range for every use here, so the caller's range check rejects them.
+fn card_int(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<i128> {
     if obj.is_instance_of::<PyBool>() || !obj.is_instance_of::<PyInt>() {
-        return None;
+        let ty = obj.get_type().name()?;
+        return Err(type_error(format!("{name} must be an int, not {ty}")));
     }
-    // Out-of-range ints are out of range for every use here.
-    Some(obj.extract::<i128>().unwrap_or(i128::MAX))
+    Ok(obj.extract::<i128>().unwrap_or(i128::MAX))
 }
 
 impl Card {
@@ -63,42 +66,39 @@ impl Card {
     #[new]
     #[pyo3(signature = (face, deck = None), text_signature = "(face, deck=0)")]
     fn py_new(face: &Bound<'_, PyAny>, deck: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
-        let f = int_arg(face);
-        let d = match deck {
-            None => Some(0),
-            Some(d) => int_arg(d),
-        };
-        match (f, d) {
-            (Some(f), Some(d)) => Self::checked(f, d),
-            _ => Err(PyTypeError::new_err(format!(
-                "face and deck must be ints, got {} and {}",
-                face.repr()?,
-                deck.map_or_else(|| Ok("0".to_owned()), |d| d.repr().map(|r| r.to_string()))?
-            ))),
-        }
+        let deck = deck.map_or(Ok(0), |d| card_int(d, "deck"))?;
+        Self::checked(card_int(face, "face")?, deck)
     }
 
     /// The card of `rank` (1..13) and `suit` (0..3).
     #[classmethod]
-    #[pyo3(signature = (rank, suit, deck = 0))]
-    fn of(_cls: &Bound<'_, PyType>, rank: i64, suit: i64, deck: i64) -> PyResult<Self> {
+    #[pyo3(signature = (rank, suit, deck = None), text_signature = "(rank, suit, deck=0)")]
+    fn of(
+        _cls: &Bound<'_, PyType>,
+        rank: &Bound<'_, PyAny>,
+        suit: &Bound<'_, PyAny>,
+        deck: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
+        let (rank, suit) = (card_int(rank, "rank")?, card_int(suit, "suit")?);
+        let deck = deck.map_or(Ok(0), |d| card_int(d, "deck"))?;
         if !((1..=13).contains(&rank) && (0..=3).contains(&suit)) {
             return Err(CardParseError::new_err(format!(
                 "no card with rank {rank} and suit {suit}"
             )));
         }
-        Self::checked(i128::from(suit * 13 + rank - 1), i128::from(deck))
+        Self::checked(suit * 13 + rank - 1, deck)
     }
 
     /// Joker `Xk` (k = 1..204).
     #[classmethod]
-    fn joker(_cls: &Bound<'_, PyType>, k: i64) -> PyResult<Self> {
-        if !(1..=i64::from(MAX_JOKER)).contains(&k) {
+    fn joker(_cls: &Bound<'_, PyType>, k: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let k = card_int(k, "k")?;
+        if !(1..=i128::from(MAX_JOKER)).contains(&k) {
             return Err(CardParseError::new_err(format!(
                 "jokers are X1..X{MAX_JOKER}, not X{k}"
             )));
         }
-        Self::checked(i128::from(JOKER0) + i128::from(k) - 1, 0)
+        Self::checked(i128::from(JOKER0) + k - 1, 0)
     }
 
     /// The card with physical id `card_id` in a game of `num_decks` decks.
@@ -108,13 +108,10 @@ impl Card {
         card_id: &Bound<'_, PyAny>,
         num_decks: &Bound<'_, PyAny>,
     ) -> PyResult<Self> {
-        let (Some(id), Some(nd)) = (int_arg(card_id), int_arg(num_decks)) else {
-            return Err(PyTypeError::new_err(format!(
-                "card id and num_decks must be ints, got {}, {}",
-                card_id.repr()?,
-                num_decks.repr()?
-            )));
-        };
+        let (id, nd) = (
+            card_int(card_id, "card id")?,
+            card_int(num_decks, "num_decks")?,
+        );
         let naturals = nd.saturating_mul(52);
         let end = naturals.saturating_add(i128::from(MAX_JOKER));
         if nd < 0 || !(0..end).contains(&id) {
@@ -131,7 +128,8 @@ impl Card {
 
     /// One card from text such as `"7h"`, `"10d"`, `"Q♠"`, `"8h@1"` or `"X2"`.
     #[classmethod]
-    fn parse(cls: &Bound<'_, PyType>, text: &str) -> PyResult<Self> {
+    fn parse(cls: &Bound<'_, PyType>, text: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let text = str_arg(text, "card text")?;
         let cards = parse_text(text)?;
         if cards.len() != 1 {
             let shown = PyString::new(cls.py(), text).repr()?;
@@ -184,7 +182,8 @@ impl Card {
     }
 
     /// Physical id in a game of `num_decks` decks (the card's deck must be below it).
-    fn id(&self, num_decks: i64) -> PyResult<i64> {
+    fn id(&self, num_decks: &Bound<'_, PyAny>) -> PyResult<i64> {
+        let num_decks: i64 = int_arg(num_decks, "num_decks", 0, i128::from(u32::MAX))?;
         let face = i64::from(self.face);
         if card::is_joker(self.face) {
             return Ok(52 * num_decks + face - i64::from(JOKER0));
@@ -248,7 +247,7 @@ impl Card {
 
 /// Cards from text (generic `JK` numbered per text).
 fn parse_text(text: &str) -> PyResult<Vec<Card>> {
-    let tokens = card::parse_cards(text).map_err(PyCardError)?;
+    let tokens = card::parse_cards(text).map_err(py_err)?;
     Ok(tokens.into_iter().map(token_card).collect())
 }
 
@@ -281,10 +280,10 @@ fn read_hand<T>(
             out.push(one(&item)?);
         }
     } else if let Ok(text) = obj.cast::<PyString>() {
-        let tokens = card::parse_cards(text.to_str()?).map_err(PyCardError)?;
+        let tokens = card::parse_cards(text.to_str()?).map_err(py_err)?;
         out.extend(tokens.into_iter().map(token));
     } else {
-        for item in obj.try_iter()? {
+        for item in iter_arg(obj, "cards", HAND)? {
             out.push(one(&item?)?);
         }
     }
@@ -322,7 +321,11 @@ fn format_cards(cards: &Bound<'_, PyAny>, full: bool, sort: bool) -> PyResult<St
 
 /// The `Card`s of physical ids (`bytes` or an iterable of ints) in a game of `num_decks` decks.
 #[pyfunction]
-fn cards_from_ids<'py>(ids: &Bound<'py, PyAny>, num_decks: u16) -> PyResult<Bound<'py, PyList>> {
+fn cards_from_ids<'py>(
+    ids: &Bound<'py, PyAny>,
+    num_decks: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyList>> {
+    let num_decks: u16 = int_arg(num_decks, "num_decks", 0, i128::from(u16::MAX))?;
     let naturals = u32::from(num_decks) * 52;
     let card = |id: u32| -> PyResult<Card> {
         if id < naturals {
@@ -349,8 +352,8 @@ fn cards_from_ids<'py>(ids: &Bound<'py, PyAny>, num_decks: u16) -> PyResult<Boun
             .collect::<PyResult<_>>()?
     } else {
         let mut v = Vec::new();
-        for id in ids.try_iter()? {
-            v.push(card(id?.extract::<u32>()?)?);
+        for id in iter_arg(ids, "ids", "bytes or an iterable of ints")? {
+            v.push(card(int_arg(&id?, "card id", 0, i128::from(u32::MAX))?)?);
         }
         v
     };
@@ -366,7 +369,7 @@ fn parse_cards<'py>(text: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
         return PyList::new(py, cards);
     }
     let list = PyList::empty(py);
-    for item in text.try_iter()? {
+    for item in iter_arg(text, "cards", HAND)? {
         let item = item?;
         if item.cast::<Card>().is_err() {
             return Err(not_a_card(&item));
@@ -386,9 +389,8 @@ fn card_faces<'py>(hand: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyBytes>> {
 
 /// Canonical text of a face code (0..=255).
 #[pyfunction]
-fn format_face(face: i64) -> PyResult<String> {
-    let face = u8::try_from(face)
-        .map_err(|_| PyValueError::new_err(format!("face code {face} out of range 0..255")))?;
+fn format_face(face: &Bound<'_, PyAny>) -> PyResult<String> {
+    let face: u8 = int_arg(face, "face code", 0, 255)?;
     Ok(card::format_face(face))
 }
 

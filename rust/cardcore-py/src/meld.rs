@@ -3,15 +3,15 @@
 //! Hands cross the boundary as `bytes` of face codes; rules as `(ace_mode code, wild points,
 //! joker points)`. Invalid input raises `OptionError` / `CardParseError`, never a panic.
 
-use cardcore_engine::meld::{self, AceMode, MeldError, MeldKind, MeldRules};
-use cardcore_engine::three_thirteen_expert::{self as expert, ExpertError, ExpertParams, Table};
+use cardcore_engine::meld::{self, AceMode, MeldKind, MeldRules};
+use cardcore_engine::three_thirteen_expert::{self as expert, ExpertParams, Table};
 use cardcore_engine::three_thirteen_hard::{self as hard, HardParams, View};
 use pyo3::buffer::{Element, PyBuffer};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyInt, PyList, PySequence, PyString};
 
 use crate::cards::read_faces;
-use crate::errors::{CardParseError, OptionError};
+use crate::errors::{CardParseError, OptionError, py_err};
 
 /// Batches at or above this many hands run with the GIL released.
 const DETACH_HANDS: usize = 64;
@@ -29,7 +29,7 @@ fn solve_batch(py: Python<'_>, hands: &[&[u8]], wild: u32, r: &MeldRules) -> PyR
         } else {
             solve()
         };
-        out.extend(values.map_err(map_err)?);
+        out.extend(values.map_err(py_err)?);
         py.check_signals()?;
     }
     Ok(out)
@@ -47,13 +47,6 @@ fn split_at_ends<'a>(flat: &'a [u8], ends: &[usize]) -> Vec<&'a [u8]> {
         .collect()
 }
 
-fn map_err(e: MeldError) -> PyErr {
-    match e {
-        MeldError::BadFace(_) => CardParseError::new_err(e.to_string()),
-        _ => OptionError::new_err(e.to_string()),
-    }
-}
-
 fn rules(ace_mode: u8, wild_points: u32, joker_points: u32) -> PyResult<MeldRules> {
     let ace_mode = AceMode::from_code(ace_mode).ok_or_else(|| {
         OptionError::new_err(format!(
@@ -65,7 +58,7 @@ fn rules(ace_mode: u8, wild_points: u32, joker_points: u32) -> PyResult<MeldRule
         wild_points,
         joker_points,
     };
-    meld::check_rules(3, &r).map_err(map_err)?;
+    meld::check_rules(3, &r).map_err(py_err)?;
     Ok(r)
 }
 
@@ -80,7 +73,7 @@ fn meld_deadwood(
     joker_points: u32,
 ) -> PyResult<u32> {
     let r = rules(ace_mode, wild_points, joker_points)?;
-    meld::min_deadwood(faces, wild, &r).map_err(map_err)
+    meld::min_deadwood(faces, wild, &r).map_err(py_err)
 }
 
 /// Deadwood left after discarding each card of the hand, index-aligned.
@@ -94,7 +87,7 @@ fn meld_discards(
     joker_points: u32,
 ) -> PyResult<Vec<u32>> {
     let r = rules(ace_mode, wild_points, joker_points)?;
-    meld::discard_deadwoods(faces, wild, &r).map_err(map_err)
+    meld::discard_deadwoods(faces, wild, &r).map_err(py_err)
 }
 
 /// Minimum deadwood of each hand of a sequence of `bytes`; the GIL is released.
@@ -158,7 +151,7 @@ fn meld_best(
     joker_points: u32,
 ) -> PyResult<(Vec<PyMeld>, Vec<usize>, u32)> {
     let r = rules(ace_mode, wild_points, joker_points)?;
-    let a = meld::best_arrangement(faces, wild, &r).map_err(map_err)?;
+    let a = meld::best_arrangement(faces, wild, &r).map_err(py_err)?;
     let melds = a
         .melds
         .into_iter()
@@ -271,7 +264,7 @@ fn min_deadwood(
     let wild = wild_arg(wild)?;
     let mut faces = Vec::with_capacity(16);
     read_faces(hand, &mut faces)?;
-    meld::min_deadwood(&faces, wild, &r).map_err(map_err)
+    meld::min_deadwood(&faces, wild, &r).map_err(py_err)
 }
 
 /// Face codes of the physical card ids of a game of `decks` decks (jokers after the naturals).
@@ -433,7 +426,7 @@ fn tt_hard_take_pile(
     params: PyHardParams,
 ) -> PyResult<bool> {
     let (v, p) = hard_inputs(view, rules, params)?;
-    hard::take_pile(&v, top, can_go_out, &p).map_err(map_err)
+    hard::take_pile(&v, top, can_go_out, &p).map_err(py_err)
 }
 
 /// Three-Thirteen hard agent, discard phase: the hand index to discard (never `banned`).
@@ -446,7 +439,7 @@ fn tt_hard_discard(
     params: PyHardParams,
 ) -> PyResult<Option<usize>> {
     let (v, p) = hard_inputs(view, rules, params)?;
-    hard::discard(&v, banned, feed, &p).map_err(map_err)
+    hard::discard(&v, banned, feed, &p).map_err(py_err)
 }
 
 /// The expert's table: `(seat, hand, pile, taken, hand_sizes, stock_size)` (cards as faces).
@@ -529,10 +522,7 @@ fn tt_expert_decide(
     };
     let d = py
         .detach(|| expert::decide(&table, &p, seed))
-        .map_err(|e| match e {
-            ExpertError::Meld(m) => map_err(m),
-            ExpertError::Table(_) => OptionError::new_err(e.to_string()),
-        })?;
+        .map_err(py_err)?;
     Ok((d.choice, d.deals, d.candidates))
 }
 

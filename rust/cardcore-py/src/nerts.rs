@@ -5,19 +5,16 @@ use cardcore_engine::nerts_rollout::{
     FullSeat, PublicSeat, Racing, Request, RolloutError, Rules, SeatKnowledge, Timing, TraceStep,
     choose, evaluate, greedy_move, knowledge as seat_knowledge, trace,
 };
-use pyo3::exceptions::PyValueError;
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
-fn err(e: &NertsError) -> PyErr {
-    PyValueError::new_err(e.to_string())
-}
+use crate::errors::{option_error, py_err};
 
 /// Every legal move of one 32-byte player state, as 4 bytes per move.
 #[pyfunction]
 fn nerts_moves<'py>(py: Python<'py>, state: &[u8]) -> PyResult<Bound<'py, PyBytes>> {
-    let v = PlayerView::decode(state).map_err(|e| err(&e))?;
+    let v = PlayerView::decode(state).map_err(py_err)?;
     let mut buf = MoveBuf::default();
     nerts::generate(&v, &mut buf);
     let mut out = [0u8; nerts::MAX_MOVES * nerts::MOVE_BYTES];
@@ -30,7 +27,7 @@ fn nerts_moves<'py>(py: Python<'py>, state: &[u8]) -> PyResult<Bound<'py, PyByte
 /// Every legal move of one state as a list of packed `u32` codes (`kind | src<<8 | depth<<16 | dst<<24`).
 #[pyfunction]
 fn nerts_move_codes(state: &[u8]) -> PyResult<Vec<u32>> {
-    let v = PlayerView::decode(state).map_err(|e| err(&e))?;
+    let v = PlayerView::decode(state).map_err(py_err)?;
     let mut buf = MoveBuf::default();
     nerts::generate(&v, &mut buf);
     Ok(buf.as_slice().to_vec())
@@ -50,7 +47,7 @@ fn nerts_moves_batch<'py>(
             let mut moves = Vec::new();
             nerts::generate_batch(&owned, &mut counts, &mut moves).map(|()| (counts, moves))
         })
-        .map_err(|e| err(&e))?;
+        .map_err(py_err)?;
     Ok((PyBytes::new(py, &counts), PyBytes::new(py, &moves)))
 }
 
@@ -60,19 +57,17 @@ fn nerts_moves_batch<'py>(
 #[pyo3(signature = (states, repeat = 1))]
 fn nerts_count_batch(py: Python<'_>, states: &[u8], repeat: u32) -> PyResult<u64> {
     if states.len() % STATE_BYTES != 0 {
-        return Err(PyValueError::new_err(
-            "states must be a multiple of 32 bytes",
-        ));
+        return Err(option_error("states must be a multiple of 32 bytes"));
     }
     let owned = states.to_vec();
-    py.detach(move || {
+    py.detach(move || -> Result<u64, NertsError> {
         let mut total = 0u64;
         for _ in 0..repeat {
             total += nerts::count_batch(&owned)?;
         }
         Ok(total)
     })
-    .map_err(|e: NertsError| err(&e))
+    .map_err(py_err)
 }
 
 /// One seat's knowledge: `(nerts_count, nerts_top, work, cycle, waste, pool, recycles, found)`.
@@ -140,8 +135,7 @@ fn nerts_greedy_move(
     seat: usize,
     rules: RulesTuple,
 ) -> PyResult<Option<u32>> {
-    greedy_move(&knowledge(seats), &need, seat, &rules_of(rules))
-        .map_err(|e| PyValueError::new_err(e.to_string()))
+    greedy_move(&knowledge(seats), &need, seat, &rules_of(rules)).map_err(py_err)
 }
 
 /// Monte Carlo look-ahead (GIL released): for each of `samples` sampled deals and each candidate
@@ -202,7 +196,7 @@ fn detached<T: Send>(
             rules,
         })
     })
-    .map_err(|e| PyValueError::new_err(e.to_string()))
+    .map_err(py_err)
 }
 
 /// Every seat as an observation's seat knows it, from the `NertsObservation` and that seat's
@@ -227,8 +221,8 @@ fn observed(
             waste_top: p.getattr(intern!(py, "waste_top"))?.extract()?,
         });
     }
-    let (seats, need) = seat_knowledge(&players, &piles, me, own_cycle, recycles)
-        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let (seats, need) =
+        seat_knowledge(&players, &piles, me, own_cycle, recycles).map_err(py_err)?;
     Ok((seats, need, me))
 }
 
@@ -360,8 +354,7 @@ fn nerts_sim_trace(
     moves: Vec<(usize, u32)>,
 ) -> PyResult<Vec<StepDict>> {
     let seats: Vec<FullSeat> = seats.into_iter().map(FullSeat::from).collect();
-    let steps = trace(&seats, &foundations, &rules_of(rules), &moves)
-        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let steps = trace(&seats, &foundations, &rules_of(rules), &moves).map_err(py_err)?;
     Ok(steps
         .into_iter()
         .map(|TraceStep { legal, seats, need }| StepDict {

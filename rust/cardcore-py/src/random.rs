@@ -4,22 +4,14 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use cardcore_engine::rng::{CardRng, derive_seed as engine_derive_seed};
 use cardcore_engine::shuffle;
-use pyo3::exceptions::{PyMemoryError, PyTypeError, PyValueError};
+use pyo3::exceptions::PyMemoryError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyByteArray, PyBytes, PyInt};
+use pyo3::types::{PyByteArray, PyBytes};
 
-/// A seed-like argument: an `int` (not a `bool`) in `0..2**64`. Out-of-range values raise
-/// `ValueError` (not PyO3's `OverflowError`), matching `cardcore.rng`.
-fn seed_arg(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<u64> {
-    if obj.is_instance_of::<PyBool>() || !obj.is_instance_of::<PyInt>() {
-        let ty = obj.get_type().name()?;
-        return Err(PyTypeError::new_err(format!(
-            "{name} must be an int, not {ty}"
-        )));
-    }
-    obj.extract::<u64>()
-        .map_err(|_| PyValueError::new_err(format!("{name} must be in 0..2**64-1, got {obj}")))
-}
+use crate::errors::{float_arg, int_arg, option_error, range_error, seed_arg, str_arg};
+
+/// Largest `permutation` / `permutations` length: ids fit in two bytes.
+const MAX_ITEMS: i128 = 65_536;
 
 /// Lengths at or above this run with the GIL released.
 const DETACH_ITEMS: usize = 4096;
@@ -61,18 +53,32 @@ impl Rng {
     fn for_stream(
         master: &Bound<'_, PyAny>,
         index: &Bound<'_, PyAny>,
-        stream: &str,
+        stream: &Bound<'_, PyAny>,
     ) -> PyResult<Self> {
         let (master, index) = (seed_arg(master, "master")?, seed_arg(index, "index")?);
+        let stream = str_arg(stream, "stream")?;
         Ok(Self::wrap(CardRng::for_stream(master, index, stream)))
     }
 
     /// Rebuilds a generator from `state` (four u64 words, not all zero).
     #[staticmethod]
-    fn from_state(state: [u64; 4]) -> PyResult<Self> {
-        CardRng::from_state(state)
+    fn from_state(state: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let words: Vec<Bound<'_, PyAny>> = match state.try_iter() {
+            Ok(items) => items.collect::<PyResult<_>>()?,
+            Err(_) => Vec::new(),
+        };
+        if words.len() != 4 {
+            return Err(option_error(format!(
+                "state must be four ints in 0..2**64-1, got {state}"
+            )));
+        }
+        let mut s = [0_u64; 4];
+        for (word, item) in s.iter_mut().zip(&words) {
+            *word = seed_arg(item, "a state word")?;
+        }
+        CardRng::from_state(s)
             .map(Self::wrap)
-            .ok_or_else(|| PyValueError::new_err("the all-zero state is invalid"))
+            .ok_or_else(|| option_error("the all-zero state is invalid"))
     }
 
     /// The four state words.
@@ -87,10 +93,8 @@ impl Rng {
     }
 
     /// Uniform integer in `0..bound`.
-    fn below(&self, bound: u64) -> PyResult<u64> {
-        if bound == 0 {
-            return Err(PyValueError::new_err("bound must be positive"));
-        }
+    fn below(&self, bound: &Bound<'_, PyAny>) -> PyResult<u64> {
+        let bound = int_arg(bound, "bound", 1, i128::from(u64::MAX))?;
         Ok(self.rng().below(bound))
     }
 
@@ -105,13 +109,15 @@ impl Rng {
     }
 
     /// `median * exp(sigma * normal())`, bit-identical on every platform.
-    fn lognormal(&self, median: f64, sigma: f64) -> f64 {
-        self.rng().next_lognormal(median, sigma)
+    fn lognormal(&self, median: &Bound<'_, PyAny>, sigma: &Bound<'_, PyAny>) -> PyResult<f64> {
+        let (median, sigma) = (float_arg(median, "median")?, float_arg(sigma, "sigma")?);
+        Ok(self.rng().next_lognormal(median, sigma))
     }
 
     /// A shuffled order of `0..n` (Fisher–Yates, as the shuffle contract specifies).
-    fn permutation(&self, py: Python<'_>, n: usize) -> PyResult<Vec<u32>> {
-        let n32 = u32::try_from(n).map_err(|_| PyValueError::new_err("n too large"))?;
+    fn permutation(&self, py: Python<'_>, n: &Bound<'_, PyAny>) -> PyResult<Vec<u32>> {
+        let n32: u32 = int_arg(n, "n", 0, i128::from(u32::MAX))?;
+        let n = n32 as usize;
         let mut v: Vec<u32> = Vec::new();
         v.try_reserve_exact(n)
             .map_err(|_| PyMemoryError::new_err("permutation too large"))?;
@@ -138,11 +144,15 @@ impl Rng {
 
 /// Seed of stream `stream` for item `index` of a run seeded with `master`.
 #[pyfunction]
-fn derive_seed(master: &Bound<'_, PyAny>, index: &Bound<'_, PyAny>, stream: &str) -> PyResult<u64> {
+fn derive_seed(
+    master: &Bound<'_, PyAny>,
+    index: &Bound<'_, PyAny>,
+    stream: &Bound<'_, PyAny>,
+) -> PyResult<u64> {
     Ok(engine_derive_seed(
         seed_arg(master, "master")?,
         seed_arg(index, "index")?,
-        stream,
+        str_arg(stream, "stream")?,
     ))
 }
 
@@ -153,29 +163,26 @@ fn derive_seed(master: &Bound<'_, PyAny>, index: &Bound<'_, PyAny>, stream: &str
 #[pyo3(signature = (n, master, first_index, count, stream = "deck", writable = false))]
 fn permutations<'py>(
     py: Python<'py>,
-    n: usize,
+    n: &Bound<'py, PyAny>,
     master: &Bound<'py, PyAny>,
     first_index: &Bound<'py, PyAny>,
-    count: usize,
+    count: &Bound<'py, PyAny>,
     stream: &str,
     writable: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
     let master = seed_arg(master, "master")?;
     let first_index = seed_arg(first_index, "first_index")?;
-    if n == 0 || n > 65_536 {
-        return Err(PyValueError::new_err("n must be in 1..=65536"));
-    }
+    let n: usize = int_arg(n, "n", 1, MAX_ITEMS)?;
+    let count: usize = int_arg(count, "count", 0, i128::from(u32::MAX))?;
     if count > 0 && first_index.checked_add(count as u64 - 1).is_none() {
-        return Err(PyValueError::new_err(
-            "first_index + count - 1 must be below 2**64",
-        ));
+        return Err(range_error("first_index + count - 1 must be below 2**64"));
     }
     let width = if n <= 256 { 1 } else { 2 };
     let total = n
         .checked_mul(count)
         .and_then(|t| t.checked_mul(width))
         .filter(|&t| t <= 1 << 31)
-        .ok_or_else(|| PyValueError::new_err("n * count too large"))?;
+        .ok_or_else(|| range_error(format!("n * count too large ({n} * {count})")))?;
     // Fill the new object in place: no intermediate Vec, no copy. Each stretch of rows depends
     // only on its first row's index, so the stretches join to the same bytes.
     let fill = |buf: &mut [u8]| -> PyResult<()> {

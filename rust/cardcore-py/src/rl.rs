@@ -6,7 +6,7 @@ use cardcore_engine::three_thirteen_batch::{Batch, Outputs, Rules};
 use pyo3::prelude::*;
 use pyo3::types::PyByteArray;
 
-use crate::errors::{IllegalMoveError, OptionError};
+use crate::errors::{IllegalMoveError, option_error};
 
 /// Validated Three-Thirteen options for the native engines (built by `cardcore.rl.native`).
 #[pyclass(module = "cardcore._core", frozen)]
@@ -34,8 +34,7 @@ impl ThreeThirteenRules {
         min_own_turns: u32,
         max_turns: u32,
     ) -> PyResult<Self> {
-        let ace_mode =
-            AceMode::from_code(ace_mode).ok_or_else(|| OptionError::new_err("bad ace mode"))?;
+        let ace_mode = AceMode::from_code(ace_mode).ok_or_else(|| option_error("bad ace mode"))?;
         if !(2..=6).contains(&players)
             || !(1..=4).contains(&decks)
             || jokers > 4
@@ -43,7 +42,7 @@ impl ThreeThirteenRules {
             || first_dealer.is_some_and(|d| d >= players)
             || max_turns == 0
         {
-            return Err(OptionError::new_err("options out of range"));
+            return Err(option_error("options out of range"));
         }
         Ok(Self(Rules {
             players,
@@ -115,7 +114,7 @@ impl ThreeThirteenBatch {
     #[pyo3(signature = (rules, n, seed, *, threads))]
     fn new(rules: &ThreeThirteenRules, n: usize, seed: u64, threads: usize) -> PyResult<Self> {
         if n == 0 {
-            return Err(OptionError::new_err("n must be at least 1"));
+            return Err(option_error("n must be at least 1"));
         }
         Ok(Self {
             batch: Batch::new(rules.0.clone(), seed, n),
@@ -136,7 +135,7 @@ impl ThreeThirteenBatch {
     fn step<'py>(&mut self, py: Python<'py>, actions: &[u8]) -> PyResult<Arrays<'py>> {
         let n = self.batch.games().len();
         if actions.len() != 8 * n {
-            return Err(OptionError::new_err(format!("expected {n} int64 actions")));
+            return Err(option_error(format!("expected {n} int64 actions")));
         }
         let acts: Vec<i64> = actions
             .chunks_exact(8)

@@ -1,16 +1,12 @@
 //! Bindings of `cardcore_engine::spite`: the Spite & Malice turn planner.
 
 use cardcore_engine::spite::{
-    self, DEFAULT_NODE_LIMIT, FEATURES, NUM_FEATURES, PlanError, PlanInput, PlanRules, SideRule,
-    Step,
+    self, DEFAULT_NODE_LIMIT, FEATURES, NUM_FEATURES, PlanInput, PlanRules, SideRule, Step,
 };
 use cardcore_engine::spite_expert::{self, ExpertParams, Table};
-use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-fn err(e: &PlanError) -> PyErr {
-    PyValueError::new_err(e.to_string())
-}
+use crate::errors::{option_error, py_err};
 
 /// One plan step as `(kind, a, b)`: kind 0 = pay-off to centre `a`; 1 = side `a` to centre
 /// `b`; 2 = hand card `a` to centre `b`; 3 = discard hand card `a` to side `b`.
@@ -75,8 +71,8 @@ fn spite_plan(
         &next_side_tops,
         rules,
     )
-    .map_err(|e| err(&e))?;
-    let w = spite::check_weights(&weights).map_err(|e| err(&e))?;
+    .map_err(py_err)?;
+    let w = spite::check_weights(&weights).map_err(py_err)?;
     let work = || spite::plan(&inp, &w, node_limit);
     // Typical turns take microseconds; release the GIL only when the search can be long
     // (a big hand or deep side stacks multiply the positions).
@@ -95,9 +91,7 @@ fn side_rule_of(code: u8) -> PyResult<SideRule> {
         0 => Ok(SideRule::Any),
         1 => Ok(SideRule::SameOrOneLower),
         2 => Ok(SideRule::NoAces),
-        other => Err(PyValueError::new_err(format!(
-            "side_rule {other} not in 0..=2"
-        ))),
+        other => Err(option_error(format!("side_rule {other} not in 0..=2"))),
     }
 }
 
@@ -147,7 +141,7 @@ fn spite_expert_decide(
             Some(std::time::Duration::from_secs_f64(ms / 1e3))
         }
         Some(ms) => {
-            return Err(PyValueError::new_err(format!(
+            return Err(option_error(format!(
                 "time budget must be > 0 ms, got {ms}"
             )));
         }
@@ -182,11 +176,11 @@ fn spite_expert_decide(
         margin,
         win_value,
         node_limit,
-        weights: spite::check_weights(&weights).map_err(|e| err(&e))?,
+        weights: spite::check_weights(&weights).map_err(py_err)?,
     };
     let d = py
         .detach(|| spite_expert::decide(&table, &p, seed))
-        .map_err(|e| err(&e))?;
+        .map_err(py_err)?;
     let steps = d.steps.iter().map(|&s| step_tuple(s)).collect();
     Ok((steps, d.deals, d.candidates))
 }
@@ -194,7 +188,7 @@ fn spite_expert_decide(
 /// The built-in weight vector `name` ("hard", "plays", "payoff").
 #[pyfunction]
 fn spite_weights(name: &str) -> PyResult<Vec<f64>> {
-    spite::preset(name).map(|w| w.to_vec()).map_err(|e| err(&e))
+    spite::preset(name).map(|w| w.to_vec()).map_err(py_err)
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
