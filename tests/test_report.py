@@ -349,3 +349,54 @@ def test_bad_parquet_seeds_are_one_line_errors(tmp_path: Path, seeds: list[Any])
     assert r.exit_code == 1
     assert f"{path}: the seed column must hold integers" in r.output
     assert "Traceback" not in r.output
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "shown"),
+    [
+        ("winner", 3, "winner must be seats 0..2, not 3"),
+        ("winner", -1, "winner must be seats 0..2, not -1"),
+        ("winner", True, "winner must be seats 0..2, not True"),
+        ("winner", 1.5, "winner must be seats 0..2, not 1.5"),
+        ("winners", [0, 7], "winners must be seats 0..2, not 7"),
+        ("tied", [0, "1"], "tied must be seats 0..2, not '1'"),
+        ("players", 3.5, "players must be an int >= 1, not 3.5"),
+    ],
+)
+def test_a_winner_outside_the_seats_is_a_one_line_error(
+    tmp_path: Path, key: str, value: Any, shown: str
+) -> None:
+    """Before: a winner of 7 or -1 counted for nobody (or for the last seat) and the report
+    exited 0 with every seat losing."""
+    record = dict(_records()[0], winners=[], tied=[], winner=None) | {key: value}
+    path = tmp_path / "bad.jsonl"
+    path.write_text(json.dumps(record) + "\n")
+    r = invoke(str(path))
+    assert r.exit_code == 1, r.output
+    assert f"{path}: record 1 is not a game record ({shown})" in r.output
+    assert "Traceback" not in r.output
+
+
+@pytest.mark.parametrize(
+    ("column", "values", "shown"),
+    [
+        ("winner", [0, 2], "winner must be seats 0..1, not 2"),
+        ("winner", [-1, 0], "winner must be seats 0..1, not -1"),
+        ("winners", [[0], [5]], "winners must be seats 0..1, not 5"),
+        ("tied", [[], [0, -3]], "tied must be seats 0..1, not -3"),
+    ],
+)
+def test_parquet_winner_outside_the_seats_is_a_one_line_error(
+    tmp_path: Path, column: str, values: list[Any], shown: str
+) -> None:
+    pa = pytest.importorskip("pyarrow")
+    pq = pytest.importorskip("pyarrow.parquet")
+    path = tmp_path / "r.parquet"
+    rows = {"game": ["three-thirteen"] * 2, "players": [2, 2], "agents": [["a", "b"]] * 2}
+    rows |= {"scores": [[1, 2], [2, 1]], "winner": [None, None], "seed": [1, 2]}
+    rows[column] = values
+    pq.write_table(pa.table(rows), path)
+    r = invoke(str(path))
+    assert r.exit_code == 1, r.output
+    assert f"{path}: {shown}" in r.output
+    assert "Traceback" not in r.output

@@ -44,7 +44,22 @@ def _scores(np: Any, pc: Any, column: Any, n: int, players: int) -> Any:
     return m
 
 
-def _members(np: Any, pc: Any, column: Any, n: int, players: int) -> tuple[Any, Any]:
+def _seats(np: Any, values: Any, players: int, what: str) -> Any:
+    """``values`` as int64 seat numbers, or :class:`CardcoreError` when one is not a whole
+    number in ``0..players-1`` (a winner outside the table would count for nobody, or wrap
+    around). Floats are read too: some tools store nullable ints so."""
+    if values.dtype.kind not in "iuf" and len(values):
+        raise CardcoreError(f"{what} must be seats 0..{players - 1}, not {values.dtype} values")
+    with np.errstate(invalid="ignore"):
+        seats = values.astype(np.int64)
+        bad = (seats < 0) | (seats >= players) | (seats != values)
+    if bad.any():
+        value = values[np.flatnonzero(bad)[0]].item()
+        raise CardcoreError(f"{what} must be seats 0..{players - 1}, not {value!r}")
+    return seats
+
+
+def _members(np: Any, pc: Any, column: Any, n: int, players: int, what: str) -> tuple[Any, Any]:
     """``(mask, count)``: which seats a list column names per row, and how many."""
     mask = np.zeros((n, players), dtype=bool)
     if column is None:
@@ -52,7 +67,7 @@ def _members(np: Any, pc: Any, column: Any, n: int, players: int) -> tuple[Any, 
     count = pc.fill_null(pc.list_value_length(column), 0).to_numpy(zero_copy_only=False)
     rows = pc.list_parent_indices(column).to_numpy(zero_copy_only=False)
     seats = pc.list_flatten(column).to_numpy(zero_copy_only=False)
-    mask[rows, seats.astype(np.int64)] = True
+    mask[rows, _seats(np, seats, players, what)] = True
     return mask, count
 
 
@@ -62,13 +77,14 @@ def _column(batch: Any, name: str) -> Any:
 
 def _outcomes(np: Any, pc: Any, batch: Any, n: int, p: int) -> Any:
     """Per record and seat: 0 win, 1 tie, 2 loss (the rule of ``results.first_place``)."""
-    w_mask, w_count = _members(np, pc, _column(batch, "winners"), n, p)
-    t_mask, t_count = _members(np, pc, _column(batch, "tied"), n, p)
+    w_mask, w_count = _members(np, pc, _column(batch, "winners"), n, p, "winners")
+    t_mask, t_count = _members(np, pc, _column(batch, "tied"), n, p, "tied")
     s_mask = np.zeros((n, p), dtype=bool)
     winner = batch.column("winner")
     valid = pc.is_valid(winner).to_numpy(zero_copy_only=False)
     rows = np.flatnonzero(valid)
-    s_mask[rows, pc.drop_null(winner).to_numpy(zero_copy_only=False).astype(np.int64)] = True
+    winners = pc.drop_null(winner).to_numpy(zero_copy_only=False)
+    s_mask[rows, _seats(np, winners, p, "winner")] = True
     use_w = (w_count > 0)[:, None]
     use_s = (~(w_count > 0) & valid)[:, None]
     use_t = (~(w_count > 0) & ~valid & (t_count > 0))[:, None]

@@ -58,7 +58,9 @@ class Groups:
         return self.groups[key]
 
     def add(self, record: Mapping[str, Any], source: str) -> None:
-        players = int(record["players"])
+        players = record["players"]
+        if isinstance(players, bool) or not isinstance(players, int) or players < 1:
+            raise ValueError(f"players must be an int >= 1, not {players!r}")
         self.for_record(str(record["game"]), players, set(record)).add(record, source)
 
     def __iter__(self) -> Iterator[Results]:

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["OUTCOMES", "Results", "first_place", "outcomes", "round_scores"]
+__all__ = ["OUTCOMES", "Results", "first_place", "outcomes", "round_scores", "seats"]
 
 OUTCOMES = ("win", "tie", "loss")
 DealRow = tuple[int, tuple[int, ...], tuple[float, ...], tuple[bool, ...]]
@@ -26,14 +26,25 @@ def first_place(record: Mapping[str, Any], players: int) -> list[int]:
     """The seats in first place (see the module docstring)."""
     winners = record.get("winners")
     if winners:
-        return list(winners)
+        return seats(winners, players, "winners")
     winner = record.get("winner")
     if isinstance(winner, list):
-        return winner if winner else list(range(players))
+        return seats(winner, players, "winner") if winner else list(range(players))
     if winner is not None and winner != "":
-        return [int(winner)]
+        return seats([winner], players, "winner")
     tied = record.get("tied")
-    return list(tied) if tied else list(range(players))
+    return seats(tied, players, "tied") if tied else list(range(players))
+
+
+def seats(values: Iterable[Any], players: int, what: str) -> list[int]:
+    """``values`` as a list if each is a seat (an int in ``0..players-1``; a bool is not), else
+    ``ValueError`` naming ``what``: a winner outside the table would count for nobody."""
+    out: list[int] = []
+    for v in [values] if isinstance(values, str | bytes | Mapping) else values:
+        if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v < players:
+            raise ValueError(f"{what} must be seats 0..{players - 1}, not {v!r}")
+        out.append(v)
+    return out
 
 
 def outcomes(first: Sequence[int], players: int) -> tuple[int, ...]:
