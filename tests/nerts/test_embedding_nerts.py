@@ -11,7 +11,12 @@ import numpy as np
 import pytest
 
 import cardcore
-from cardcore.errors import IllegalMoveError, StateFormatError, UnsupportedVersionError
+from cardcore.errors import (
+    IllegalMoveError,
+    OptionError,
+    StateFormatError,
+    UnsupportedVersionError,
+)
 from cardcore.nerts.game import NertsGame, NertsState
 from cardcore.rng import Rng
 from cardcore.spite_malice.rules import PlayPayOff
@@ -184,6 +189,25 @@ def test_bad_input_changes_nothing() -> None:
     done.run()
     with pytest.raises(IllegalMoveError):
         done.submit(0, 0, done.now)
+
+
+def test_advance_to_the_past_is_an_error_that_changes_nothing() -> None:
+    """Issue #12: `advance_to` with a time before `now` was a silent no-op (a caller with a
+    clock bug never learned of it); now an OptionError, like a past `submit`."""
+    game, st = _new(CASES[0], 4)
+    st.advance_to(1000)
+    before = st.to_json()
+    for t in (999, 0, -5):
+        with pytest.raises(OptionError, match=rf"t_ms {t} is before now \(1000\)"):
+            st.advance_to(t)
+        assert st.to_json() == before
+    st.advance_to(1000)  # now itself is fine (runs what is due now)
+    assert st.now == 1000
+    done = game.new_state(1, agents=["greedy", "greedy"])
+    done.run()
+    done.advance_to(done.now + 1)  # after the end a later time changes nothing
+    with pytest.raises(OptionError):
+        done.advance_to(done.now - 1)
 
 
 FLIP_TEXT = "flip"

@@ -660,7 +660,8 @@ class RealtimeState(ABC, Generic[MoveT]):
 
     @abstractmethod
     def advance_to(self, t_ms: int) -> None:
-        """Runs every event due by ``t_ms`` and moves the clock there."""
+        """Runs every event due by ``t_ms`` and moves the clock there; a ``t_ms`` before
+        :attr:`now` raises :class:`~cardcore.errors.OptionError`."""
 
     @abstractmethod
     def step(self) -> bool:

@@ -412,9 +412,18 @@ class NertsState(api.RealtimeState[Action]):
 
     def advance_to(self, t_ms: int, *, watch: Callable[[], object] | None = None) -> None:
         """Runs every event due by ``t_ms`` and moves the clock there; ``watch`` is called
-        after each event (it may raise to stop: replay checks)."""
+        after each event (it may raise to stop: replay checks).
+
+        Raises :class:`~cardcore.errors.OptionError`, changing nothing, when ``t_ms`` is not
+        an int or is before :attr:`now` (the clock never goes back); ``t_ms == now`` runs
+        what is due now. After the round ended any later time is accepted and changes
+        nothing."""
         if isinstance(t_ms, bool) or not isinstance(t_ms, int):
             raise OptionError(f"t_ms must be an int, not {t_ms!r}")
+        if t_ms < self._round.now:
+            raise OptionError(
+                f"t_ms {t_ms} is before now ({self._round.now}): the clock never goes back"
+            )
         self._ops.append(["advance", t_ms])
         self._round.advance_to(t_ms, watch)
 

@@ -338,6 +338,10 @@ def rerun_round(
             raise ReplayMismatchError(
                 f"nerts replay: input {list(row)} for a seat that is not human"
             )
+        if now < st.now:
+            raise ReplayMismatchError(
+                f"nerts replay: input {list(row)} goes back in time (the clock is at {st.now})"
+            )
         st.advance_to(now, watch=watch)
         if st.is_over:
             raise ReplayMismatchError(f"nerts replay: input {list(row)} after the round ended")
@@ -346,7 +350,7 @@ def rerun_round(
         except (ValueError, IllegalMoveError) as e:
             raise ReplayMismatchError(f"nerts replay: input {list(row)} rejected: {e}") from None
     if any(a is None for a in agents):
-        if duration_ms is not None:
+        if duration_ms is not None and duration_ms >= st.now:
             st.advance_to(duration_ms, watch=watch)
     else:
         st.run(watch=watch)
