@@ -6,13 +6,16 @@ from __future__ import annotations
 
 import contextlib
 import json
+import multiprocessing
 import os
 import signal
 import socket
 import subprocess
 import sys
 import time
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -20,9 +23,9 @@ from click.testing import CliRunner
 
 import toy_game  # noqa: F401  (registers the toy game)
 from cardcore.cli import cli
-from cardcore.errors import OptionError
+from cardcore.errors import OptionError, RunError
 from cardcore.sim import Chunker, plan_run, simulate
-from cardcore.sim.backends import RayBackend, check_reachable, machine_cores
+from cardcore.sim.backends import RayBackend, check_reachable, machine_cores, pool_workers
 from cardcore.sim.outputs import partial_path
 
 TESTS = Path(__file__).parent
@@ -279,3 +282,167 @@ def test_a_real_ray_cluster_passes_the_address_check() -> None:
     finally:
         engine.close()
     assert not ray.is_initialized()
+
+
+def test_pool_workers_finds_the_live_workers() -> None:
+    """`pool_workers` is the one use of ProcessPoolExecutor's private `_processes`: a Python
+    that renames it must fail here, not leave a stuck worker running after Ctrl-C."""
+    ctx = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(2, mp_context=ctx) as pool:
+        pids = {pool.submit(os.getpid).result(timeout=120)}
+        workers = pool_workers(pool)
+        assert workers
+        assert pids <= {p.pid for p in workers}
+        assert all(p.is_alive() for p in workers)
+
+
+# -- the Ray backend's Ctrl-C and dead workers, with a stand-in for ray -----------------------
+
+
+class _RayError(Exception):
+    pass
+
+
+class _RayTaskError(_RayError):
+    def __init__(self, cause: BaseException) -> None:
+        super().__init__(f"ray::run_chunk_timed() (pid=1)\n  File 'x.py', line 1\n{cause!r}")
+        self.cause = cause
+
+
+class _WorkerCrashedError(_RayError):
+    pass
+
+
+class FakeRay:
+    """Tasks are chunk numbers; ``outcome[n]`` is what ``get`` gives for task ``n``: records,
+    an exception to raise, or ``KeyboardInterrupt`` (Ctrl-C while waiting). Tasks in
+    ``stuck`` never finish."""
+
+    exceptions = SimpleNamespace(
+        RayError=_RayError,
+        RayTaskError=_RayTaskError,
+        WorkerCrashedError=_WorkerCrashedError,
+        OutOfMemoryError=type("OutOfMemoryError", (_RayError,), {}),
+    )
+
+    def __init__(self, outcome: dict[int, Any], stuck: set[int] = frozenset()) -> None:  # type: ignore[assignment]
+        self.outcome = outcome
+        self.stuck = stuck
+        self.cancelled: list[int] = []
+        self.interrupted = False
+        self.remote = lambda chunk: chunk.n
+
+    def get(self, ref: int, timeout: float | None = None) -> Any:
+        result = self.outcome[ref]
+        if result is KeyboardInterrupt and not self.interrupted:
+            self.interrupted = True  # Ctrl-C arrives once, while waiting for this task
+            raise KeyboardInterrupt
+        if ref in self.stuck:
+            raise AssertionError("waited for a stuck task")
+        if isinstance(result, BaseException):
+            raise result
+        return [{"chunk": ref}], 0.01
+
+    def wait(self, refs: list[int], timeout: float) -> tuple[list[int], list[int]]:
+        done = [r for r in refs if r not in self.stuck]
+        return done, [r for r in refs if r in self.stuck]
+
+    def cancel(self, ref: int, force: bool = False) -> None:
+        self.cancelled.append(ref)
+
+
+def fake_chunks(n: int) -> list[Any]:
+    """Stand-ins for :class:`Chunk` (task ``k`` runs chunk ``k``)."""
+    plan = SimpleNamespace(module="toy_game", agents=("high", "high"))
+    return [SimpleNamespace(n=k, plan=plan) for k in range(n)]
+
+
+def fake_ray_backend(ray: FakeRay, jobs: int) -> RayBackend:
+    backend = RayBackend.__new__(RayBackend)
+    backend._ray, backend._started, backend.jobs = ray, False, jobs
+    backend._remote = SimpleNamespace(remote=ray.remote)
+    return backend
+
+
+def test_ray_ctrl_c_hands_over_finished_chunks_and_cancels_the_rest() -> None:
+    """Before: the task being waited for was taken off the window first, so Ctrl-C left it
+    running (never cancelled) and threw away the chunks that had finished behind it."""
+    # Ctrl-C while waiting for task 0 (which finishes), 1 done, 2 stuck, 3 done
+    ray = FakeRay({0: KeyboardInterrupt, 1: None, 2: None, 3: None}, stuck={2})
+    it = fake_ray_backend(ray, jobs=2).map_chunks(fake_chunks(6))
+    got = []
+    with pytest.raises(KeyboardInterrupt):
+        got.extend(it)
+    assert got == [[{"chunk": 0}], [{"chunk": 1}]]
+    assert ray.cancelled == [2, 3]  # the stuck task too; chunks 4, 5 were never sent
+
+
+def test_ray_ctrl_c_while_the_oldest_is_stuck_cancels_it() -> None:
+    ray = FakeRay({0: KeyboardInterrupt, 1: None}, stuck={0})
+    it = fake_ray_backend(ray, jobs=1).map_chunks(fake_chunks(2))
+    with pytest.raises(KeyboardInterrupt):
+        list(it)
+    assert ray.cancelled == [0, 1]
+
+
+@pytest.mark.parametrize(
+    ("error", "kind", "shown"),
+    [
+        (_WorkerCrashedError("The worker died unexpectedly"), RunError, "a worker process died"),
+        (_RayTaskError(RunError("game 5 (seed 9): agent failed")), RunError, "game 5 (seed 9)"),
+        (_RayTaskError(OptionError("bad option")), OptionError, "bad option"),
+        (_RayTaskError(MemoryError()), RunError, "a chunk failed on Ray: MemoryError"),
+        (_RayError("GCS went away\nmore"), RunError, "the Ray cluster failed (_RayError: GCS"),
+    ],
+)
+def test_ray_task_failures_are_one_line_errors(
+    error: BaseException, kind: type[Exception], shown: str
+) -> None:
+    """Before: Ray's exceptions (a dead worker, the remote traceback) reached the CLI as is."""
+    ray = FakeRay({0: None, 1: error, 2: None})
+    got = []
+    with pytest.raises(kind) as info:
+        got.extend(fake_ray_backend(ray, jobs=1).map_chunks(fake_chunks(3)))
+    assert got == [[{"chunk": 0}]]  # the records before it are kept
+    assert shown in str(info.value)
+    assert "\n" not in str(info.value)
+    assert not isinstance(info.value, _RayError)
+    assert ray.cancelled == [1, 2]
+
+
+@pytest.mark.distributed
+def test_a_dead_ray_worker_is_a_one_line_run_failure(tmp_path: Path) -> None:
+    """A real local Ray: a worker killed mid-chunk (after Ray's retries) ends the run with
+    exit 1 and one line, the records before it kept."""
+    pytest.importorskip("ray")
+    out = tmp_path / "g.jsonl"
+    args = ["sim", "toy", "-n", "200", "--seed", "1", "-j", "1", "-q", "-o", str(out)]
+    proc = start([*args, "--backend", "ray", "--agents", "toy_game:Dies"], tmp_path)
+    _, err = proc.communicate(timeout=600)
+    assert proc.returncode == 1, err
+    assert "worker process died" in err
+    assert "Traceback" not in err
+    whole_records(out)
+
+
+@pytest.mark.distributed
+def test_ctrl_c_on_ray_with_a_stuck_agent(tmp_path: Path) -> None:
+    """A real local Ray: Ctrl-C with a stuck task exits 130 with whole records, no traceback,
+    and leaves no process of the run behind."""
+    pytest.importorskip("ray")
+    out = tmp_path / "g.jsonl"
+    args = ["sim", "toy", "-n", "100000", "--seed", "1", "-j", "1", "-q", "-o", str(out)]
+    args += ["--backend", "ray", "--agents", "toy_game:Stuck", "--chunk-size", "2"]
+    proc = start(args, tmp_path)
+    part = Path(partial_path(str(out)))
+    wait_for(lambda: part.exists() and part.stat().st_size > 0, 300)
+    size = -1
+    while size != part.stat().st_size:
+        size = part.stat().st_size
+        time.sleep(1.0)
+    os.killpg(proc.pid, signal.SIGINT)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err
+    assert 0 < len(whole_records(out)) < 100000
+    wait_for(lambda: group_gone(proc.pid), 60)
