@@ -7,9 +7,11 @@
 //!   [`three_thirteen_batch`]: many games stepped together (RL).
 //! * [`spite`]: Spite & Malice turn planner; [`spite_expert`]: the `expert` agent's search.
 //! * [`nerts`]: Nerts move generation; [`nerts_rollout`]: Nerts look-ahead simulator.
+//! * [`hash`]: the one fast hasher of the memo tables.
 
 pub mod card;
 pub mod error;
+pub mod hash;
 pub mod meld;
 pub mod nerts;
 pub mod nerts_rollout;

@@ -19,9 +19,10 @@
 //! only the first of each is tried. The only heap allocations are the table and the result.
 
 use std::collections::HashSet;
-use std::hash::{BuildHasherDefault, Hasher};
 
 use thiserror::Error;
+
+use crate::hash::FastSet;
 
 /// Rank value of a wild card.
 pub const WILD: u8 = 0;
@@ -432,29 +433,12 @@ struct Pos {
 
 type Key = [u8; 2 + MAX_SIDES + MAX_CENTER + 1];
 
-#[derive(Default)]
-struct FxHasher(u64);
-
-impl Hasher for FxHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let mut b = [0u8; 8];
-            b[..chunk.len()].copy_from_slice(chunk);
-            self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(b))
-                .wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-        }
-    }
-}
-
 const MAX_PATH: usize = MAX_HAND + MAX_SIDES * MAX_SIDE_DEPTH + 2;
 
 struct Search<'a> {
     inp: &'a PlanInput,
     w: &'a [f64; NUM_FEATURES],
-    seen: HashSet<Key, BuildHasherDefault<FxHasher>>,
+    seen: FastSet<Key>,
     path: [Step; MAX_PATH],
     path_len: usize,
     best: [Step; MAX_PATH],

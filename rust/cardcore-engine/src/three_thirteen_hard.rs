@@ -11,11 +11,9 @@
 //! made before this module replaced its loops, so the agent's games are unchanged.
 
 use std::cell::RefCell;
-use std::collections::HashMap;
-use std::hash::BuildHasherDefault;
 
 use crate::card::{JOKER0, MAX_JOKERS, rank, suit};
-use crate::meld::search::U64Hasher;
+use crate::hash::FastMap;
 use crate::meld::{self, AceMode, MeldError, MeldRules, card_value, fast};
 
 /// Number of face codes (naturals and jokers).
@@ -129,7 +127,7 @@ fn interacts(u: u8, naturals: &[u8], wilds: usize, wild: u8, mode: AceMode) -> b
     })
 }
 
-type Memo = HashMap<u128, u32, BuildHasherDefault<U64Hasher>>;
+type Memo = FastMap<u128, u32>;
 
 /// Memo entries per generation (two generations: about 2 x 1.5 MB per thread).
 const MEMO_LIMIT: usize = 1 << 16;

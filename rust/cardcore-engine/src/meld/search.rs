@@ -10,38 +10,13 @@
 //! other member of `c`'s meld is still present when `c` is the lowest card, so every arrangement
 //! in this normal form is reached.
 
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
-
 use super::{
     AceMode, Arrangement, Meld, MeldKind, MeldRules, Split, finish, is_wild, natural_value,
     pos_rank, positions, run_window, split,
 };
 use crate::card::{self, face, rank, suit};
 
-/// Multiplicative hasher for `u64` and `u128` keys (no dependency, no allocation).
-#[derive(Default, Clone, Copy)]
-pub(crate) struct U64Hasher(u64);
-
-impl Hasher for U64Hasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
-        }
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = (n ^ (n >> 29)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    }
-    fn write_u128(&mut self, n: u128) {
-        #[allow(clippy::cast_possible_truncation)]
-        self.write_u64((n as u64) ^ ((n >> 64) as u64).rotate_left(29));
-    }
-}
-
-pub(crate) type FastMap<V> = HashMap<u64, V, BuildHasherDefault<U64Hasher>>;
+pub(crate) type FastMap<V> = crate::hash::FastMap<u64, V>;
 
 const NONE: u8 = u8::MAX;
 
