@@ -262,6 +262,32 @@ def test_resume_of_a_finished_run_says_so(tmp_path: Path) -> None:
     assert "no run plan" in msg
 
 
+@pytest.mark.parametrize("fmt", ["jsonl", "csv"])
+@pytest.mark.parametrize(
+    ("other", "shown"),
+    [
+        (["--agents", "random"], "agents high;high, this command gives random;random"),
+        (["--players", "3"], "players 2, this command gives 3"),
+        (
+            ["--rotate-seats", "--agents", "high,random"],
+            "agents high;high, this command gives random;high",
+        ),
+    ],
+)
+def test_resume_of_a_finished_run_checks_it_is_this_run(
+    tmp_path: Path, fmt: str, other: list[str], shown: str
+) -> None:
+    """A finished run keeps no plan file; `--resume` with other agents or players said
+    "Nothing to do: ... already holds the records of this run" (exit 0)."""
+    rec = tmp_path / f"g.{fmt}"
+    assert sim("-n", "12", "-o", str(rec))[0] == 0
+    before = rec.read_bytes()
+    code, msg = sim("-n", "12", "-o", str(rec), "--resume", *other)
+    assert code == 2, msg
+    assert f"holds another run: its record 11 has {shown}" in " ".join(msg.split())
+    assert rec.read_bytes() == before
+
+
 def test_resume_without_an_output_file_starts_the_run(tmp_path: Path) -> None:
     rec = tmp_path / "g.jsonl"
     assert sim("-n", "5", "-o", str(rec), "--resume")[0] == 0

@@ -180,6 +180,23 @@ def _parse(line: bytes, header: bytes | None) -> Mapping[str, Any]:
     return rec if isinstance(rec, Mapping) else {}
 
 
+def _check_seats(name: str, last: Mapping[str, Any], plan: RunPlan, index: int) -> None:
+    """The last record's deal seed, players and agents must be those ``plan`` gives record
+    ``index`` (a finished run keeps no plan file, so this is what tells another run apart)."""
+    req = plan.request(index)
+    expected = {"seed": req.seed, "players": req.players, "agents": ";".join(req.agents)}
+    for key, want in expected.items():
+        if key not in last:
+            continue
+        got = last[key]
+        text = ";".join(map(str, got)) if isinstance(got, list) else str(got)
+        if text != str(want):
+            raise OptionError(
+                f"{name} holds another run: its record {index} has {key} {text}, this "
+                f"command gives {want}; use the same options, or a new file"
+            )
+
+
 def _source(path: str | None) -> str | None:
     """The newest state of an output: its ``.partial`` (a run was killed), else the file."""
     if path is None or path == "-":
@@ -293,6 +310,7 @@ class RunOutputs:
                     f"{self.records} does not continue this run (game {plan.game}, seed "
                     f"{plan.seed}, record {index}); use the same --seed and game, or a new file"
                 )
+            _check_seats(str(self.records), last, plan, index)
             if rep_src is not None:
                 line, rep_end = _line(rep_src, done)
                 if _parse(line, None).get("seed") != derive_seed(plan.seed, index, "game"):
