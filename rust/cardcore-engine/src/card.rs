@@ -71,10 +71,8 @@ pub const fn card_id(face: u8, deck: u16, num_decks: u16) -> u16 {
 #[must_use]
 pub const fn split_id(id: u16, num_decks: u16) -> (u8, u16) {
     if id >= num_decks * 52 {
-        #[allow(clippy::cast_possible_truncation)]
         (JOKER0 + (id - num_decks * 52) as u8, 0)
     } else {
-        #[allow(clippy::cast_possible_truncation)]
         ((id % 52) as u8, id / 52)
     }
 }

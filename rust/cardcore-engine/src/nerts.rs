@@ -258,7 +258,6 @@ pub fn generate(v: &PlayerView, out: &mut MoveBuf) {
     for i in 0..nw {
         let top = v.work_top[i];
         if top != NONE && fits_foundation(top, &v.need) {
-            #[allow(clippy::cast_possible_truncation)]
             out.push(K_FOUNDATION, i as u8, 1, NONE);
         }
     }
@@ -277,7 +276,6 @@ pub fn generate(v: &PlayerView, out: &mut MoveBuf) {
                 fits_work(r, red, t)
             };
             if ok {
-                #[allow(clippy::cast_possible_truncation)]
                 out.push(K_WORK, src, 1, j as u8);
             }
         }
@@ -297,7 +295,6 @@ pub fn generate(v: &PlayerView, out: &mut MoveBuf) {
                 continue;
             }
             let t = v.work_top[j];
-            #[allow(clippy::cast_possible_truncation)]
             let (si, dj) = (i as u8, j as u8);
             if t == NONE {
                 if fill_any {
@@ -353,7 +350,6 @@ pub fn generate_batch(
     for (index, chunk) in states.chunks_exact(STATE_BYTES).enumerate() {
         let v = PlayerView::decode(chunk).map_err(|e| NertsError { index, why: e.why })?;
         generate(&v, &mut buf);
-        #[allow(clippy::cast_possible_truncation)]
         counts.extend_from_slice(&(buf.len as u16).to_le_bytes());
         for &m in buf.as_slice() {
             moves.extend_from_slice(&m.to_le_bytes());

@@ -141,7 +141,6 @@ impl CardRng {
     pub fn below(&mut self, bound: u64) -> u64 {
         debug_assert!(bound > 0);
         let mut m = u128::from(self.next_u64()) * u128::from(bound);
-        #[allow(clippy::cast_possible_truncation)]
         if (m as u64) < bound {
             let threshold = bound.wrapping_neg() % bound;
             while (m as u64) < threshold {
@@ -154,7 +153,6 @@ impl CardRng {
     /// Uniform float in `[0, 1)` from the top 53 bits.
     #[inline]
     pub fn next_f64(&mut self) -> f64 {
-        #[allow(clippy::cast_precision_loss)]
         let x = (self.next_u64() >> 11) as f64;
         x * (1.0 / 9_007_199_254_740_992.0)
     }

@@ -109,7 +109,6 @@ fn draw_fixed<const K: usize>(rng: &mut CardRng, b: Batch) -> [usize; K] {
         let mut leftover = rng.next_u64();
         for (t, j) in js.iter_mut().enumerate() {
             let m = u128::from(leftover) * ((b.top - t) as u128);
-            #[allow(clippy::cast_possible_truncation)]
             {
                 *j = (m >> 64) as usize;
                 leftover = m as u64;
@@ -180,7 +179,6 @@ fn apply<T>(rng: &mut CardRng, items: &mut [T], b: Batch) {
         3 => apply_fixed::<T, 3>(rng, items, b),
         2 => apply_fixed::<T, 2>(rng, items, b),
         _ => {
-            #[allow(clippy::cast_possible_truncation)]
             let j = rng.below(b.top as u64) as usize;
             items.swap(b.top - 1, j);
         }
@@ -212,7 +210,6 @@ fn shuffle_scheduled<T>(rng: &mut CardRng, items: &mut [T], plan: &[Batch]) {
 #[must_use]
 pub fn permutation(rng: &mut CardRng, n: usize) -> Vec<u16> {
     assert!(n <= 65_536, "permutation length fits u16");
-    #[allow(clippy::cast_possible_truncation)]
     let mut v: Vec<u16> = (0..n).map(|x| x as u16).collect();
     shuffle(rng, &mut v);
     v
@@ -230,7 +227,6 @@ pub fn permutations_u8(master: u64, first_index: u64, stream: &str, n: usize, ou
     if out.len() == n {
         // One row (the single-deck call from Python): no allocation at all.
         for (v, x) in out.iter_mut().enumerate() {
-            #[allow(clippy::cast_possible_truncation)]
             {
                 *x = v as u8;
             }
@@ -238,7 +234,6 @@ pub fn permutations_u8(master: u64, first_index: u64, stream: &str, n: usize, ou
         shuffle(&mut seeds.rng(first_index), out);
         return;
     }
-    #[allow(clippy::cast_possible_truncation)]
     let identity: Vec<u8> = (0..n).map(|x| x as u8).collect();
     let plan = schedule(n);
     let mut index = first_index;
@@ -270,7 +265,6 @@ pub fn permutations_u8(master: u64, first_index: u64, stream: &str, n: usize, ou
 /// If `n` is 0 or above 65536, or `out.len()` is not a multiple of `n`.
 pub fn permutations_u16(master: u64, first_index: u64, stream: &str, n: usize, out: &mut [u16]) {
     assert!(n <= 65_536 && n > 0 && out.len() % n == 0);
-    #[allow(clippy::cast_possible_truncation)]
     let identity: Vec<u16> = (0..n).map(|x| x as u16).collect();
     let plan = schedule(n);
     let seeds = StreamSeeds::new(master, stream);
@@ -289,7 +283,6 @@ pub fn permutations_u16(master: u64, first_index: u64, stream: &str, n: usize, o
 /// If `n` is 0 or above 65536, or `out.len()` is not a multiple of `2 * n`.
 pub fn permutations_u16_le(master: u64, first_index: u64, stream: &str, n: usize, out: &mut [u8]) {
     assert!(n <= 65_536 && n > 0 && out.len() % (2 * n) == 0);
-    #[allow(clippy::cast_possible_truncation)]
     let identity: Vec<u16> = (0..n).map(|x| x as u16).collect();
     let mut row = identity.clone();
     let plan = schedule(n);

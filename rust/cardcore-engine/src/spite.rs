@@ -614,7 +614,6 @@ impl Search<'_> {
                         .any(|&e| can_play(v, e, inp.top, inp.wild_start))
                 })
                 .count();
-            #[allow(clippy::cast_precision_loss)]
             let share = fit as f64 / f64::from(inp.top + 1);
             s += w[feat::PAYOFF_NEXT_FIT] * share;
             if inp.payoff_left == 1 {
@@ -816,7 +815,6 @@ impl Search<'_> {
                     continue;
                 }
                 let s = base + self.discard_score(p, i, sd);
-                #[allow(clippy::cast_possible_truncation)]
                 self.record(s, Step::Discard(i as u8, sd as u8));
             }
         }
@@ -848,7 +846,6 @@ impl Search<'_> {
             let e = p.center[c];
             if seen & (1 << e) == 0 && can_play(v, e, self.inp.top, self.inp.wild_start) {
                 seen |= 1 << e;
-                #[allow(clippy::cast_possible_truncation)]
                 {
                     out[n] = c as u8;
                 }
@@ -898,7 +895,6 @@ impl Search<'_> {
                 for &c in &t[..n] {
                     let mut q = self.play(p, usize::from(c));
                     q.depth[sd] += 1;
-                    #[allow(clippy::cast_possible_truncation)]
                     self.push(Step::Side(sd as u8, c), &q);
                 }
             }
@@ -914,7 +910,6 @@ impl Search<'_> {
             for &c in &t[..n] {
                 let mut q = self.play(p, usize::from(c));
                 q.used |= 1 << i;
-                #[allow(clippy::cast_possible_truncation)]
                 self.push(Step::Hand(i as u8, c), &q);
             }
         }

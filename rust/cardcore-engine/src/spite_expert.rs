@@ -307,7 +307,6 @@ impl Game {
         };
         let p = self.players();
         let others: f64 = (0..p).filter(|&s| s != me).map(played).sum();
-        #[allow(clippy::cast_precision_loss)]
         let mean = others / (p - 1) as f64;
         played(me) - mean
     }

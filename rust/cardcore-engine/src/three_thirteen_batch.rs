@@ -66,7 +66,6 @@ impl Rules {
     fn meld_face(&self, card: u8) -> u8 {
         let naturals = 52 * self.decks;
         let c = usize::from(card);
-        #[allow(clippy::cast_possible_truncation)]
         if c < naturals {
             (c % 52) as u8
         } else {
@@ -172,7 +171,6 @@ impl Game {
     pub fn new(rules: &Rules, seed: u64) -> Self {
         let p = rules.players;
         let mut rng = CardRng::for_stream(seed, 0, "deck");
-        #[allow(clippy::cast_possible_truncation)]
         let dealer = match rules.first_dealer {
             Some(d) => d,
             None => rng.below(p as u64) as usize,
@@ -204,7 +202,6 @@ impl Game {
     fn deal(&mut self, rules: &Rules, round: u32) {
         let p = rules.players;
         let n = round as usize + 2;
-        #[allow(clippy::cast_possible_truncation)]
         let deck: Vec<u8> = permutation(&mut self.rng, rules.total_cards())
             .into_iter()
             .map(|c| c as u8)
@@ -334,7 +331,6 @@ impl Game {
             self.taken[seat].remove(t);
         }
         self.pile.push(card);
-        #[allow(clippy::cast_possible_truncation)]
         self.discards.push((seat as u8, card));
         self.end_turn(rules, seat);
     }
@@ -416,7 +412,6 @@ impl Game {
 
     /// `points()`: the penalty totals so far.
     fn write_points(&self, out: &mut [f32]) {
-        #[allow(clippy::cast_precision_loss)]
         for (o, &t) in out.iter_mut().zip(&self.totals) {
             *o = t as f32;
         }
@@ -460,13 +455,11 @@ impl Game {
         if let Some(o) = self.out_seat {
             out[lay.went_out + (o + p - seat) % p] += 1.0;
         }
-        #[allow(clippy::cast_precision_loss)]
         for r in 0..p {
             let k = (seat + r) % p;
             out[lay.hand_sizes + r] = self.hands[k].len() as f32;
             out[lay.totals + r] = self.totals[k] as f32;
         }
-        #[allow(clippy::cast_precision_loss)]
         {
             out[lay.stock_size] = self.stock.len() as f32;
             out[lay.stock_size + 1] = self.round as f32;
@@ -522,7 +515,6 @@ impl Episode {
         if !self.game.is_legal(&self.rules, action) {
             return Err(IllegalAction { game: 0, action });
         }
-        #[allow(clippy::cast_sign_loss, clippy::cast_possible_truncation)]
         self.game.apply(&self.rules, action as usize);
         Ok(())
     }
@@ -723,7 +715,6 @@ impl Chunk<'_> {
             reward.fill(0.0);
             self.done[i] = 0;
             if let Some(&action) = self.actions.get(i) {
-                #[allow(clippy::cast_sign_loss, clippy::cast_possible_truncation)]
                 game.apply(rules, action as usize);
                 if game.is_over() {
                     game.write_returns(rules, reward);
@@ -740,7 +731,6 @@ impl Chunk<'_> {
             let obs = &mut self.obs[i * d..(i + 1) * d];
             game.write_observation(rules, layout, game.current(), obs);
             game.write_mask(rules, &mut self.mask[i * a..(i + 1) * a]);
-            #[allow(clippy::cast_possible_wrap)]
             {
                 self.player[i] = game.current() as i64;
             }
@@ -778,9 +768,7 @@ mod tests {
                 .chunks(a)
                 .map(|m| {
                     let legal: Vec<usize> = (0..a).filter(|&k| m[k] == 1).collect();
-                    #[allow(clippy::cast_possible_truncation, clippy::cast_possible_wrap)]
-                    let pick = legal[rng.below(legal.len() as u64) as usize] as i64;
-                    pick
+                    legal[rng.below(legal.len() as u64) as usize] as i64
                 })
                 .collect();
             batch.step(&acts, &mut out, threads).unwrap();

@@ -360,7 +360,6 @@ impl Round {
                 others += score;
             }
         }
-        #[allow(clippy::cast_precision_loss)]
         let opponents = (ctx.players - 1) as f64;
         others / opponents - own
     }

@@ -123,7 +123,6 @@ proptest! {
             .collect();
         hand.extend((0..jokers).map(|k| 52 + k));
         let r = rules(mode_of(mode));
-        #[allow(clippy::cast_possible_truncation)]
         let w = wild as u8;
         prop_assert_eq!(fast::deadwood(&hand, w, &r), search::deadwood(&hand, w, &r));
         // Discards (shared work) == the search on each hand minus one card.
@@ -152,7 +151,6 @@ proptest! {
             .collect();
         hand.extend((0..jokers).map(|k| 52 + k));
         let r = rules(mode_of(mode));
-        #[allow(clippy::cast_possible_truncation)]
         let w = wild as u8;
         let d = fast::discards(&hand, w, &r);
         for (i, &got) in d.iter().enumerate() {
@@ -171,7 +169,6 @@ proptest! {
         mode in 0u8..3,
     ) {
         let r = rules(mode_of(mode));
-        #[allow(clippy::cast_possible_truncation)]
         let w = wild as u8;
         prop_assert_eq!(fast::deadwood(&hand, w, &r), search::deadwood(&hand, w, &r));
         let a = best_arrangement(&hand, wild, &r).unwrap();
@@ -192,7 +189,6 @@ proptest! {
             rest.remove(i);
             prop_assert_eq!(got, min_deadwood(&rest, wild, &r).unwrap());
         }
-        #[allow(clippy::cast_possible_truncation)]
         let least = fast::min_discard(&hand, wild as u8, &r);
         prop_assert_eq!(least, d.iter().copied().min().unwrap());
     }

@@ -13,7 +13,6 @@ fn hands(n: usize, size: usize, decks: usize, jokers: u8, rng: &mut CardRng) -> 
     (0..n)
         .map(|_| {
             for i in 0..size {
-                #[allow(clippy::cast_possible_truncation)]
                 let j = i + rng.below((deck.len() - i) as u64) as usize;
                 deck.swap(i, j);
             }
@@ -32,7 +31,6 @@ fn per_item<T>(hs: &[T], mut f: impl FnMut(&T) -> u32) -> f64 {
         for h in chunk {
             sink += u64::from(f(black_box(h)));
         }
-        #[allow(clippy::cast_precision_loss)]
         samples.push(t.elapsed().as_secs_f64() / chunk.len() as f64);
     }
     black_box(sink);

@@ -458,7 +458,7 @@ type PyExpertParams = (u32, Option<f64>, usize, u32, f64, bool, bool);
 /// Three-Thirteen expert agent: `(choice, deals, candidates)`; the choice is 0 (stock) or 1
 /// (pile) in the draw phase, else the hand index to discard. The search runs without the GIL.
 #[pyfunction]
-#[allow(clippy::needless_pass_by_value, clippy::too_many_arguments)]
+#[allow(clippy::too_many_arguments)]
 fn tt_expert_decide(
     py: Python<'_>,
     cards: PyTableCards<'_>,

@@ -83,7 +83,6 @@ fn suit_solve(
         return *v;
     }
     let mut res = [INF; KN];
-    #[allow(clippy::cast_possible_truncation)]
     let val = natural_value(r, mode) as u16;
     cnt[usize::from(r)] -= 1;
     // Deadwood.
@@ -143,7 +142,6 @@ fn build_table(mode: AceMode) -> Table {
                 }
             }
             let g = suit_solve(&mut cnt, mode, &mut memo, None, None);
-            #[allow(clippy::cast_possible_truncation)]
             g.map(|v| v as u8)
         })
         .collect()
@@ -189,17 +187,14 @@ fn build_dead_table(mode: AceMode) -> DeadTable {
     };
     let rank_bit = |q: u8| 1usize << (pos_rank(q) - 1);
     for mask in 1..n {
-        #[allow(clippy::cast_possible_truncation)]
         let r = mask.trailing_zeros() as u8 + 1;
         let bit_r = 1usize << (r - 1);
-        #[allow(clippy::cast_possible_truncation)]
         let val = natural_value(r, mode) as u16;
         let rest = mask & !bit_r;
         let mut cost = [INF; KN];
         let mut dead = [0u16; KN];
         for k in 0..KN {
             cost[k] = t.cost[rest][k] + val;
-            #[allow(clippy::cast_possible_truncation)]
             {
                 dead[k] = t.dead[rest][k] | bit_r as u16;
             }
@@ -264,7 +259,6 @@ fn build_table1(mode: AceMode) -> Table {
             }
             cnt[r] = 2;
             let g = suit_solve(&mut cnt, mode, &mut memo, Some(single), None);
-            #[allow(clippy::cast_possible_truncation)]
             {
                 out[((r - 1) << 13) | mask as usize] = g.map(|v| v as u8);
             }
@@ -513,7 +507,6 @@ impl Hand {
                 AceMode::High => (spread >> 13) & 1,
                 AceMode::Both => (spread | (spread >> 13)) & 1,
             };
-            #[allow(clippy::cast_possible_truncation)]
             {
                 out[s] = ((spread & 0x1FFE) | ace_near) as u16;
             }
@@ -612,7 +605,6 @@ fn dead_naturals(h: &Hand, mode: AceMode) -> ([u16; 4], u32) {
                 let v = cur[k - j] + g[j];
                 if v < next[k] {
                     next[k] = v;
-                    #[allow(clippy::cast_possible_truncation)]
                     {
                         choice[s][k] = j as u8;
                     }
@@ -633,14 +625,12 @@ fn dead_naturals(h: &Hand, mode: AceMode) -> ([u16; 4], u32) {
             dead[s] = dt.dead[usize::from(snap.mask[s])][j];
         }
         k -= j;
-        #[allow(clippy::cast_possible_truncation)]
         {
             used += j as u32;
         }
     }
     // The pulled-out ranks need only the fewest wilds reaching their value.
     let iso_used = (0..=k).find(|&i| h.iso[i] == h.iso[k]).unwrap_or(k);
-    #[allow(clippy::cast_possible_truncation)]
     {
         used += iso_used as u32;
     }
@@ -728,7 +718,6 @@ fn rank_options(
             let v: u32 = (0..4)
                 .map(|s| u32::from(forced[s]) * natural_value(r_u8(r), mode))
                 .sum();
-            #[allow(clippy::cast_possible_truncation)]
             let v = v as u16;
             for k in (1..CB).rev() {
                 h.iso[k] = (h.iso[k] + v).min(h.iso[k - 1]);
@@ -756,7 +745,6 @@ fn rank_options(
                     if n < 2 {
                         continue;
                     }
-                    #[allow(clippy::cast_possible_truncation)]
                     let need = 3u32.saturating_sub(n) as u8;
                     if u32::from(need) > wilds {
                         continue;
@@ -850,7 +838,6 @@ fn run_without(
                     h.dup[t] = h.cnt[t].iter().any(|&n| n > 1);
                 }
                 2 => {
-                    #[allow(clippy::cast_possible_truncation)]
                     let v = (2 * natural_value(r_u8(q), h.mode)) as u16;
                     for k in (1..CB).rev() {
                         iso[k] = (iso[k] + v).min(iso[k - 1]);
@@ -889,7 +876,6 @@ fn run_without(
 }
 
 #[inline]
-#[allow(clippy::cast_possible_truncation)]
 const fn r_u8(r: usize) -> u8 {
     r as u8
 }
@@ -1011,7 +997,6 @@ fn unmeldable(cnt: &[[u8; 14]; 4], s: usize, r: usize, wilds: u32, mode: AceMode
     }
     // Runs: any 3-window holding position p with the other two positions natural or (one) wild.
     let (lo_all, hi_all) = mode.range();
-    #[allow(clippy::cast_possible_truncation)]
     let r8 = r as u8;
     for &p in positions(r8, mode) {
         for lo in lo_all.max(p.saturating_sub(2))..=p.min(hi_all - 2) {
@@ -1250,7 +1235,6 @@ mod tests {
                     );
                     let d = usize::from(dt.dead[mask][k]);
                     assert_eq!(d & !mask, 0);
-                    #[allow(clippy::cast_possible_truncation)]
                     let v: u32 = (1..=13u8)
                         .filter(|&r| d & (1 << (r - 1)) != 0)
                         .map(|r| natural_value(r, mode))

@@ -322,7 +322,6 @@ pub(crate) const fn finish(d: u32, s: &Split) -> u32 {
 pub fn min_deadwood(faces: &[u8], wild: u32, rules: &MeldRules) -> Result<u32, MeldError> {
     check_rules(wild, rules)?;
     check_hand(faces)?;
-    #[allow(clippy::cast_possible_truncation)]
     Ok(fast::deadwood(faces, wild as u8, rules))
 }
 
@@ -339,7 +338,6 @@ pub fn min_deadwood_batch<H: AsRef<[u8]>>(
     for h in hands {
         check_hand(h.as_ref())?;
     }
-    #[allow(clippy::cast_possible_truncation)]
     let w = wild as u8;
     Ok(hands
         .iter()
@@ -358,7 +356,6 @@ pub fn best_arrangement(
 ) -> Result<Arrangement, MeldError> {
     check_rules(wild, rules)?;
     check_hand(faces)?;
-    #[allow(clippy::cast_possible_truncation)]
     Ok(search::arrangement(faces, wild as u8, rules))
 }
 
@@ -373,6 +370,5 @@ pub fn discard_deadwoods(
 ) -> Result<Vec<u32>, MeldError> {
     check_rules(wild, rules)?;
     check_hand(faces)?;
-    #[allow(clippy::cast_possible_truncation)]
     Ok(fast::discards(faces, wild as u8, rules))
 }

@@ -76,14 +76,12 @@ impl Solver {
         for f in 0..52u8 {
             let c = counts[usize::from(f)];
             if c > 0 {
-                #[allow(clippy::cast_possible_truncation)]
                 {
                     s.idx[usize::from(f)] = s.faces.len() as u8;
                 }
                 s.faces.push(f);
                 s.cnt.push(c);
                 s.radix.push(place);
-                #[allow(clippy::cast_possible_truncation)]
                 s.vals.push(natural_value(rank(f), mode) as u16);
                 state += place * u64::from(c);
                 place *= u64::from(c) + 1;
@@ -105,11 +103,7 @@ impl Solver {
         let (r, s0) = (rank(c), suit(c));
         let mut out = vec![Opt::Dead];
         // Sets of rank r holding c: 1..=5 naturals, wilds up to 3.
-        let avail: [u8; 4] = std::array::from_fn(|s| {
-            #[allow(clippy::cast_possible_truncation)]
-            let a = self.count(face(r, s as u8)).min(5);
-            a
-        });
+        let avail: [u8; 4] = std::array::from_fn(|s| self.count(face(r, s as u8)).min(5));
         for t0 in 0..=avail[0] {
             for t1 in 0..=avail[1] {
                 for t2 in 0..=avail[2] {
@@ -146,7 +140,6 @@ impl Solver {
                 let mut sub = free;
                 loop {
                     let taken = sub | required | (1 << (p - lo));
-                    #[allow(clippy::cast_possible_truncation)]
                     let need = len - taken.count_ones() as u8;
                     if need <= wrem {
                         out.push(Opt::Run {
@@ -185,7 +178,6 @@ impl Solver {
             Opt::Set { rank: r, take, .. } => {
                 for (s, &k) in take.iter().enumerate() {
                     if k > 0 {
-                        #[allow(clippy::cast_possible_truncation)]
                         one(self, face(r, s as u8), k);
                     }
                 }
@@ -272,7 +264,6 @@ impl Solver {
 pub fn natural_deadwood(hand: &[u8], wild: u8, rules: &MeldRules) -> u32 {
     let sp = split(hand, wild, rules);
     let (mut s, state) = Solver::new(hand, wild, rules.ace_mode, sp.wilds);
-    #[allow(clippy::cast_possible_truncation)]
     u32::from(s.solve(0, state, sp.wilds.min(255) as u8))
 }
 
@@ -292,11 +283,9 @@ fn set_stand_ins(rank: u8, natural_suits: &[u8], n: usize) -> Vec<u8> {
 
 /// One optimal arrangement (indices into `hand`).
 #[must_use]
-#[allow(clippy::too_many_lines)]
 pub fn arrangement(hand: &[u8], wild: u8, rules: &MeldRules) -> Arrangement {
     let sp: Split = split(hand, wild, rules);
     let (mut s, state) = Solver::new(hand, wild, rules.ace_mode, sp.wilds);
-    #[allow(clippy::cast_possible_truncation)]
     let w8 = sp.wilds.min(255) as u8;
     let d = u32::from(s.solve(0, state, w8));
     let steps = s.trace(state, w8);
@@ -330,7 +319,6 @@ pub fn arrangement(hand: &[u8], wild: u8, rules: &MeldRules) -> Arrangement {
                 let mut cards = Vec::new();
                 let mut suits = Vec::new();
                 for (su, &k) in t.iter().enumerate() {
-                    #[allow(clippy::cast_possible_truncation)]
                     let su = su as u8;
                     for _ in 0..k {
                         cards.push((take(face(r, su)), None));
