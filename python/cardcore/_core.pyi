@@ -166,6 +166,9 @@ def tt_expert_decide(
 # --- spite (spite & malice) ----------------------------------------------------------------
 SPITE_FEATURES: list[str]
 SPITE_NUM_FEATURES: int
+SPITE_NO_CARD: int
+SPITE_MAX_SIDE_DEPTH: int
+SPITE_MAX_CENTER: int
 
 def spite_plan(
     hand: bytes,
@@ -203,43 +206,169 @@ def nerts_move_codes(state: bytes) -> list[int]: ...
 def nerts_moves_batch(states: bytes) -> tuple[bytes, bytes]: ...
 def nerts_count_batch(states: bytes, repeat: int = 1) -> int: ...
 
-_Seat = tuple[int, int, list[list[int]], list[int], int, list[int], int, int]
-_Timing = tuple[float, float, float, float, float, float, float, int, int, int]
-_Rules = tuple[int, int, bool, bool, int, int, int, int]
+from typing import ClassVar as _ClassVar  # noqa: E402
+
+NERTS_UNLIMITED_RECYCLES: int
+NERTS_NONE: int
+NERTS_SRC_WASTE: int
+NERTS_SRC_NERTS: int
+NERTS_K_FOUNDATION: int
+NERTS_K_WORK: int
+NERTS_K_FLIP: int
+NERTS_K_RECYCLE: int
+NERTS_K_CALL: int
+NERTS_F_PARTIAL: int
+NERTS_F_FILL_ANY: int
+NERTS_F_RECYCLE: int
+NERTS_F_RUNNING: int
+
+@_final
+class NertsTiming:
+    """The table speed of the look-ahead's simulated players."""
+
+    def __new__(
+        cls,
+        *,
+        m_play: float,
+        m_build: float,
+        m_seq: float,
+        m_flip: float,
+        m_call: float,
+        sigma: float,
+        miss: float,
+        min_ms: int,
+        max_ms: int,
+        retry_ms: int,
+    ) -> NertsTiming: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    def __ne__(self, other: object, /) -> bool: ...
+    __hash__: _ClassVar[None]  # type: ignore[assignment]
+    @property
+    def m_play(self) -> float: ...
+    @property
+    def m_build(self) -> float: ...
+    @property
+    def m_seq(self) -> float: ...
+    @property
+    def m_flip(self) -> float: ...
+    @property
+    def m_call(self) -> float: ...
+    @property
+    def sigma(self) -> float: ...
+    @property
+    def miss(self) -> float: ...
+    @property
+    def min_ms(self) -> int: ...
+    @property
+    def max_ms(self) -> int: ...
+    @property
+    def retry_ms(self) -> int: ...
+
+@_final
+class NertsRules:
+    """The table options a look-ahead rollout needs."""
+
+    def __new__(
+        cls,
+        *,
+        num_work: int,
+        flip_count: int,
+        partial: bool,
+        fill_any: bool,
+        max_recycles: int,
+        foundation_points: int,
+        nerts_penalty: int,
+        nerts_bonus: int,
+    ) -> NertsRules: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    def __ne__(self, other: object, /) -> bool: ...
+    __hash__: _ClassVar[None]  # type: ignore[assignment]
+    @property
+    def num_work(self) -> int: ...
+    @property
+    def flip_count(self) -> int: ...
+    @property
+    def partial(self) -> bool: ...
+    @property
+    def fill_any(self) -> bool: ...
+    @property
+    def max_recycles(self) -> int: ...
+    @property
+    def foundation_points(self) -> int: ...
+    @property
+    def nerts_penalty(self) -> int: ...
+    @property
+    def nerts_bonus(self) -> int: ...
+
+@_final
+class NertsSeat:
+    """What the deciding seat knows of one seat (faces 0..52, 255 = not known)."""
+
+    def __new__(
+        cls,
+        *,
+        nerts_count: int,
+        nerts_top: int,
+        work: _Sequence[_Sequence[int]],
+        cycle: _Sequence[int],
+        waste: int,
+        pool: _Sequence[int],
+        recycles: int,
+        found: int,
+    ) -> NertsSeat: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    def __ne__(self, other: object, /) -> bool: ...
+    __hash__: _ClassVar[None]  # type: ignore[assignment]
+    @property
+    def nerts_count(self) -> int: ...
+    @property
+    def nerts_top(self) -> int: ...
+    @property
+    def work(self) -> list[list[int]]: ...
+    @property
+    def cycle(self) -> list[int]: ...
+    @property
+    def waste(self) -> int: ...
+    @property
+    def pool(self) -> list[int]: ...
+    @property
+    def recycles(self) -> int: ...
+    @property
+    def found(self) -> int: ...
 
 def nerts_rollouts(
-    seats: _Sequence[_Seat],
+    seats: _Sequence[NertsSeat],
     need: _Sequence[_Sequence[int]],
     root: int,
     horizon_ms: int,
     samples: int,
     seed: int,
-    timing: _Timing,
-    rules: _Rules,
+    timing: NertsTiming,
+    rules: NertsRules,
     candidates: _Sequence[int],
 ) -> list[int]: ...
 def nerts_knowledge(
     obs: _Any, own_cycle: _Sequence[int | None]
-) -> tuple[list[_Seat], list[list[int]]]: ...
+) -> tuple[list[NertsSeat], list[list[int]]]: ...
 def nerts_choose(
     obs: _Any,
     own_cycle: _Sequence[int | None],
     horizon_ms: int,
     samples: int,
     seed: int,
-    timing: _Timing,
-    rules: _Rules,
+    timing: NertsTiming,
+    rules: NertsRules,
     candidates: _Sequence[int],
     bonus: _Sequence[float],
     racing: tuple[int, int, float, float],
 ) -> int: ...
 def nerts_greedy_move(
-    seats: _Sequence[_Seat], need: _Sequence[_Sequence[int]], seat: int, rules: _Rules
+    seats: _Sequence[NertsSeat], need: _Sequence[_Sequence[int]], seat: int, rules: NertsRules
 ) -> int | None: ...
 def nerts_sim_trace(
     seats: _Sequence[_Mapping[str, _Any]],
     foundations: _Sequence[_Sequence[int]],
-    rules: _Rules,
+    rules: NertsRules,
     moves: _Sequence[tuple[int, int]],
 ) -> list[dict[str, _Any]]: ...
 

@@ -16,8 +16,8 @@ from cardcore.nerts.lookahead import (
     choose,
     knowledge,
     rollout_values,
-    rules_tuple,
-    timing_tuple,
+    table_rules,
+    table_timing,
 )
 from cardcore.nerts.rules import Action, Undo
 
@@ -65,15 +65,15 @@ def reference_knowledge(
         ]
         found = sum(1 for c in on_foundations if c // 52 == seat)
         out.append(
-            (
-                p.nerts_count,
-                NONE if p.nerts_top is None else p.nerts_top - base,
-                [[c - base for c in pile] for pile in p.work],
-                cycle,
-                p.waste_count,
-                pool,
-                recycles,
-                found,
+            _core.NertsSeat(
+                nerts_count=p.nerts_count,
+                nerts_top=NONE if p.nerts_top is None else p.nerts_top - base,
+                work=[[c - base for c in pile] for pile in p.work],
+                cycle=cycle,
+                waste=p.waste_count,
+                pool=pool,
+                recycles=recycles,
+                found=found,
             )
         )
     return out, need
@@ -99,7 +99,7 @@ class Recorder:
         if legal == self.rnd_ref[0].legal(obs.seat):  # not the re-decision after a miss
             seats, need = knowledge(obs, cycle)
             assert (seats, need) == reference_knowledge(obs, cycle)
-            code = _core.nerts_greedy_move(seats, need, obs.seat, rules_tuple(obs.table_options))
+            code = _core.nerts_greedy_move(seats, need, obs.seat, table_rules(obs.table_options))
             assert code == (None if choice is None else choice.code), (obs.seat, obs.now)
         # the memory never holds a wrong card
         p = self.rnd_ref[0].table.players[obs.seat]
@@ -164,11 +164,13 @@ def test_bad_knowledge_is_a_value_error_not_a_panic() -> None:
     rnd = Round(Options(), 3, [GreedyAgent(), GreedyAgent()])
     obs = rnd.observation(0)
     seats, need = knowledge(obs, StockMemory().update(obs))
-    rules = rules_tuple(obs.table_options)
-    timing = timing_tuple(obs.table_options)
+    rules = table_rules(obs.table_options)
+    timing = table_timing(obs.table_options)
     flip = [a.code for a in rnd.legal(0) if str(a) == "flip"]
     assert len(_core.nerts_rollouts(seats, need, 0, 1000, 2, 1, timing, rules, flip)) == 2
-    short = [(*seats[0][:5], seats[0][5][:3], *seats[0][6:]), seats[1]]
+    s = seats[0]
+    fields = ("nerts_count", "nerts_top", "work", "cycle", "waste", "recycles", "found")
+    short = [_core.NertsSeat(**{f: getattr(s, f) for f in fields}, pool=s.pool[:3]), seats[1]]
     with pytest.raises(ValueError, match="pool"):
         _core.nerts_rollouts(short, need, 0, 1000, 2, 1, timing, rules, flip)
     with pytest.raises(ValueError, match="root"):

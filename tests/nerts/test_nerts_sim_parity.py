@@ -16,7 +16,7 @@ from cardcore.cards import rank_of, suit_of
 from cardcore.games.base import OptionValue
 from cardcore.nerts import NERTS, WASTE, Action, NertsTable, Options, ToFoundation, ToWork, Undo
 from cardcore.nerts.engine import deal_decks
-from cardcore.nerts.lookahead import rules_tuple
+from cardcore.nerts.lookahead import table_rules
 from cardcore.nerts.rules import CALL, FLIP, RECYCLE, CallNerts, Flip, Recycle
 from cardcore.rng import Rng
 
@@ -100,7 +100,7 @@ def test_engine_and_simulator_agree_step_by_step(players: int, which: int) -> No
             moves.append((seat, action.code))
             actions.append(action)
             expected.append((ok, laid_out(table), needs(table)))
-        steps = _core.nerts_sim_trace(start, starts, rules_tuple(opts), moves)
+        steps = _core.nerts_sim_trace(start, starts, table_rules(opts), moves)
         assert len(steps) == len(expected)
         for i, (step, (ok, seats, need)) in enumerate(zip(steps, expected, strict=True)):
             where = (seed, i, moves[i])
@@ -120,6 +120,6 @@ def test_bad_tables_are_errors() -> None:
     seats = laid_out(table)
     seats[0]["work"][0] = seats[0]["nerts"][-1:]  # a card twice
     with pytest.raises(ValueError, match="twice"):
-        _core.nerts_sim_trace(seats, [], rules_tuple(opts), [])
+        _core.nerts_sim_trace(seats, [], table_rules(opts), [])
     with pytest.raises(ValueError, match="not at the table"):
-        _core.nerts_sim_trace(laid_out(table), [], rules_tuple(opts), [(2, FLIP.code)])
+        _core.nerts_sim_trace(laid_out(table), [], table_rules(opts), [(2, FLIP.code)])

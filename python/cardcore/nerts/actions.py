@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
+from cardcore import _core
 from cardcore.errors import IllegalMoveError
 
 __all__ = [
@@ -31,11 +32,16 @@ __all__ = [
     "parse_action",
 ]
 
-WASTE: Final = 5
-NERTS: Final = 6
-AUTO: Final = 255
-# Move kinds of a packed code (the `K_*` of rust/cardcore-engine/src/nerts.rs).
-K_FOUNDATION, K_WORK, K_FLIP, K_RECYCLE, K_CALL, K_UNDO = 0, 1, 2, 3, 4, 5
+WASTE: Final[int] = _core.NERTS_SRC_WASTE
+NERTS: Final[int] = _core.NERTS_SRC_NERTS
+AUTO: Final[int] = _core.NERTS_NONE
+# Move kinds of a packed code (the `K_*` of rust/cardcore-engine/src/nerts.rs; undo is ours)
+K_FOUNDATION: Final[int] = _core.NERTS_K_FOUNDATION
+K_WORK: Final[int] = _core.NERTS_K_WORK
+K_FLIP: Final[int] = _core.NERTS_K_FLIP
+K_RECYCLE: Final[int] = _core.NERTS_K_RECYCLE
+K_CALL: Final[int] = _core.NERTS_K_CALL
+K_UNDO: Final = 5
 
 
 def _src_text(src: int) -> str:

@@ -25,11 +25,9 @@ __all__ = [
     "knowledge",
     "rollout_samples",
     "rollout_values",
-    "rules_tuple",
-    "timing_tuple",
+    "table_rules",
+    "table_timing",
 ]
-
-_UNLIMITED = 2**32 - 1
 
 
 class StockMemory:
@@ -88,46 +86,43 @@ def _visible(obs: NertsObservation) -> set[int]:
 
 Racing = tuple[int, int, float] | tuple[int, int, float, float]
 """``(first, step, z)`` or ``(first, step, z, max_loss)``: how :func:`choose` races."""
-TimingTuple = tuple[float, float, float, float, float, float, float, int, int, int]
-RulesTuple = tuple[int, int, bool, bool, int, int, int, int]
-SeatTuple = tuple[int, int, list[list[int]], list[int], int, list[int], int, int]
 
 
-def timing_tuple(options: Options) -> TimingTuple:
-    """The table speed as ``_core.nerts_rollouts`` takes it."""
+def table_timing(options: Options) -> _core.NertsTiming:
+    """The table speed as the Rust look-ahead takes it."""
     p = options.profile
-    return (
-        float(p.m_play),
-        float(p.m_build),
-        float(p.m_seq),
-        float(p.m_flip),
-        float(p.m_call),
-        p.sigma,
-        p.miss,
-        p.min_ms,
-        p.max_ms,
-        p.retry_ms,
+    return _core.NertsTiming(
+        m_play=float(p.m_play),
+        m_build=float(p.m_build),
+        m_seq=float(p.m_seq),
+        m_flip=float(p.m_flip),
+        m_call=float(p.m_call),
+        sigma=p.sigma,
+        miss=p.miss,
+        min_ms=p.min_ms,
+        max_ms=p.max_ms,
+        retry_ms=p.retry_ms,
     )
 
 
-def rules_tuple(options: Options) -> RulesTuple:
-    """The table options as ``_core.nerts_rollouts`` takes them."""
+def table_rules(options: Options) -> _core.NertsRules:
+    """The table options as the Rust look-ahead takes them."""
     passes = options.stock_passes
-    return (
-        options.work_piles,
-        options.flip_count,
-        options.allow_partial_pile_moves,
-        options.empty_work_pile_fill == "any",
-        _UNLIMITED if passes is None else max(passes - 1, 0),
-        options.foundation_points,
-        options.nerts_penalty,
-        options.nerts_bonus,
+    return _core.NertsRules(
+        num_work=options.work_piles,
+        flip_count=options.flip_count,
+        partial=options.allow_partial_pile_moves,
+        fill_any=options.empty_work_pile_fill == "any",
+        max_recycles=_core.NERTS_UNLIMITED_RECYCLES if passes is None else max(passes - 1, 0),
+        foundation_points=options.foundation_points,
+        nerts_penalty=options.nerts_penalty,
+        nerts_bonus=options.nerts_bonus,
     )
 
 
 def knowledge(
     obs: NertsObservation, own_cycle: Sequence[int | None]
-) -> tuple[list[SeatTuple], list[list[int]]]:
+) -> tuple[list[_core.NertsSeat], list[list[int]]]:
     """Every seat as the observing seat knows it (faces ``0..52`` per seat; ``255`` marks an
     unknown card), and per suit how many foundations take each rank next. Built in Rust
     (``cardcore_engine::nerts_rollout::knowledge``); raises ``ValueError`` for a card that is
@@ -158,8 +153,8 @@ def rollout_samples(
         horizon_ms,
         samples,
         seed,
-        timing_tuple(opts),
-        rules_tuple(opts),
+        table_timing(opts),
+        table_rules(opts),
         [a.code for a in candidates],
     )
     n = len(candidates)
@@ -211,8 +206,8 @@ def choose(
         horizon_ms,
         samples,
         seed,
-        timing_tuple(opts),
-        rules_tuple(opts),
+        table_timing(opts),
+        table_rules(opts),
         [a.code for a in candidates],
         list(bonus),
         _full_race(racing, samples),

@@ -34,7 +34,8 @@ from cardcore.nerts.options import Options
 
 __all__ = ["NertsTable", "PlayerLayout", "card_text", "fits_work"]
 
-_F_PARTIAL, _F_FILL_ANY, _F_RECYCLE, _F_RUNNING = 1, 2, 4, 8
+_F_PARTIAL, _F_FILL_ANY = _core.NERTS_F_PARTIAL, _core.NERTS_F_FILL_ANY
+_F_RECYCLE, _F_RUNNING = _core.NERTS_F_RECYCLE, _core.NERTS_F_RUNNING
 
 
 # --- cards --------------------------------------------------------------------------------

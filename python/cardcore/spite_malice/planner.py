@@ -41,9 +41,9 @@ __all__ = [
 ]
 
 FEATURES: Final[tuple[str, ...]] = tuple(_core.SPITE_FEATURES)
-NO_CARD: Final = 255
-MAX_SIDE_DEPTH: Final = 16
-MAX_CENTER: Final = 12
+NO_CARD: Final[int] = _core.SPITE_NO_CARD
+MAX_SIDE_DEPTH: Final[int] = _core.SPITE_MAX_SIDE_DEPTH
+MAX_CENTER: Final[int] = _core.SPITE_MAX_CENTER
 _SIDE_RULES: Final = {"any": 0, "same_or_one_lower": 1, "no_aces": 2}
 
 Weights = str | Sequence[float]

@@ -70,34 +70,75 @@ fn nerts_count_batch(py: Python<'_>, states: &[u8], repeat: u32) -> PyResult<u64
     .map_err(py_err)
 }
 
-/// One seat's knowledge: `(nerts_count, nerts_top, work, cycle, waste, pool, recycles, found)`.
-type SeatTuple = (u8, u8, Vec<Vec<u8>>, Vec<u8>, u8, Vec<u8>, u32, u8);
-/// `(m_play, m_build, m_seq, m_flip, m_call, sigma, miss, min_ms, max_ms, retry_ms)`.
-type TimingTuple = (f64, f64, f64, f64, f64, f64, f64, u32, u32, u32);
-/// `(num_work, flip_count, partial, fill_any, max_recycles, foundation_points, nerts_penalty,
-/// nerts_bonus)`.
-type RulesTuple = (u8, u8, bool, bool, u32, i32, i32, i32);
-
-fn knowledge(seats: Vec<SeatTuple>) -> Vec<SeatKnowledge> {
-    seats
-        .into_iter()
-        .map(
-            |(nerts_count, nerts_top, work, cycle, waste, pool, recycles, found)| SeatKnowledge {
-                nerts_count,
-                nerts_top,
-                work,
-                cycle,
-                waste,
-                pool,
-                recycles,
-                found,
-            },
-        )
-        .collect()
+/// `From` both ways between two structs with the same named fields.
+macro_rules! same_fields {
+    ($a:ident, $b:ident { $($f:ident),* $(,)? }) => {
+        impl From<$a> for $b {
+            fn from(x: $a) -> Self {
+                Self { $($f: x.$f),* }
+            }
+        }
+        impl From<$b> for $a {
+            fn from(x: $b) -> Self {
+                Self { $($f: x.$f),* }
+            }
+        }
+    };
 }
 
-fn timing_of(t: TimingTuple) -> Timing {
-    let (m_play, m_build, m_seq, m_flip, m_call, sigma, miss, min_ms, max_ms, retry_ms) = t;
+/// The table speed of the look-ahead's simulated players (`nerts_rollout::Timing`; built by
+/// `cardcore.nerts.lookahead.table_timing`).
+#[pyclass(module = "cardcore._core", frozen, get_all, eq)]
+#[derive(Clone, Copy, PartialEq)]
+pub struct NertsTiming {
+    m_play: f64,
+    m_build: f64,
+    m_seq: f64,
+    m_flip: f64,
+    m_call: f64,
+    sigma: f64,
+    miss: f64,
+    min_ms: u32,
+    max_ms: u32,
+    retry_ms: u32,
+}
+
+#[pymethods]
+impl NertsTiming {
+    #[new]
+    #[pyo3(signature = (
+        *, m_play, m_build, m_seq, m_flip, m_call, sigma, miss, min_ms, max_ms, retry_ms
+    ))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        m_play: f64,
+        m_build: f64,
+        m_seq: f64,
+        m_flip: f64,
+        m_call: f64,
+        sigma: f64,
+        miss: f64,
+        min_ms: u32,
+        max_ms: u32,
+        retry_ms: u32,
+    ) -> Self {
+        Self {
+            m_play,
+            m_build,
+            m_seq,
+            m_flip,
+            m_call,
+            sigma,
+            miss,
+            min_ms,
+            max_ms,
+            retry_ms,
+        }
+    }
+}
+
+same_fields!(
+    NertsTiming,
     Timing {
         m_play,
         m_build,
@@ -110,32 +151,160 @@ fn timing_of(t: TimingTuple) -> Timing {
         max_ms,
         retry_ms,
     }
+);
+
+/// The table options a rollout needs (`nerts_rollout::Rules`; built by
+/// `cardcore.nerts.lookahead.table_rules`).
+#[pyclass(module = "cardcore._core", frozen, get_all, eq)]
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct NertsRules {
+    num_work: u8,
+    flip_count: u8,
+    partial: bool,
+    fill_any: bool,
+    max_recycles: u32,
+    foundation_points: i32,
+    nerts_penalty: i32,
+    nerts_bonus: i32,
 }
 
-fn rules_of(r: RulesTuple) -> Rules {
-    let (num_work, flip_count, partial, fill_any, max_recycles, fp, penalty, bonus) = r;
+#[pymethods]
+impl NertsRules {
+    #[new]
+    #[pyo3(signature = (
+        *, num_work, flip_count, partial, fill_any, max_recycles, foundation_points,
+        nerts_penalty, nerts_bonus
+    ))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        num_work: u8,
+        flip_count: u8,
+        partial: bool,
+        fill_any: bool,
+        max_recycles: u32,
+        foundation_points: i32,
+        nerts_penalty: i32,
+        nerts_bonus: i32,
+    ) -> Self {
+        Self {
+            num_work,
+            flip_count,
+            partial,
+            fill_any,
+            max_recycles,
+            foundation_points,
+            nerts_penalty,
+            nerts_bonus,
+        }
+    }
+}
+
+same_fields!(
+    NertsRules,
     Rules {
         num_work,
         flip_count,
         partial,
         fill_any,
         max_recycles,
-        foundation_points: fp,
-        nerts_penalty: penalty,
-        nerts_bonus: bonus,
+        foundation_points,
+        nerts_penalty,
+        nerts_bonus,
     }
+);
+
+/// What the deciding seat knows of one seat (`nerts_rollout::SeatKnowledge`; faces `0..52`,
+/// `255` for a card not known), as `nerts_knowledge` returns it.
+#[pyclass(module = "cardcore._core", frozen, eq)]
+#[derive(Clone, PartialEq, Eq)]
+pub struct NertsSeat(SeatKnowledge);
+
+/// Card lists as Python lists of ints (a `Vec<u8>` would convert to `bytes`).
+fn ints(v: &[u8]) -> Vec<u16> {
+    v.iter().copied().map(u16::from).collect()
+}
+
+#[pymethods]
+impl NertsSeat {
+    #[new]
+    #[pyo3(signature = (*, nerts_count, nerts_top, work, cycle, waste, pool, recycles, found))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        nerts_count: u8,
+        nerts_top: u8,
+        work: Vec<Vec<u8>>,
+        cycle: Vec<u8>,
+        waste: u8,
+        pool: Vec<u8>,
+        recycles: u32,
+        found: u8,
+    ) -> Self {
+        Self(SeatKnowledge {
+            nerts_count,
+            nerts_top,
+            work,
+            cycle,
+            waste,
+            pool,
+            recycles,
+            found,
+        })
+    }
+    #[getter]
+    fn nerts_count(&self) -> u8 {
+        self.0.nerts_count
+    }
+    #[getter]
+    fn nerts_top(&self) -> u8 {
+        self.0.nerts_top
+    }
+    #[getter]
+    fn work(&self) -> Vec<Vec<u16>> {
+        self.0.work.iter().map(|p| ints(p)).collect()
+    }
+    #[getter]
+    fn cycle(&self) -> Vec<u16> {
+        ints(&self.0.cycle)
+    }
+    #[getter]
+    fn waste(&self) -> u8 {
+        self.0.waste
+    }
+    #[getter]
+    fn pool(&self) -> Vec<u16> {
+        ints(&self.0.pool)
+    }
+    #[getter]
+    fn recycles(&self) -> u32 {
+        self.0.recycles
+    }
+    #[getter]
+    fn found(&self) -> u8 {
+        self.0.found
+    }
+    fn __repr__(&self) -> String {
+        let k = &self.0;
+        format!(
+            "NertsSeat(nerts_count={}, nerts_top={}, work={:?}, cycle={:?}, waste={}, pool={:?}, recycles={}, found={})",
+            k.nerts_count, k.nerts_top, k.work, k.cycle, k.waste, k.pool, k.recycles, k.found
+        )
+    }
+}
+
+fn knowledge(seats: &[PyRef<'_, NertsSeat>]) -> Vec<SeatKnowledge> {
+    seats.iter().map(|s| s.0.clone()).collect()
 }
 
 /// The move code the rollouts' greedy policy plays for `seat` (`None` = it waits); the same
 /// arguments as `nerts_rollouts`. For checking the simulator against `GreedyAgent`.
 #[pyfunction]
 fn nerts_greedy_move(
-    seats: Vec<SeatTuple>,
+    seats: Vec<PyRef<'_, NertsSeat>>,
     need: [[u8; 16]; 4],
     seat: usize,
-    rules: RulesTuple,
+    rules: &NertsRules,
 ) -> PyResult<Option<u32>> {
-    greedy_move(&knowledge(seats), &need, seat, &rules_of(rules)).map_err(py_err)
+    greedy_move(&knowledge(&seats), &need, seat, &Rules::from(*rules)).map_err(py_err)
 }
 
 /// Monte Carlo look-ahead (GIL released): for each of `samples` sampled deals and each candidate
@@ -146,20 +315,20 @@ fn nerts_greedy_move(
 #[allow(clippy::too_many_arguments)]
 fn nerts_rollouts(
     py: Python<'_>,
-    seats: Vec<SeatTuple>,
+    seats: Vec<PyRef<'_, NertsSeat>>,
     need: [[u8; 16]; 4],
     root: usize,
     horizon_ms: u32,
     samples: u32,
     seed: u64,
-    timing: TimingTuple,
-    rules: RulesTuple,
+    timing: &NertsTiming,
+    rules: &NertsRules,
     candidates: Vec<u32>,
 ) -> PyResult<Vec<i32>> {
     let look = (horizon_ms, samples, seed);
     detached(
         py,
-        knowledge(seats),
+        knowledge(&seats),
         need,
         root,
         look,
@@ -170,7 +339,7 @@ fn nerts_rollouts(
 }
 
 /// Runs `f` on a look-ahead request (`look = (horizon_ms, samples, seed)`) with the GIL
-/// released; engine errors become `ValueError`.
+/// released; engine errors become `OptionError`.
 #[allow(clippy::too_many_arguments)]
 fn detached<T: Send>(
     py: Python<'_>,
@@ -178,12 +347,12 @@ fn detached<T: Send>(
     need: [[u8; 16]; 4],
     root: usize,
     look: (u32, u32, u64),
-    timing: TimingTuple,
-    rules: RulesTuple,
+    timing: &NertsTiming,
+    rules: &NertsRules,
     f: impl FnOnce(&Request<'_>) -> Result<T, RolloutError> + Send,
 ) -> PyResult<T> {
     let (horizon_ms, samples, seed) = look;
-    let (timing, rules) = (timing_of(timing), rules_of(rules));
+    let (timing, rules) = (Timing::from(*timing), Rules::from(*rules));
     py.detach(move || {
         f(&Request {
             seats: &seats,
@@ -226,35 +395,16 @@ fn observed(
     Ok((seats, need, me))
 }
 
-/// One seat's knowledge as Python lists (a `Vec<u8>` would convert to `bytes`).
-type SeatLists = (u8, u8, Vec<Vec<u16>>, Vec<u16>, u8, Vec<u16>, u32, u8);
-
 /// `(seats, need)` for `nerts_rollouts` from a `NertsObservation` and its seat's remembered
 /// stock cycle (`None` for a card not seen).
 #[pyfunction]
 fn nerts_knowledge(
     obs: &Bound<'_, PyAny>,
     own_cycle: Vec<Option<u8>>,
-) -> PyResult<(Vec<SeatLists>, Vec<Vec<u16>>)> {
+) -> PyResult<(Vec<NertsSeat>, Vec<Vec<u16>>)> {
     let (seats, need, _) = observed(obs, &own_cycle)?;
-    let list = |v: Vec<u8>| v.into_iter().map(u16::from).collect::<Vec<u16>>();
-    let need = need.into_iter().map(|row| list(row.to_vec())).collect();
-    let tuples = seats
-        .into_iter()
-        .map(|k| {
-            (
-                k.nerts_count,
-                k.nerts_top,
-                k.work.into_iter().map(list).collect(),
-                list(k.cycle),
-                k.waste,
-                list(k.pool),
-                k.recycles,
-                k.found,
-            )
-        })
-        .collect();
-    Ok((tuples, need))
+    let need = need.iter().map(|row| ints(row)).collect();
+    Ok((seats.into_iter().map(NertsSeat).collect(), need))
 }
 
 /// The look-ahead's choice for the observation's seat (GIL released while it plays): the index
@@ -270,8 +420,8 @@ fn nerts_choose(
     horizon_ms: u32,
     samples: u32,
     seed: u64,
-    timing: TimingTuple,
-    rules: RulesTuple,
+    timing: &NertsTiming,
+    rules: &NertsRules,
     candidates: Vec<u32>,
     bonus: Vec<f64>,
     racing: (u32, u32, f64, f64),
@@ -307,22 +457,6 @@ struct SeatDict {
     found: u8,
 }
 
-/// `From` both ways between two structs with the same named fields.
-macro_rules! same_fields {
-    ($a:ident, $b:ident { $($f:ident),* }) => {
-        impl From<$a> for $b {
-            fn from(x: $a) -> Self {
-                Self { $($f: x.$f),* }
-            }
-        }
-        impl From<$b> for $a {
-            fn from(x: $b) -> Self {
-                Self { $($f: x.$f),* }
-            }
-        }
-    };
-}
-
 same_fields!(
     SeatDict,
     FullSeat {
@@ -350,11 +484,11 @@ struct StepDict {
 fn nerts_sim_trace(
     seats: Vec<SeatDict>,
     foundations: Vec<Vec<u8>>,
-    rules: RulesTuple,
+    rules: &NertsRules,
     moves: Vec<(usize, u32)>,
 ) -> PyResult<Vec<StepDict>> {
     let seats: Vec<FullSeat> = seats.into_iter().map(FullSeat::from).collect();
-    let steps = trace(&seats, &foundations, &rules_of(rules), &moves).map_err(py_err)?;
+    let steps = trace(&seats, &foundations, &Rules::from(*rules), &moves).map_err(py_err)?;
     Ok(steps
         .into_iter()
         .map(|TraceStep { legal, seats, need }| StepDict {
@@ -366,12 +500,29 @@ fn nerts_sim_trace(
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<NertsTiming>()?;
+    m.add_class::<NertsRules>()?;
+    m.add_class::<NertsSeat>()?;
     m.add_function(wrap_pyfunction!(nerts_sim_trace, m)?)?;
     m.add_function(wrap_pyfunction!(nerts_rollouts, m)?)?;
     m.add_function(wrap_pyfunction!(nerts_choose, m)?)?;
     m.add_function(wrap_pyfunction!(nerts_knowledge, m)?)?;
     m.add_function(wrap_pyfunction!(nerts_greedy_move, m)?)?;
     m.add("NERTS_STATE_BYTES", STATE_BYTES)?;
+    m.add("NERTS_UNLIMITED_RECYCLES", u32::MAX)?;
+    // the move-code and state-flag constants of `cardcore_engine::nerts`, for the Python side
+    m.add("NERTS_NONE", nerts::NONE)?;
+    m.add("NERTS_SRC_WASTE", nerts::SRC_WASTE)?;
+    m.add("NERTS_SRC_NERTS", nerts::SRC_NERTS)?;
+    m.add("NERTS_K_FOUNDATION", nerts::K_FOUNDATION)?;
+    m.add("NERTS_K_WORK", nerts::K_WORK)?;
+    m.add("NERTS_K_FLIP", nerts::K_FLIP)?;
+    m.add("NERTS_K_RECYCLE", nerts::K_RECYCLE)?;
+    m.add("NERTS_K_CALL", nerts::K_CALL)?;
+    m.add("NERTS_F_PARTIAL", nerts::F_PARTIAL)?;
+    m.add("NERTS_F_FILL_ANY", nerts::F_FILL_ANY)?;
+    m.add("NERTS_F_RECYCLE", nerts::F_RECYCLE)?;
+    m.add("NERTS_F_RUNNING", nerts::F_RUNNING)?;
     m.add_function(wrap_pyfunction!(nerts_moves, m)?)?;
     m.add_function(wrap_pyfunction!(nerts_move_codes, m)?)?;
     m.add_function(wrap_pyfunction!(nerts_moves_batch, m)?)?;

@@ -197,5 +197,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(spite_expert_decide, m)?)?;
     m.add("SPITE_FEATURES", FEATURES.to_vec())?;
     m.add("SPITE_NUM_FEATURES", NUM_FEATURES)?;
+    m.add("SPITE_NO_CARD", spite::NO_CARD)?;
+    m.add("SPITE_MAX_SIDE_DEPTH", spite::MAX_SIDE_DEPTH)?;
+    m.add("SPITE_MAX_CENTER", spite::MAX_CENTER)?;
     Ok(())
 }
