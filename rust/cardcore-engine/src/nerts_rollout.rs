@@ -153,7 +153,6 @@ pub fn knowledge(
     }
     let mut out = Vec::with_capacity(players.len());
     for (seat, p) in players.iter().enumerate().take(MAX_SEATS) {
-        #[allow(clippy::cast_possible_truncation)]
         let base = (seat * 52) as u8;
         let own = |c: u8| -> Result<u8, RolloutError> {
             c.checked_sub(base).filter(|&f| f < 52).ok_or_else(|| {
@@ -198,7 +197,6 @@ pub fn knowledge(
             waste: p.waste_count,
             pool: (0..52u8).filter(|&f| seen >> f & 1 == 0).collect(),
             recycles: rec,
-            #[allow(clippy::cast_possible_truncation)]
             found: on_foundations[seat].count_ones() as u8,
         });
     }
@@ -277,13 +275,11 @@ impl Seat {
         self.pile_ok = false;
         self.top_bits = 0;
         self.key_bits = 0;
-        #[allow(clippy::cast_possible_truncation)]
         {
             self.first_empty = MAX_WORK as u8;
         }
         for j in (0..MAX_WORK).rev() {
             if self.tops[j] == NONE {
-                #[allow(clippy::cast_possible_truncation)]
                 {
                     self.first_empty = j as u8;
                 }
@@ -506,7 +502,6 @@ impl Table {
                         let card = p.work[i][d];
                         p.push_work(j, card);
                     }
-                    #[allow(clippy::cast_possible_truncation)]
                     {
                         p.work_len[i] = (len - k) as u8;
                     }
@@ -516,7 +511,6 @@ impl Table {
             }
             K_FLIP => {
                 let p = &mut self.seats[seat];
-                #[allow(clippy::cast_possible_truncation)]
                 let k = flip.min(usize::from(p.cyc_len - p.ptr)) as u8;
                 p.ptr += k;
                 false
@@ -554,7 +548,6 @@ impl Table {
         }
         if fit & p.top_bits != 0 {
             for (i, &top) in p.tops.iter().enumerate().take(nw) {
-                #[allow(clippy::cast_possible_truncation)]
                 let mv = pack(K_FOUNDATION, i as u8, 1, NONE);
                 if fits(top) && ok(mv) {
                     return mv;
@@ -571,7 +564,6 @@ impl Table {
             if p.key_bits >> want & 1 == 1 {
                 for j in 0..nw {
                     if p.tops[j] != NONE && p.keys[j] == want {
-                        #[allow(clippy::cast_possible_truncation)]
                         return pack(K_WORK, s, 1, j as u8);
                     }
                 }
@@ -654,7 +646,6 @@ impl Table {
                     continue;
                 }
                 if k == len || fits(p.work[i][usize::from(len - k - 1)]) {
-                    #[allow(clippy::cast_possible_truncation)]
                     return pack(K_WORK, i as u8, k, j as u8);
                 }
             }
@@ -689,7 +680,6 @@ fn normal_quantiles() -> &'static [f64; QUANTILES] {
     TABLE.get_or_init(|| {
         let mut q = [0.0; QUANTILES];
         for (i, slot) in q.iter_mut().enumerate() {
-            #[allow(clippy::cast_precision_loss)]
             let p = (i as f64 + 0.5) / QUANTILES as f64;
             let (mut lo, mut hi) = (-10.0_f64, 10.0_f64);
             for _ in 0..80 {
@@ -717,7 +707,6 @@ fn delay_table(t: &Timing) -> DelayTable {
     {
         for (slot, q) in row.iter_mut().zip(z) {
             let d = (m * libm::exp(t.sigma * q)).round();
-            #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
             {
                 *slot = d.clamp(f64::from(t.min_ms), f64::from(t.max_ms)) as u32;
             }
@@ -796,7 +785,6 @@ impl Sim<'_> {
                 }
             }
             let key = self.pending[seat];
-            #[allow(clippy::cast_possible_truncation)]
             let t = (key >> 64) as u32;
             if key == IDLE || t > horizon {
                 return None;
@@ -940,7 +928,6 @@ fn deal(know: &[SeatKnowledge], need: &[[u8; 16]; 4], rng: &mut CardRng) -> Tabl
         let unknown = hidden + k.cycle.iter().filter(|&&c| c == NONE).count();
         // a uniform draw of `unknown` pool cards in random order (partial Fisher-Yates)
         for i in 0..unknown.min(m) {
-            #[allow(clippy::cast_possible_truncation)]
             let j = i + rng.below((m - i) as u64) as usize;
             pool.swap(i, j);
         }
@@ -954,7 +941,6 @@ fn deal(know: &[SeatKnowledge], need: &[[u8; 16]; 4], rng: &mut CardRng) -> Tabl
         seat.nerts_len = k.nerts_count;
         for (i, pile) in k.work.iter().enumerate() {
             seat.work[i][..pile.len()].copy_from_slice(pile);
-            #[allow(clippy::cast_possible_truncation)]
             {
                 seat.work_len[i] = pile.len() as u8;
             }
@@ -966,7 +952,6 @@ fn deal(know: &[SeatKnowledge], need: &[[u8; 16]; 4], rng: &mut CardRng) -> Tabl
                 c
             };
         }
-        #[allow(clippy::cast_possible_truncation)]
         {
             seat.cyc_len = k.cycle.len() as u8;
         }
@@ -1146,7 +1131,6 @@ pub fn choose(
         ));
     }
     let k = candidates.len();
-    #[allow(clippy::cast_precision_loss)]
     let others = (req.seats.len() - 1) as f64;
     let mut values: Vec<Vec<i32>> = vec![Vec::with_capacity(req.samples as usize); k];
     let mut alive: Vec<usize> = (0..k).collect();
@@ -1253,7 +1237,6 @@ fn rollout(
                 sim.sleeping[s] = true;
             } else {
                 let d = sim.delay(mv);
-                #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
                 let left = (f64::from(d) * sim.rng.next_f64()) as u32;
                 sim.schedule(s, left, mv);
             }
@@ -1266,7 +1249,6 @@ fn rollout(
         .filter(|&s| s != req.root)
         .map(|s| t.score(s, caller, &req.rules))
         .sum();
-    #[allow(clippy::cast_possible_truncation, clippy::cast_possible_wrap)]
     let k = (t.n - 1) as i32;
     mine * k - others
 }
