@@ -68,14 +68,15 @@ def whole_records(path: Path) -> list[dict[str, Any]]:
     return recs
 
 
-def test_ctrl_c_with_a_stuck_agent_at_j2(tmp_path: Path) -> None:
-    """Defect 5: `-j 2` with an agent that never returns ignored Ctrl-C twice."""
+def ctrl_c_when_stuck(tmp_path: Path, *extra: str, start_within: float = 120) -> None:
+    """`cardcore sim toy` with the stuck agent: each worker sticks on its 40th move (20
+    games); once the records stop growing, Ctrl-C must end the run with exit 130, whole
+    records, no traceback and no process of the run left behind."""
     out = tmp_path / "g.jsonl"
-    args = ["sim", "toy", "-n", "100000", "--seed", "1", "-j", "2", "-q", "-o", str(out)]
+    args = ["sim", "toy", "-n", "100000", "--seed", "1", "-q", "-o", str(out), *extra]
     proc = start([*args, "--agents", "toy_game:Stuck", "--chunk-size", "2"], tmp_path)
     part = Path(partial_path(str(out)))
-    # each worker sticks on its 40th move (20 games); wait until records stop growing
-    wait_for(lambda: part.exists() and part.stat().st_size > 0)
+    wait_for(lambda: part.exists() and part.stat().st_size > 0, start_within)
     size = -1
     while size != part.stat().st_size:
         size = part.stat().st_size
@@ -86,6 +87,11 @@ def test_ctrl_c_with_a_stuck_agent_at_j2(tmp_path: Path) -> None:
     assert "Traceback" not in err
     assert 0 < len(whole_records(out)) < 100000
     wait_for(lambda: group_gone(proc.pid), 60)  # no worker left behind
+
+
+def test_ctrl_c_with_a_stuck_agent_at_j2(tmp_path: Path) -> None:
+    """Defect 5: `-j 2` with an agent that never returns ignored Ctrl-C twice."""
+    ctrl_c_when_stuck(tmp_path, "-j", "2")
 
 
 def test_a_killed_worker_is_a_one_line_run_failure(tmp_path: Path) -> None:
@@ -430,19 +436,4 @@ def test_ctrl_c_on_ray_with_a_stuck_agent(tmp_path: Path) -> None:
     """A real local Ray: Ctrl-C with a stuck task exits 130 with whole records, no traceback,
     and leaves no process of the run behind."""
     pytest.importorskip("ray")
-    out = tmp_path / "g.jsonl"
-    args = ["sim", "toy", "-n", "100000", "--seed", "1", "-j", "1", "-q", "-o", str(out)]
-    args += ["--backend", "ray", "--agents", "toy_game:Stuck", "--chunk-size", "2"]
-    proc = start(args, tmp_path)
-    part = Path(partial_path(str(out)))
-    wait_for(lambda: part.exists() and part.stat().st_size > 0, 300)
-    size = -1
-    while size != part.stat().st_size:
-        size = part.stat().st_size
-        time.sleep(1.0)
-    os.killpg(proc.pid, signal.SIGINT)
-    _, err = proc.communicate(timeout=120)
-    assert proc.returncode == 130, err
-    assert "Traceback" not in err
-    assert 0 < len(whole_records(out)) < 100000
-    wait_for(lambda: group_gone(proc.pid), 60)
+    ctrl_c_when_stuck(tmp_path, "-j", "1", "--backend", "ray", start_within=300)

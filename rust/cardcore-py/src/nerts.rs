@@ -86,31 +86,36 @@ macro_rules! same_fields {
     };
 }
 
-/// The table speed of the look-ahead's simulated players (`nerts_rollout::Timing`; built by
-/// `cardcore.nerts.lookahead.table_timing`).
-#[pyclass(module = "cardcore._core", frozen, get_all, eq)]
-#[derive(Clone, Copy, PartialEq)]
-pub struct NertsTiming {
-    m_play: f64,
-    m_build: f64,
-    m_seq: f64,
-    m_flip: f64,
-    m_call: f64,
-    sigma: f64,
-    miss: f64,
-    min_ms: u32,
-    max_ms: u32,
-    retry_ms: u32,
+/// A frozen pyclass mirroring an engine struct field for field: built in Python by keyword
+/// (every field required), read back as attributes, converted to the engine struct by `From`
+/// (which stops compiling when the engine's fields change). Each field is written once.
+macro_rules! boundary_struct {
+    ($(#[$doc:meta])* $name:ident => $engine:ident { $($f:ident: $t:ty),* $(,)? }) => {
+        $(#[$doc])*
+        #[pyclass(module = "cardcore._core", frozen, get_all, eq)]
+        #[derive(Clone, Copy, PartialEq)]
+        pub struct $name {
+            $($f: $t),*
+        }
+
+        #[pymethods]
+        impl $name {
+            #[new]
+            #[pyo3(signature = (*, $($f),*))]
+            #[allow(clippy::too_many_arguments)]
+            fn new($($f: $t),*) -> Self {
+                Self { $($f),* }
+            }
+        }
+
+        same_fields!($name, $engine { $($f),* });
+    };
 }
 
-#[pymethods]
-impl NertsTiming {
-    #[new]
-    #[pyo3(signature = (
-        *, m_play, m_build, m_seq, m_flip, m_call, sigma, miss, min_ms, max_ms, retry_ms
-    ))]
-    #[allow(clippy::too_many_arguments)]
-    fn new(
+boundary_struct!(
+    /// The table speed of the look-ahead's simulated players (`nerts_rollout::Timing`; built
+    /// by `cardcore.nerts.lookahead.table_timing`).
+    NertsTiming => Timing {
         m_play: f64,
         m_build: f64,
         m_seq: f64,
@@ -121,62 +126,13 @@ impl NertsTiming {
         min_ms: u32,
         max_ms: u32,
         retry_ms: u32,
-    ) -> Self {
-        Self {
-            m_play,
-            m_build,
-            m_seq,
-            m_flip,
-            m_call,
-            sigma,
-            miss,
-            min_ms,
-            max_ms,
-            retry_ms,
-        }
-    }
-}
-
-same_fields!(
-    NertsTiming,
-    Timing {
-        m_play,
-        m_build,
-        m_seq,
-        m_flip,
-        m_call,
-        sigma,
-        miss,
-        min_ms,
-        max_ms,
-        retry_ms,
     }
 );
 
-/// The table options a rollout needs (`nerts_rollout::Rules`; built by
-/// `cardcore.nerts.lookahead.table_rules`).
-#[pyclass(module = "cardcore._core", frozen, get_all, eq)]
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub struct NertsRules {
-    num_work: u8,
-    flip_count: u8,
-    partial: bool,
-    fill_any: bool,
-    max_recycles: u32,
-    foundation_points: i32,
-    nerts_penalty: i32,
-    nerts_bonus: i32,
-}
-
-#[pymethods]
-impl NertsRules {
-    #[new]
-    #[pyo3(signature = (
-        *, num_work, flip_count, partial, fill_any, max_recycles, foundation_points,
-        nerts_penalty, nerts_bonus
-    ))]
-    #[allow(clippy::too_many_arguments)]
-    fn new(
+boundary_struct!(
+    /// The table options a rollout needs (`nerts_rollout::Rules`; built by
+    /// `cardcore.nerts.lookahead.table_rules`).
+    NertsRules => Rules {
         num_work: u8,
         flip_count: u8,
         partial: bool,
@@ -185,31 +141,6 @@ impl NertsRules {
         foundation_points: i32,
         nerts_penalty: i32,
         nerts_bonus: i32,
-    ) -> Self {
-        Self {
-            num_work,
-            flip_count,
-            partial,
-            fill_any,
-            max_recycles,
-            foundation_points,
-            nerts_penalty,
-            nerts_bonus,
-        }
-    }
-}
-
-same_fields!(
-    NertsRules,
-    Rules {
-        num_work,
-        flip_count,
-        partial,
-        fill_any,
-        max_recycles,
-        foundation_points,
-        nerts_penalty,
-        nerts_bonus,
     }
 );
 
