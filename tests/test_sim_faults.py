@@ -128,6 +128,32 @@ def test_ctrl_c_at_j2_keeps_the_records_and_resumes_to_the_same_bytes(tmp_path: 
     assert out.read_bytes() == full.read_bytes()
 
 
+HALF_WRITTEN = """
+import os, struct, sys
+from cardcore.sim.backends import LocalBackend
+backend = LocalBackend(jobs=2)
+from concurrent.futures import ProcessPoolExecutor
+import multiprocessing
+pool = ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("forkserver"))
+assert pool.submit(abs, -1).result() == 1
+# a worker killed while sending its result: a header promising 1,000 bytes, then 3 of them
+os.write(pool._result_queue._writer.fileno(), struct.pack("!i", 1000) + b"abc")
+backend._pool, backend._clean = pool, False
+backend.close()
+print("closed")
+"""
+
+
+def test_a_result_half_written_by_a_killed_worker_does_not_hang_the_pool() -> None:
+    # Ctrl-C kills the workers; one killed mid-result left the pool's reader waiting forever
+    proc = subprocess.run(
+        [sys.executable, "-c", HALF_WRITTEN], capture_output=True, text=True, timeout=120
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "closed"
+    assert "Traceback" not in proc.stderr
+
+
 def test_cardcore_play_without_a_terminal(tmp_path: Path) -> None:
     """Defect 5: `cardcore play` with stdin not a terminal hung (spinning a core)."""
     pytest.importorskip("textual")

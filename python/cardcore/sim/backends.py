@@ -182,6 +182,7 @@ class LocalBackend:
                     p.join(5)
                     if p.is_alive():
                         p.kill()
+                _end_half_written_result(pool)
                 pool.shutdown(wait=True, cancel_futures=True)
             return
         pool.shutdown(wait=True, cancel_futures=True)
@@ -190,13 +191,28 @@ class LocalBackend:
 def pool_workers(pool: ProcessPoolExecutor) -> list[BaseProcess]:
     """The pool's worker processes, to end them when a worker is stuck.
 
-    The one use of a private attribute in cardcore: before Python 3.14
-    (``terminate_workers()``) ``ProcessPoolExecutor._processes`` (pid -> process) is the pool's
-    only handle on its workers. tests/test_sim_faults.py checks it still lists live workers,
+    One of cardcore's two uses of private attributes (the other:
+    :func:`_end_half_written_result`): before Python 3.14 (``terminate_workers()``)
+    ``ProcessPoolExecutor._processes`` (pid -> process) is the pool's only handle on its
+    workers. tests/test_sim_faults.py checks it still lists live workers,
     so a Python that renames it fails that test instead of leaving stuck workers running.
     """
     processes: dict[int, BaseProcess] | None = getattr(pool, "_processes", None)
     return list((processes or {}).values())
+
+
+def _end_half_written_result(pool: ProcessPoolExecutor) -> None:
+    """With every worker dead, closes this process's write end of the pool's result pipe.
+
+    A worker killed while writing a result leaves half a message in that pipe, and the pool's
+    manager thread then waits in ``recv()`` for the rest forever, so ``shutdown()`` never
+    returns (seen: ``cardcore sim -j 2`` hung after Ctrl-C on a loaded machine). The parent
+    never writes results; once no process holds a write end, that wait ends in end-of-file,
+    which the pool treats as broken, and shutdown finishes. (``_result_queue`` is private: the
+    pool has no public handle on it in any Python version.)"""
+    writer = getattr(getattr(pool, "_result_queue", None), "_writer", None)
+    if writer is not None:
+        writer.close()
 
 
 @contextlib.contextmanager
