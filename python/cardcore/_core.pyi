@@ -189,6 +189,21 @@ def spite_plan(
     node_limit: int = ...,
 ) -> tuple[float, list[tuple[int, int, int]], int, bool]: ...
 def spite_weights(name: str) -> list[float]: ...
+
+@_final
+class SpiteActions:
+    def __new__(
+        cls, slots: int, sides: int, face: list[int], face_rank: list[int], wild_start: bool
+    ) -> SpiteActions: ...
+    def legal(
+        self,
+        center: list[list[int]],
+        payoff: list[int],
+        sides: list[list[int]],
+        hand: list[int],
+        discards: bool,
+    ) -> list[int]: ...
+
 def spite_expert_decide(
     table: tuple[int, bytes, bytes, list[int], list[list[bytes]], list[bytes], list[int], int],
     game: tuple[int, int, int, int],

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Final
 
+from cardcore._core import SpiteActions
 from cardcore.cards import JOKER0, face_of
 from cardcore.errors import IllegalMoveError, StateFormatError
 from cardcore.games import api
@@ -75,11 +76,13 @@ class SpiteMaliceGame(api.Game[Move]):
         # every joker is one face (52): jokers are interchangeable
         self.face = [min(face_of(i, o.decks), JOKER0) for i in range(o.total_cards)]
         self.face_rank = [card_rank(f, 1, o.wild_mode) for f in range(53)]
-        self.rank_of = [self.face_rank[f] for f in self.face]
-        self.discard_ids = [
-            list(range(self.discard_base + x * n_sides, self.discard_base + (x + 1) * n_sides))
-            for x in range(f)
-        ]
+        # the physical cards of every face in id order
+        self.copies: list[list[int]] = [[] for _ in range(f)]
+        for card, x in enumerate(self.face):
+            self.copies[x].append(card)
+        self.actions = SpiteActions(c, n_sides, self.face, self.face_rank, o.king_can_start_stack)
+        # every hand card may go onto every side stack (else State._discards says which)
+        self.plain_discards = o.side_stack_rule == "any" and not o.must_play_aces
         self.decode: list[tuple[int, int, int]] = [(_PAYOFF, 0, k) for k in range(c)]
         self.decode += [(_SIDE, i, k) for i in range(n_sides) for k in range(c)]
         self.decode += [(_HAND, x, k) for x in range(f) for k in range(c)]

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from cardcore.cards import parse_card, rank_of
 from cardcore.errors import IllegalMoveError, OptionError
@@ -489,8 +489,17 @@ class State(api.EngineState["SpiteMaliceGame"], api.State[Move]):
                 legal = self._legal
             if legal is None or move not in legal:
                 raise IllegalMoveError(f"action {move} is not legal now")
-            self._play(self._action_move(move))  # legal: no second check
-            return
+            g = self._game or self.game  # legal: no second check
+            if move < g.hand_base:
+                self._play(g.fixed_moves[move])
+                return
+            kind, face, target = g.decode[move]
+            hand = self.hands[self.current]
+            for card in g.copies[face]:  # in id order: the first one in the hand is the lowest
+                if card in hand:
+                    self._play(g.card_move(kind, card, target))
+                    return
+            raise IllegalMoveError(f"action {move} is not legal now (no such card in hand)")
         why = self._why_illegal(move)
         if why is not None:
             raise IllegalMoveError(why)
@@ -573,24 +582,26 @@ class State(api.EngineState["SpiteMaliceGame"], api.State[Move]):
     def _required_draw(self, seat: int) -> None:
         """Draws up to a full hand; a tie when the draw finds no card at all."""
         o = self.options
-        need = o.hand_size - len(self.hands[seat])
+        hand = self.hands[seat]
+        need = o.hand_size - len(hand)
         if need <= 0:
             return
-        if not self.stock and o.stock_exhausted == "recycle_then_tie" and self.used:
-            pile = list(self.used)
+        stock = self.stock
+        if not stock and o.stock_exhausted == "recycle_then_tie" and self.used:
+            stock = list(self.used)
             self.used = []
-            self._enter_stock(pile)
-            self._shuffle_into(pile)
-            self.stock = pile
-            self._event(f"recycle used -> stock {len(pile)}")
-        if not self.stock:
+            self._enter_stock(stock)
+            self._shuffle_into(stock)
+            self.stock = stock
+            self._event(f"recycle used -> stock {len(stock)}")
+        if not stock:
             self._end_tie("stock exhausted")
             return
-        n = min(need, len(self.stock))
+        n = need if need < len(stock) else len(stock)
         self.drawn[seat] += n
-        for _ in range(n):
-            self.hands[seat].append(self.stock.pop())
-        if o.stock_exhausted == "tie_immediately" and not self.stock:
+        hand += stock[-n:][::-1]  # the top (the end of the list) first, as n pops
+        del stock[-n:]
+        if not stock and o.stock_exhausted == "tie_immediately":
             self._end_tie("stock exhausted")
 
     def _end_turn(self) -> None:
@@ -599,8 +610,8 @@ class State(api.EngineState["SpiteMaliceGame"], api.State[Move]):
             self._end_tie("max_turns")
             return
         self.turn += 1
-        self.current = (self.current + 1) % o.num_players
-        self._required_draw(self.current)
+        seat = self.current = (self.current + 1) % o.num_players
+        self._required_draw(seat)
 
     def _end_tie(self, reason: str) -> None:
         self.over = True
@@ -625,65 +636,15 @@ class State(api.EngineState["SpiteMaliceGame"], api.State[Move]):
         if self.over:
             return []
         g = self._game or self.game
-        o = self.options
         seat = self.current
-        slots = g.slots
-        rank_of = g.rank_of
-        start = o.king_can_start_stack
-        # (no comprehensions: each one is a function call before Python 3.12)
-        need: list[Any] = [()] * 15  # building rank -> the centre slots it goes on
-        wild: list[int] = []
-        for i, stack in enumerate(self.center):
-            r = len(stack) + 1
-            if need[r]:
-                need[r].append(i)
-            else:
-                need[r] = [i]
-            if stack or start:
-                wild.append(i)
-        need[0] = wild
-        out: list[int] = []
-        pay = self.payoffs[seat]
-        if pay:
-            out += need[rank_of[pay[-1]]]
-        base = slots
-        for side in self.sides[seat]:
-            if side:
-                for c in need[rank_of[side[-1]]]:
-                    out.append(base + c)
-            base += slots
-        faces = sorted(set(map(g.face.__getitem__, self.hands[seat])))
-        base = g.hand_base
-        face_rank = g.face_rank
-        for f in faces:
-            for c in need[face_rank[f]]:
-                out.append(base + f * slots + c)
-        if o.side_stack_rule == "any" and not o.must_play_aces:
-            discard_ids = g.discard_ids
-            for f in faces:
-                out += discard_ids[f]
-        else:
+        # computed in Rust (cardcore_engine::spite_actions) straight from the piles
+        out = g.actions.legal(
+            self.center, self.payoffs[seat], self.sides[seat], self.hands[seat], g.plain_discards
+        )
+        if not g.plain_discards:
             out += sorted({g.move_to_action(m) for m in self._discards(seat)})
         self._legal = tuple(out)
         return out
-
-    def _action_move(self, action: int) -> Move:
-        """The move of ``action`` for the seat to play (the lowest-numbered card of a face)."""
-        g = self._game or self.game
-        if not 0 <= action < g.num_actions:
-            raise IllegalMoveError(f"no spite-malice action {action} (0..{g.num_actions - 1})")
-        if action < g.hand_base:
-            return g.fixed_moves[action]
-        kind, x, y = g.decode[action]
-        face = g.face
-        card = -1
-        if not self.over:
-            for c in self.hands[self.current]:
-                if face[c] == x and (card < 0 or c < card):
-                    card = c
-        if card < 0:
-            raise IllegalMoveError(f"action {action} is not legal now (no such card in hand)")
-        return g.card_move(kind, card, y)
 
     def returns(self) -> list[float]:
         """+1 for the winner, -1 for the others; all 0 before the end and after a tie."""

@@ -5,7 +5,8 @@
 //! * [`meld`]: Three-Thirteen exact wildcard meld solver; [`three_thirteen_hard`]: the `hard`
 //!   agent's decisions; [`three_thirteen_expert`]: the `expert` agent's determinized search;
 //!   [`three_thirteen_batch`]: many games stepped together (RL).
-//! * [`spite`]: Spite & Malice turn planner; [`spite_expert`]: the `expert` agent's search.
+//! * [`spite`]: Spite & Malice turn planner; [`spite_expert`]: the `expert` agent's search;
+//!   [`spite_actions`]: legal action ids (the embedding protocol).
 //! * [`nerts`]: Nerts move generation; [`nerts_rollout`]: Nerts look-ahead simulator.
 //! * [`hash`]: the one fast hasher of the memo tables.
 
@@ -18,6 +19,7 @@ pub mod nerts_rollout;
 pub mod rng;
 pub mod shuffle;
 pub mod spite;
+pub mod spite_actions;
 pub mod spite_expert;
 pub mod three_thirteen_batch;
 pub mod three_thirteen_expert;

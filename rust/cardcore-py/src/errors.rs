@@ -8,6 +8,7 @@ use cardcore_engine::meld::MeldError;
 use cardcore_engine::nerts::NertsError;
 use cardcore_engine::nerts_rollout::RolloutError;
 use cardcore_engine::spite::PlanError;
+use cardcore_engine::spite_actions::ActionError;
 use cardcore_engine::three_thirteen_expert::ExpertError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyInt, PyIterator, PyString};
@@ -17,6 +18,7 @@ pyo3::import_exception!(cardcore.errors, ArgumentTypeError);
 pyo3::import_exception!(cardcore.errors, CardParseError);
 pyo3::import_exception!(cardcore.errors, IllegalMoveError);
 pyo3::import_exception!(cardcore.errors, OptionError);
+pyo3::import_exception!(cardcore.errors, StateFormatError);
 
 /// An engine error on its way to Python (a local type, for the orphan rule).
 #[derive(Debug)]
@@ -29,6 +31,8 @@ pub enum EngineError {
     Expert(ExpertError),
     /// Spite & Malice planner input: `OptionError`.
     Plan(PlanError),
+    /// Spite & Malice action layout: `OptionError`; piles it cannot read: `StateFormatError`.
+    Actions(ActionError),
     /// An encoded Nerts state: `OptionError`.
     Nerts(NertsError),
     /// A Nerts look-ahead position or request: `OptionError`.
@@ -50,6 +54,7 @@ engine_error_from!(
     Meld(MeldError),
     Expert(ExpertError),
     Plan(PlanError),
+    Actions(ActionError),
     Nerts(NertsError),
     Rollout(RolloutError),
 );
@@ -65,6 +70,10 @@ impl From<EngineError> for PyErr {
             EngineError::Meld(e) => OptionError::new_err(e.to_string()),
             EngineError::Expert(e) => OptionError::new_err(e.to_string()),
             EngineError::Plan(e) => OptionError::new_err(e.to_string()),
+            EngineError::Actions(e @ ActionError::NoRank(..)) => {
+                OptionError::new_err(e.to_string())
+            }
+            EngineError::Actions(e) => StateFormatError::new_err(e.to_string()),
             EngineError::Nerts(e) => OptionError::new_err(e.to_string()),
             EngineError::Rollout(e) => OptionError::new_err(e.to_string()),
         }

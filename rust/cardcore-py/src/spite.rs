@@ -1,12 +1,15 @@
-//! Bindings of `cardcore_engine::spite`: the Spite & Malice turn planner.
+//! Bindings of `cardcore_engine::spite`: the Spite & Malice turn planner; and of
+//! `cardcore_engine::spite_actions`: the legal action ids of the embedding protocol.
 
 use cardcore_engine::spite::{
     self, DEFAULT_NODE_LIMIT, FEATURES, NUM_FEATURES, PlanInput, PlanRules, SideRule, Step,
 };
+use cardcore_engine::spite_actions::ActionLayout;
 use cardcore_engine::spite_expert::{self, ExpertParams, Table};
 use pyo3::prelude::*;
+use pyo3::types::PyList;
 
-use crate::errors::{option_error, py_err};
+use crate::errors::{int_arg, option_error, py_err, type_error};
 
 /// One plan step as `(kind, a, b)`: kind 0 = pay-off to centre `a`; 1 = side `a` to centre
 /// `b`; 2 = hand card `a` to centre `b`; 3 = discard hand card `a` to side `b`.
@@ -191,7 +194,82 @@ fn spite_weights(name: &str) -> PyResult<Vec<f64>> {
     spite::preset(name).map(|w| w.to_vec()).map_err(py_err)
 }
 
+/// The legal action ids of one Spite & Malice game's options
+/// (`cardcore.spite_malice.game.SpiteMaliceGame.actions`).
+#[pyclass(module = "cardcore._core", frozen)]
+pub struct SpiteActions {
+    layout: ActionLayout,
+}
+
+/// A pile of the state: a list of card ids, bottom to top.
+fn pile<'a, 'py>(obj: &'a Bound<'py, PyAny>) -> PyResult<&'a Bound<'py, PyList>> {
+    obj.cast::<PyList>()
+        .map_err(|_| type_error("a pile must be a list of card ids"))
+}
+
+fn card_id(obj: &Bound<'_, PyAny>) -> PyResult<usize> {
+    int_arg(obj, "a card id", 0, i128::from(u16::MAX))
+}
+
+/// The top card of a pile.
+fn top(obj: &Bound<'_, PyAny>) -> PyResult<Option<usize>> {
+    let pile = pile(obj)?;
+    match pile.len() {
+        0 => Ok(None),
+        n => Ok(Some(card_id(&pile.get_item(n - 1)?)?)),
+    }
+}
+
+#[pymethods]
+impl SpiteActions {
+    /// `face[card]` is every physical card's face, `face_rank[f]` a face's building rank (0 =
+    /// wild); `wild_start`: a wild card may start an empty stack.
+    #[new]
+    fn new(
+        slots: usize,
+        sides: usize,
+        face: Vec<u16>,
+        face_rank: Vec<u8>,
+        wild_start: bool,
+    ) -> PyResult<Self> {
+        ActionLayout::new(slots, sides, face, face_rank, wild_start)
+            .map(|layout| Self { layout })
+            .map_err(py_err)
+    }
+
+    /// The sorted legal action ids of the seat to play, from the state's piles: the centre
+    /// stacks, the seat's pay-off pile, side stacks and hand; with `discards` every hand face
+    /// onto every side stack follows.
+    fn legal<'py>(
+        &self,
+        center: &Bound<'py, PyList>,
+        payoff: &Bound<'py, PyAny>,
+        sides: &Bound<'py, PyList>,
+        hand: &Bound<'py, PyList>,
+        discards: bool,
+    ) -> PyResult<Bound<'py, PyList>> {
+        let lens = center
+            .iter()
+            .map(|stack| Ok(pile(&stack)?.len()))
+            .collect::<PyResult<Vec<usize>>>()?;
+        let side_tops = sides
+            .iter()
+            .map(|s| top(&s))
+            .collect::<PyResult<Vec<_>>>()?;
+        let cards = hand
+            .iter()
+            .map(|c| card_id(&c))
+            .collect::<PyResult<Vec<usize>>>()?;
+        let mut out = Vec::with_capacity(32);
+        self.layout
+            .legal(&lens, top(payoff)?, &side_tops, &cards, discards, &mut out)
+            .map_err(py_err)?;
+        PyList::new(center.py(), out)
+    }
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<SpiteActions>()?;
     m.add_function(wrap_pyfunction!(spite_plan, m)?)?;
     m.add_function(wrap_pyfunction!(spite_weights, m)?)?;
     m.add_function(wrap_pyfunction!(spite_expert_decide, m)?)?;
