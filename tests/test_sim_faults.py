@@ -94,17 +94,23 @@ def test_ctrl_c_with_a_stuck_agent_at_j2(tmp_path: Path) -> None:
     ctrl_c_when_stuck(tmp_path, "-j", "2")
 
 
-def test_a_killed_worker_is_a_one_line_run_failure(tmp_path: Path) -> None:
-    """Defect 7: a killed worker (BrokenProcessPool) ended in a traceback."""
+def killed_worker_fails(tmp_path: Path, games: int, *extra: str, timeout: float = 300) -> None:
+    """`cardcore sim toy` with the agent that kills its own process on its 40th move: exit 1
+    with one line, whole records kept, no `.partial` file left."""
     out = tmp_path / "g.jsonl"
-    args = ["sim", "toy", "-n", "100000", "--seed", "1", "-j", "2", "-q", "-o", str(out)]
-    proc = start([*args, "--agents", "toy_game:Dies", "--chunk-size", "2"], tmp_path)
-    _, err = proc.communicate(timeout=300)
+    args = ["sim", "toy", "-n", str(games), "--seed", "1", "-q", "-o", str(out), *extra]
+    proc = start([*args, "--agents", "toy_game:Dies"], tmp_path)
+    _, err = proc.communicate(timeout=timeout)
     assert proc.returncode == 1, err
     assert "worker process died" in err
     assert "Traceback" not in err
     whole_records(out)
     assert not Path(partial_path(str(out))).exists()
+
+
+def test_a_killed_worker_is_a_one_line_run_failure(tmp_path: Path) -> None:
+    """Defect 7: a killed worker (BrokenProcessPool) ended in a traceback."""
+    killed_worker_fails(tmp_path, 100000, "-j", "2", "--chunk-size", "2")
 
 
 def test_ctrl_c_at_j2_keeps_the_records_and_resumes_to_the_same_bytes(tmp_path: Path) -> None:
@@ -447,14 +453,7 @@ def test_a_dead_ray_worker_is_a_one_line_run_failure(tmp_path: Path) -> None:
     """A real local Ray: a worker killed mid-chunk (after Ray's retries) ends the run with
     exit 1 and one line, the records before it kept."""
     pytest.importorskip("ray")
-    out = tmp_path / "g.jsonl"
-    args = ["sim", "toy", "-n", "200", "--seed", "1", "-j", "1", "-q", "-o", str(out)]
-    proc = start([*args, "--backend", "ray", "--agents", "toy_game:Dies"], tmp_path)
-    _, err = proc.communicate(timeout=600)
-    assert proc.returncode == 1, err
-    assert "worker process died" in err
-    assert "Traceback" not in err
-    whole_records(out)
+    killed_worker_fails(tmp_path, 200, "-j", "1", "--backend", "ray", timeout=600)
 
 
 @pytest.mark.distributed

@@ -20,9 +20,25 @@ pyo3::import_exception!(cardcore.errors, IllegalMoveError);
 pyo3::import_exception!(cardcore.errors, OptionError);
 pyo3::import_exception!(cardcore.errors, StateFormatError);
 
-/// An engine error on its way to Python (a local type, for the orphan rule).
-#[derive(Debug)]
-pub enum EngineError {
+/// `EngineError` with one variant per engine error type, and `From` each of them (so
+/// `.map_err(py_err)?` takes any): every variant is written once.
+macro_rules! engine_errors {
+    ($($(#[$doc:meta])* $variant:ident($ty:ty)),* $(,)?) => {
+        /// An engine error on its way to Python (a local type, for the orphan rule).
+        #[derive(Debug)]
+        pub enum EngineError {
+            $($(#[$doc])* $variant($ty)),*
+        }
+
+        $(impl From<$ty> for EngineError {
+            fn from(e: $ty) -> Self {
+                Self::$variant(e)
+            }
+        })*
+    };
+}
+
+engine_errors!(
     /// Card text that cannot be read: `CardParseError`.
     Card(CardError),
     /// Meld-solver input: `CardParseError` for a bad face, else `OptionError`.
@@ -36,26 +52,6 @@ pub enum EngineError {
     /// An encoded Nerts state: `OptionError`.
     Nerts(NertsError),
     /// A Nerts look-ahead position or request: `OptionError`.
-    Rollout(RolloutError),
-}
-
-macro_rules! engine_error_from {
-    ($($variant:ident($ty:ty)),* $(,)?) => {$(
-        impl From<$ty> for EngineError {
-            fn from(e: $ty) -> Self {
-                Self::$variant(e)
-            }
-        }
-    )*};
-}
-
-engine_error_from!(
-    Card(CardError),
-    Meld(MeldError),
-    Expert(ExpertError),
-    Plan(PlanError),
-    Actions(ActionError),
-    Nerts(NertsError),
     Rollout(RolloutError),
 );
 
