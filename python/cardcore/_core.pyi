@@ -386,6 +386,7 @@ def nerts_sim_trace(
     rules: NertsRules,
     moves: _Sequence[tuple[int, int]],
 ) -> list[dict[str, _Any]]: ...
+def nerts_run_round(round: _Mapping[str, _Any]) -> dict[str, _Any]: ...
 
 # --- rl (cardcore.rl.vector) ---------------------------------------------------------------
 _Arrays = tuple[bytearray, bytearray, bytearray, bytearray, bytearray, bytearray]

@@ -24,6 +24,7 @@ from cardcore import _core
 from cardcore.cards import rank_of, suit_of
 from cardcore.errors import IllegalMoveError, OptionError
 from cardcore.games.api import check_seat, check_seed
+from cardcore.nerts.actions import action_from_code
 from cardcore.nerts.rules import (
     CALL,
     NERTS,
@@ -40,6 +41,7 @@ from cardcore.nerts.rules import (
     ToWork,
     Undo,
 )
+from cardcore.nerts.table import _UndoRecord
 from cardcore.rng import Rng
 
 __all__ = [
@@ -296,7 +298,13 @@ class Round:
 
     def run(self, watch: Callable[[], object] | None = None) -> None:
         """Plays until the round ends (a seat with no agent never acts); ``watch`` is called
-        after each event (it may raise to stop)."""
+        after each event (it may raise to stop).
+
+        With no ``watch`` and every seat played by a built-in agent (``random``, ``greedy``,
+        the rule-of-thumb plan, ``hard``, ``expert``), the rest of the round is played in Rust
+        (``cardcore_engine::nerts_round``: the same draws, choices and log as this loop)."""
+        if watch is None and self.running and _native_run(self):
+            return
         while self.running:
             if not self.step() and self.running:
                 # nothing pending and no stalemate: only human seats could move
@@ -427,3 +435,106 @@ class Round:
         self._queue.clear()
         self._pending = [False] * len(self.agents)
         self.log.append([t, -1, f"end:{reason}", "ok"])
+
+
+def _native_run(rnd: Round) -> bool:
+    """Plays the rest of ``rnd`` in Rust when its agents allow it; False (nothing changed)
+    when they do not."""
+    from cardcore.nerts.agents import native_agent_state
+
+    n = len(rnd.agents)
+    agents = [native_agent_state(a, s) for s, a in enumerate(rnd.agents)]
+    pending: list[tuple[int, int, int, int | None] | None] = [None] * n
+    for t, tb, seat, kind, action in rnd._queue:
+        if pending[seat] is not None:
+            return False
+        pending[seat] = (t, tb, kind, None if action is None else action.code)
+    if None in agents or [p is not None for p in pending] != rnd._pending:
+        return False
+    table, o = rnd.table, rnd.options
+    p = o.profile
+    state = {
+        "options": {
+            "num_work": o.work_piles,
+            "flip_count": o.flip_count,
+            "stock_passes": o.stock_passes,
+            "partial": o.allow_partial_pile_moves,
+            "fill_any": o.empty_work_pile_fill == "any",
+            "auto_call": o.auto_call_nerts,
+            "foundation_points": o.foundation_points,
+            "nerts_penalty": o.nerts_penalty,
+            "nerts_bonus": o.nerts_bonus,
+            "stalemate_rule": o.stalemate_rule,
+            "max_stalemates": o.max_consecutive_stalemates,
+            "undo_depth": o.undo_depth,
+            "medians": [p.m_play, p.m_build, p.m_seq, p.m_flip, p.m_call],
+            "sigma": p.sigma,
+            "miss": p.miss,
+            "min_ms": p.min_ms,
+            "max_ms": p.max_ms,
+            "retry_ms": p.retry_ms,
+        },
+        "seats": [
+            {
+                "nerts": pl.nerts,
+                "work": pl.work,
+                "stock": pl.stock,
+                "waste": pl.waste,
+                "recycles": pl.recycles,
+                "flip_count": pl.flip_count,
+                "stalemates": pl.stalemates,
+                "undo": [
+                    (r.action.code, r.kind, r.src, r.dst, r.depth, r.card)
+                    for r in table.undo_stacks[s]
+                ],
+            }
+            for s, pl in enumerate(table.players)
+        ],
+        "foundations": table.foundations,
+        "table_running": table.running,
+        "now": rnd.now,
+        "executed": rnd.executed,
+        "max_ms": rnd.max_ms,
+        "max_events": rnd.max_events,
+        "stalemates": rnd._stalemates,
+        "recycles_since": rnd._recycles_since,
+        "pending": pending,
+        "sleeping": rnd._sleeping,
+        "timing": [r.state for r in rnd._timing],
+        "agent_rng": [r.state for r in rnd._agent_rng],
+        "tiebreak": rnd._tiebreak.state,
+        "agents": agents,
+    }
+    out = _core.nerts_run_round(state)
+    for s, (pl, d) in enumerate(zip(table.players, out["seats"], strict=True)):
+        pl.nerts, pl.work, pl.stock, pl.waste = d["nerts"], d["work"], d["stock"], d["waste"]
+        pl.recycles, pl.flip_count, pl.stalemates = d["recycles"], d["flip_count"], d["stalemates"]
+        table.undo_stacks[s] = [
+            _UndoRecord(action_from_code(code), kind, src, dst, depth, card)
+            for code, kind, src, dst, depth, card in d["undo"]
+        ]
+    table.foundations = out["foundations"]
+    table.running = out["table_running"]
+    table._masks = None
+    rnd.now, rnd.executed = out["now"], out["executed"]
+    rnd._stalemates, rnd._recycles_since = out["stalemates"], out["recycles_since"]
+    rnd._sleeping = out["sleeping"]
+    rnd._queue = []
+    rnd._pending = [False] * n
+    for s, ev in enumerate(out["pending"]):
+        if ev is not None:
+            t, tb, kind, code = ev
+            heapq.heappush(
+                rnd._queue, (t, tb, s, kind, None if code is None else action_from_code(code))
+            )
+            rnd._pending[s] = True
+    rnd._timing = [Rng.from_state(st) for st in out["timing"]]
+    rnd._agent_rng = [Rng.from_state(st) for st in out["agent_rng"]]
+    rnd._tiebreak = Rng.from_state(out["tiebreak"])
+    rnd.log.extend([list(row) for row in out["log"]])
+    rnd.end, rnd.caller = out["end"], out["caller"]
+    from cardcore.nerts.agents import native_agent_update
+
+    for s, (agent, d) in enumerate(zip(rnd.agents, out["agents"], strict=True)):
+        native_agent_update(agent, s, d)
+    return True

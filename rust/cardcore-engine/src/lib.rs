@@ -7,7 +7,8 @@
 //!   [`three_thirteen_batch`]: many games stepped together (RL).
 //! * [`spite`]: Spite & Malice turn planner; [`spite_expert`]: the `expert` agent's search;
 //!   [`spite_actions`]: legal action ids (the embedding protocol).
-//! * [`nerts`]: Nerts move generation; [`nerts_rollout`]: Nerts look-ahead simulator.
+//! * [`nerts`]: Nerts move generation; [`nerts_rollout`]: Nerts look-ahead simulator;
+//!   [`nerts_round`]: whole rounds of the built-in agents.
 //! * [`hash`]: the one fast hasher of the memo tables.
 
 pub mod card;
@@ -16,6 +17,7 @@ pub mod hash;
 pub mod meld;
 pub mod nerts;
 pub mod nerts_rollout;
+pub mod nerts_round;
 pub mod rng;
 pub mod shuffle;
 pub mod spite;

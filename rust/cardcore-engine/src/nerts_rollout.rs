@@ -388,23 +388,24 @@ fn fits_work(card: u8, top: u8) -> bool {
     rank(top) == rank(card) + 1 && is_red(top) != is_red(card)
 }
 
+/// The kind, source, depth and target bytes of a packed move code.
 #[inline]
-fn kind(mv: u32) -> u8 {
+pub(crate) fn kind(mv: u32) -> u8 {
     (mv & 255) as u8
 }
 
 #[inline]
-fn src(mv: u32) -> u8 {
+pub(crate) fn src(mv: u32) -> u8 {
     (mv >> 8 & 255) as u8
 }
 
 #[inline]
-fn depth(mv: u32) -> u8 {
+pub(crate) fn depth(mv: u32) -> u8 {
     (mv >> 16 & 255) as u8
 }
 
 #[inline]
-fn dst(mv: u32) -> u8 {
+pub(crate) fn dst(mv: u32) -> u8 {
     (mv >> 24) as u8
 }
 

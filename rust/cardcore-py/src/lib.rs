@@ -7,6 +7,7 @@ mod cards;
 mod errors;
 mod meld;
 mod nerts;
+mod nerts_round;
 mod random;
 mod rl;
 mod rl_episode;
@@ -22,6 +23,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     meld::register(m)?;
     spite::register(m)?;
     nerts::register(m)?;
+    nerts_round::register(m)?;
     rl::register(m)?;
     rl_episode::register(m)?;
     Ok(())

@@ -1,0 +1,338 @@
+//! Bindings of `cardcore_engine::nerts_round`: a whole Nerts round of built-in agents, handed
+//! over by `cardcore.nerts.engine.Round.run` as dicts and handed back the same way.
+
+use crate::errors::option_error;
+use cardcore_engine::nerts_rollout::Racing;
+use cardcore_engine::nerts_round::{
+    Agent, Layout, LogRow, Pending, RoundOptions, RoundState, SeatAgent, StalemateRule,
+    StockMemory, UndoRecord,
+};
+use cardcore_engine::rng::CardRng;
+use pyo3::prelude::*;
+
+/// `(action code, kind, src, dst, depth, card)` of one `_UndoRecord`.
+type UndoTuple = (u32, u8, u8, usize, usize, i32);
+/// `(cycle or None, waste, stalemates)` of a `StockMemory`.
+type MemoryTuple = (Option<Vec<Option<u8>>>, u32, u32);
+/// `(t, tiebreak, kind, action code or None)` of a seat's pending event.
+type PendingTuple = (i64, u64, u8, Option<u32>);
+
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+struct OptionsDict {
+    num_work: u8,
+    flip_count: u8,
+    stock_passes: Option<u32>,
+    partial: bool,
+    fill_any: bool,
+    auto_call: bool,
+    foundation_points: i32,
+    nerts_penalty: i32,
+    nerts_bonus: i32,
+    stalemate_rule: String,
+    max_stalemates: u32,
+    undo_depth: usize,
+    medians: [i64; 5],
+    sigma: f64,
+    miss: f64,
+    min_ms: i64,
+    max_ms: i64,
+    retry_ms: i64,
+}
+
+/// One seat's cards, taken as `LayoutDict<u8>` and handed back as `LayoutDict<u16>` (card
+/// lists as `u16` come back as Python lists; a `Vec<u8>` would come back as `bytes`).
+#[derive(FromPyObject, IntoPyObject)]
+#[pyo3(from_item_all)]
+struct LayoutDict<C> {
+    nerts: Vec<C>,
+    work: Vec<Vec<C>>,
+    stock: Vec<C>,
+    waste: Vec<C>,
+    recycles: u32,
+    flip_count: u8,
+    stalemates: u32,
+    undo: Vec<UndoTuple>,
+}
+
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+struct AgentDict {
+    kind: u8,
+    samples: u32,
+    horizon_ms: u32,
+    margin: f64,
+    racing: (u32, u32, f64, f64),
+    memory: Option<MemoryTuple>,
+    last_ms: Option<i64>,
+}
+
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+struct RoundDict {
+    options: OptionsDict,
+    seats: Vec<LayoutDict<u8>>,
+    foundations: Vec<Vec<u8>>,
+    table_running: bool,
+    now: i64,
+    executed: u64,
+    max_ms: i64,
+    max_events: u64,
+    stalemates: u32,
+    recycles_since: Vec<u32>,
+    pending: Vec<Option<PendingTuple>>,
+    sleeping: Vec<bool>,
+    timing: Vec<[u64; 4]>,
+    agent_rng: Vec<[u64; 4]>,
+    tiebreak: [u64; 4],
+    agents: Vec<AgentDict>,
+}
+
+#[derive(IntoPyObject)]
+struct AgentOut {
+    memory: Option<MemoryTuple>,
+    last_ms: Option<i64>,
+    searches: u64,
+}
+
+#[derive(IntoPyObject)]
+struct RoundOut {
+    seats: Vec<LayoutDict<u16>>,
+    foundations: Vec<Vec<u16>>,
+    table_running: bool,
+    now: i64,
+    executed: u64,
+    stalemates: u32,
+    recycles_since: Vec<u32>,
+    pending: Vec<Option<PendingTuple>>,
+    sleeping: Vec<bool>,
+    timing: Vec<[u64; 4]>,
+    agent_rng: Vec<[u64; 4]>,
+    tiebreak: [u64; 4],
+    agents: Vec<AgentOut>,
+    end: Option<&'static str>,
+    caller: Option<usize>,
+    log: Vec<(i64, i32, String, &'static str)>,
+}
+
+fn bad(why: &str) -> PyErr {
+    option_error(why)
+}
+
+fn rng(state: [u64; 4]) -> PyResult<CardRng> {
+    CardRng::from_state(state).ok_or_else(|| bad("the all-zero generator state is invalid"))
+}
+
+fn options(o: OptionsDict) -> PyResult<RoundOptions> {
+    let stalemate_rule = match o.stalemate_rule.as_str() {
+        "rotate_one" => StalemateRule::RotateOne,
+        "flip_one" => StalemateRule::FlipOne,
+        "end_round" => StalemateRule::EndRound,
+        _ => return Err(bad("unknown stalemate rule")),
+    };
+    Ok(RoundOptions {
+        num_work: o.num_work,
+        flip_count: o.flip_count,
+        stock_passes: o.stock_passes,
+        partial: o.partial,
+        fill_any: o.fill_any,
+        auto_call: o.auto_call,
+        foundation_points: o.foundation_points,
+        nerts_penalty: o.nerts_penalty,
+        nerts_bonus: o.nerts_bonus,
+        stalemate_rule,
+        max_stalemates: o.max_stalemates,
+        undo_depth: o.undo_depth,
+        medians: o.medians,
+        sigma: o.sigma,
+        miss: o.miss,
+        min_ms: o.min_ms,
+        max_ms: o.max_ms,
+        retry_ms: o.retry_ms,
+    })
+}
+
+fn layout(d: LayoutDict<u8>) -> Layout {
+    Layout {
+        nerts: d.nerts,
+        work: d.work,
+        stock: d.stock,
+        waste: d.waste,
+        recycles: d.recycles,
+        flip_count: d.flip_count,
+        stalemates: d.stalemates,
+        undo: d
+            .undo
+            .into_iter()
+            .map(|(action, kind, src, dst, depth, card)| UndoRecord {
+                action,
+                kind,
+                src,
+                dst,
+                depth,
+                card,
+            })
+            .collect(),
+    }
+}
+
+fn wide(cards: Vec<u8>) -> Vec<u16> {
+    cards.into_iter().map(u16::from).collect()
+}
+
+fn layout_out(l: Layout) -> LayoutDict<u16> {
+    LayoutDict {
+        nerts: wide(l.nerts),
+        work: l.work.into_iter().map(wide).collect(),
+        stock: wide(l.stock),
+        waste: wide(l.waste),
+        recycles: l.recycles,
+        flip_count: l.flip_count,
+        stalemates: l.stalemates,
+        undo: l
+            .undo
+            .into_iter()
+            .map(|r| (r.action, r.kind, r.src, r.dst, r.depth, r.card))
+            .collect(),
+    }
+}
+
+fn agent(d: AgentDict) -> PyResult<SeatAgent> {
+    let (first, step, z, max_loss) = d.racing;
+    let agent = match d.kind {
+        0 => Agent::Random,
+        1 => Agent::Greedy,
+        2 => Agent::RuleOfThumb,
+        3 if d.samples >= 1 && d.horizon_ms >= 1 => Agent::Hard {
+            samples: d.samples,
+            horizon_ms: d.horizon_ms,
+            margin: d.margin,
+            racing: Racing {
+                first,
+                step,
+                z,
+                max_loss,
+            },
+        },
+        _ => return Err(bad("unknown agent kind or settings")),
+    };
+    Ok(SeatAgent {
+        agent,
+        memory: d.memory.map(|(cycle, waste, stalemates)| StockMemory {
+            cycle,
+            waste,
+            stalemates,
+        }),
+        last_ms: d.last_ms,
+        searches: 0,
+    })
+}
+
+fn state(d: RoundDict) -> PyResult<RoundState> {
+    let n = d.seats.len();
+    let lens = [
+        d.recycles_since.len(),
+        d.pending.len(),
+        d.sleeping.len(),
+        d.timing.len(),
+        d.agent_rng.len(),
+        d.agents.len(),
+    ];
+    if !(2..=4).contains(&n) || lens.iter().any(|&l| l != n) {
+        return Err(bad("need 2..=4 seats and one entry per seat"));
+    }
+    let options = options(d.options)?;
+    let seats: Vec<Layout> = d.seats.into_iter().map(layout).collect();
+    if seats
+        .iter()
+        .any(|s| s.work.len() != usize::from(options.num_work))
+    {
+        return Err(bad("wrong number of work piles"));
+    }
+    Ok(RoundState {
+        options,
+        seats,
+        foundations: d.foundations,
+        table_running: d.table_running,
+        now: d.now,
+        executed: d.executed,
+        max_ms: d.max_ms,
+        max_events: d.max_events,
+        stalemates: d.stalemates,
+        recycles_since: d.recycles_since,
+        pending: d
+            .pending
+            .into_iter()
+            .map(|p| {
+                p.map(|(t, tiebreak, kind, action)| Pending {
+                    t,
+                    tiebreak,
+                    kind,
+                    action,
+                })
+            })
+            .collect(),
+        sleeping: d.sleeping,
+        timing: d.timing.into_iter().map(rng).collect::<PyResult<_>>()?,
+        agent_rng: d.agent_rng.into_iter().map(rng).collect::<PyResult<_>>()?,
+        tiebreak: rng(d.tiebreak)?,
+        agents: d.agents.into_iter().map(agent).collect::<PyResult<_>>()?,
+        end: None,
+        caller: None,
+        log: Vec::new(),
+    })
+}
+
+fn out(s: RoundState) -> RoundOut {
+    RoundOut {
+        seats: s.seats.into_iter().map(layout_out).collect(),
+        foundations: s.foundations.into_iter().map(wide).collect(),
+        table_running: s.table_running,
+        now: s.now,
+        executed: s.executed,
+        stalemates: s.stalemates,
+        recycles_since: s.recycles_since,
+        pending: s
+            .pending
+            .into_iter()
+            .map(|p| p.map(|p| (p.t, p.tiebreak, p.kind, p.action)))
+            .collect(),
+        sleeping: s.sleeping,
+        timing: s.timing.iter().map(CardRng::state).collect(),
+        agent_rng: s.agent_rng.iter().map(CardRng::state).collect(),
+        tiebreak: s.tiebreak.state(),
+        agents: s
+            .agents
+            .into_iter()
+            .map(|a| AgentOut {
+                memory: a.memory.map(|m| (m.cycle, m.waste, m.stalemates)),
+                last_ms: a.last_ms,
+                searches: a.searches,
+            })
+            .collect(),
+        end: s.end,
+        caller: s.caller,
+        log: s
+            .log
+            .into_iter()
+            .map(|LogRow { t, seat, text, ok }| (t, seat, text, if ok { "ok" } else { "fail" }))
+            .collect(),
+    }
+}
+
+/// Plays a Nerts round of built-in agents to its end (GIL released): the state `Round.run`
+/// hands over (see `cardcore.nerts.engine`), returned as it stands at the end with the log
+/// rows appended.
+#[pyfunction]
+fn nerts_run_round(py: Python<'_>, round: RoundDict) -> PyResult<RoundOut> {
+    let mut s = state(round)?;
+    py.detach(move || {
+        s.run();
+        Ok(out(s))
+    })
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(nerts_run_round, m)?)?;
+    Ok(())
+}
