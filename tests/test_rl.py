@@ -398,13 +398,54 @@ def test_vector_env_engine_choice() -> None:
         VectorEnv("three-thirteen", 1, 0, threads=0)
 
 
-@pytest.mark.parametrize("options", [{}, *RUST_OPTIONS])
-def test_aec_rust_engine_equals_the_protocol(options: dict[str, Any]) -> None:
+SPITE_MALICE_RUST_OPTIONS: list[dict[str, Any]] = [
+    {"payoff_size": 6},
+    {
+        "players": 3,
+        "num_center_stacks": 0,
+        "wild_mode": "jokers",
+        "completed_stack": "set_aside",
+        "stock_exhausted": "recycle_then_tie",
+        "payoff_size": 8,
+    },
+    {
+        "players": 4,
+        "side_stack_rule": "same_or_one_lower",
+        "must_play_aces": True,
+        "payoff_size": 4,
+        "king_can_start_stack": False,
+        "refill_empty_hand": False,
+    },
+    {
+        "num_decks": 1,
+        "side_stack_rule": "no_aces",
+        "stock_exhausted": "tie_immediately",
+        "payoff_size": 10,
+        "hand_size": 7,
+        "num_side_stacks": 2,
+        "first_player": 1,
+        "max_turns": 60,
+    },
+    {"num_center_stacks": 0, "king_can_start_stack": False, "max_turns": 120},
+]
+"""Spite & Malice option sets on which the native AEC engine is checked (short pay-off piles
+or turn caps, so that the games end: random play rarely empties a pile of 20)."""
+
+AEC_RUST_CASES = [
+    *[("three-thirteen", o) for o in [{}, *RUST_OPTIONS]],
+    ("spite-malice", {}),
+    *[("spite-malice", o) for o in SPITE_MALICE_RUST_OPTIONS],
+]
+
+
+@pytest.mark.parametrize("case", AEC_RUST_CASES, ids=_id)
+def test_aec_rust_engine_equals_the_protocol(case: tuple[str, dict[str, Any]]) -> None:
     """The native AEC engine gives the protocol engine's observation and mask at every step
     of whole seeded games (to every seat at every fifth step), the same rewards and seats, the
     same ``state`` when it is read, and refuses illegal actions without a change."""
-    fast = pz.env("three-thirteen", engine="rust", **options)
-    ref = pz.env("three-thirteen", engine="protocol", **options)
+    name, options = case
+    fast = pz.env(name, engine="rust", **options)
+    ref = pz.env(name, engine="protocol", **options)
     assert (fast.engine, ref.engine) == ("rust", "protocol")
     rng = Rng(len(options))
     steps = 0
@@ -460,7 +501,8 @@ def test_aec_state_assigned_plays_on_through_the_protocol() -> None:
     env.reset(seed=9)
     assert env._native is not None
     with pytest.raises(OptionError):
-        pz.env("spite-malice", engine="rust")
-    with pytest.raises(OptionError):
         pz.env("nerts", engine="protocol")
-    assert pz.env("spite-malice").engine == "protocol"
+    with pytest.raises(OptionError):
+        pz.env("three-thirteen", engine="fast")
+    assert pz.env("spite-malice").engine == "rust"
+    assert pz.env("spite-malice", engine="protocol").engine == "protocol"

@@ -388,7 +388,7 @@ def nerts_sim_trace(
 ) -> list[dict[str, _Any]]: ...
 def nerts_run_round(round: _Mapping[str, _Any]) -> dict[str, _Any]: ...
 
-# --- rl (cardcore.rl.vector) ---------------------------------------------------------------
+# --- rl (cardcore.rl.vector, cardcore.rl.pettingzoo) ----------------------------------------
 _Arrays = tuple[bytearray, bytearray, bytearray, bytearray, bytearray, bytearray]
 
 @_final
@@ -418,8 +418,30 @@ class ThreeThirteenBatch:
     def step(self, actions: bytes) -> _Arrays: ...
 
 @_final
-class ThreeThirteenEpisode:
-    def __new__(cls, rules: ThreeThirteenRules, seed: int) -> ThreeThirteenEpisode: ...
+class SpiteMaliceRules:
+    def __new__(
+        cls,
+        *,
+        players: int,
+        decks: int,
+        jokers: bool,
+        payoff_size: int,
+        hand_size: int,
+        side_stacks: int,
+        center_stacks: int,
+        king_can_start: bool,
+        refill_empty_hand: bool,
+        completed_to_stock: bool,
+        stock_exhausted: str,
+        side_stack_rule: str,
+        must_play_aces: bool,
+        first_player: int | None,
+        max_turns: int,
+    ) -> SpiteMaliceRules: ...
+
+@_final
+class Episode:
+    def __new__(cls, rules: ThreeThirteenRules | SpiteMaliceRules, seed: int) -> Episode: ...
     @property
     def current_player(self) -> int | None: ...
     def apply(self, action: int) -> None: ...

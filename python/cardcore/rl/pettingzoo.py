@@ -6,8 +6,8 @@ Spite & Malice) and a Parallel environment for Nerts, whose real time is cut int
 Observations are ``{"observation": float32 tensor, "action_mask": int8}``; the reward of every
 step is 0 except at the end of the game, where it is ``state.returns()``.
 
-The AEC environment steps Three-Thirteen in its native engine (``engine="auto"`` or
-``"rust"``; see :mod:`cardcore.rl.native`) and every other game through the protocol
+The AEC environment steps Three-Thirteen and Spite & Malice in their native engines
+(``engine="auto"`` or ``"rust"``; see :mod:`cardcore.rl.native`) or through the protocol
 (``engine="protocol"``); both give the same observations, masks and rewards.
 """
 
@@ -27,7 +27,7 @@ from cardcore.rl.common import Seeds, agent_name, observation_space, render_text
 from cardcore.rl.native import native_rules
 
 if TYPE_CHECKING:
-    from cardcore._core import ThreeThirteenEpisode
+    from cardcore._core import Episode
 
 __all__ = ["TickEnv", "TurnBasedEnv", "env"]
 
@@ -77,10 +77,10 @@ class TurnBasedEnv(_Seats, AECEnv):  # type: ignore[misc]
     play; an illegal action raises :class:`~cardcore.errors.IllegalMoveError` and changes
     nothing.
 
-    ``engine``: ``"auto"`` (native for Three-Thirteen, else the protocol), ``"rust"`` or
-    ``"protocol"``. With the native engine, ``state`` is still the protocol state: it is
-    built on first read by replaying the episode's actions (then kept up to date the same
-    way). Assigning ``state`` plays the rest of the episode through the protocol.
+    ``engine``: ``"auto"`` or ``"rust"`` (the game's native engine) or ``"protocol"``. With
+    the native engine, ``state`` is still the protocol state: it is built on first read by
+    replaying the episode's actions (then kept up to date the same way). Assigning ``state``
+    plays the rest of the episode through the protocol.
     """
 
     metadata: dict[str, Any] = {  # noqa: RUF012 (read by the library)
@@ -102,7 +102,7 @@ class TurnBasedEnv(_Seats, AECEnv):  # type: ignore[misc]
         self.metadata = {**self.metadata, "name": f"cardcore_{g.name.replace('-', '_')}_v0"}
         self._rules = native_rules(g, engine)
         self.engine = "protocol" if self._rules is None else "rust"
-        self._native: ThreeThirteenEpisode | None = None
+        self._native: Episode | None = None
         self._state: Any = None  # the protocol state (with _native: as of _unplayed)
         self._seed = 0
         self._unplayed: list[int] = []
@@ -137,7 +137,7 @@ class TurnBasedEnv(_Seats, AECEnv):  # type: ignore[misc]
             from cardcore import _core
 
             self.state = None
-            self._native = native = _core.ThreeThirteenEpisode(self._rules, seed)
+            self._native = native = _core.Episode(self._rules, seed)
             seat = native.current_player
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)

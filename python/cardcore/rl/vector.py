@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Final, NamedTuple
+from typing import TYPE_CHECKING, Any, Final, NamedTuple, cast
 
 import numpy as np
 from numpy.typing import NDArray
@@ -26,7 +26,7 @@ from numpy.typing import NDArray
 from cardcore.errors import IllegalMoveError, OptionError
 from cardcore.games.api import Game, check_seed
 from cardcore.rl.common import resolve
-from cardcore.rl.native import native_rules
+from cardcore.rl.native import VECTOR_GAMES, native_rules
 from cardcore.rng import derive_seed
 
 if TYPE_CHECKING:
@@ -78,7 +78,7 @@ class VectorEnv:
         self.game = g = resolve(game, options, realtime=False)
         if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= MAX_ENVS:
             raise OptionError(f"n must be an int in 1..{MAX_ENVS} (~6 KB each), not {n!r}")
-        rules = native_rules(g, engine)
+        rules = native_rules(g, engine, VECTOR_GAMES)
         self.num_envs = n
         self.num_players = g.num_players
         self.num_actions = g.num_actions
@@ -88,7 +88,8 @@ class VectorEnv:
         if rules is not None:
             cpus = os.cpu_count() or 1
             threads = min(2, cpus) if threads is None else threads
-            self._games = _RustGames(g, rules, n, seed, threads)
+            three_thirteen = cast("ThreeThirteenRules", rules)  # VECTOR_GAMES
+            self._games = _RustGames(g, three_thirteen, n, seed, threads)
             self.engine = "rust"
         else:
             self._games = _ProtocolGames(g, n, seed)

@@ -6,7 +6,8 @@
 //!   agent's decisions; [`three_thirteen_expert`]: the `expert` agent's determinized search;
 //!   [`three_thirteen_batch`]: many games stepped together (RL).
 //! * [`spite`]: Spite & Malice turn planner; [`spite_expert`]: the `expert` agent's search;
-//!   [`spite_actions`]: legal action ids (the embedding protocol).
+//!   [`spite_actions`]: legal action ids (the embedding protocol);
+//!   [`spite_episode`]: one game stepped natively (RL).
 //! * [`nerts`]: Nerts move generation; [`nerts_rollout`]: Nerts look-ahead simulator;
 //!   [`nerts_round`]: whole rounds of the built-in agents.
 //! * [`hash`]: the one fast hasher of the memo tables.
@@ -22,6 +23,7 @@ pub mod rng;
 pub mod shuffle;
 pub mod spite;
 pub mod spite_actions;
+pub mod spite_episode;
 pub mod spite_expert;
 pub mod three_thirteen_batch;
 pub mod three_thirteen_expert;

@@ -1,49 +1,162 @@
-//! Bindings of `cardcore_engine::three_thirteen_batch::Episode`: one Three-Thirteen game
-//! stepped natively, the fast path of `cardcore.rl.pettingzoo`'s AEC environment.
+//! Bindings of the engines' one-game steppers (`three_thirteen_batch::Episode`,
+//! `spite_episode::Episode`): the fast path of `cardcore.rl.pettingzoo`'s AEC environment.
 
-use cardcore_engine::three_thirteen_batch::Episode;
+use cardcore_engine::spite::SideRule;
+use cardcore_engine::spite_episode::{self, StockRule};
+use cardcore_engine::three_thirteen_batch;
 use pyo3::prelude::*;
 use pyo3::types::PyByteArray;
 
-use crate::errors::{IllegalMoveError, OptionError};
+use crate::errors::{IllegalMoveError, option_error};
 use crate::rl::{ThreeThirteenRules, bytes_of};
 
-/// One Three-Thirteen game dealt from `seed` (`new_state(seed)` of the Python engine).
+/// Validated Spite & Malice options for the native engine (built by `cardcore.rl.native`).
+#[pyclass(module = "cardcore._core", frozen)]
+pub struct SpiteMaliceRules(spite_episode::Rules);
+
+#[pymethods]
+impl SpiteMaliceRules {
+    /// The options of `cardcore.spite_malice.Options` (resolved).
+    #[new]
+    #[pyo3(signature = (
+        *, players, decks, jokers, payoff_size, hand_size, side_stacks, center_stacks,
+        king_can_start, refill_empty_hand, completed_to_stock, stock_exhausted, side_stack_rule,
+        must_play_aces, first_player, max_turns
+    ))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        players: usize,
+        decks: usize,
+        jokers: bool,
+        payoff_size: usize,
+        hand_size: usize,
+        side_stacks: usize,
+        center_stacks: usize,
+        king_can_start: bool,
+        refill_empty_hand: bool,
+        completed_to_stock: bool,
+        stock_exhausted: &str,
+        side_stack_rule: &str,
+        must_play_aces: bool,
+        first_player: Option<usize>,
+        max_turns: u32,
+    ) -> PyResult<Self> {
+        let stock_rule = match stock_exhausted {
+            "tie_on_required_draw" => StockRule::TieOnRequiredDraw,
+            "tie_immediately" => StockRule::TieImmediately,
+            "recycle_then_tie" => StockRule::RecycleThenTie,
+            other => return Err(option_error(format!("stock_exhausted {other:?}"))),
+        };
+        let side_rule = match side_stack_rule {
+            "any" => SideRule::Any,
+            "same_or_one_lower" => SideRule::SameOrOneLower,
+            "no_aces" => SideRule::NoAces,
+            other => return Err(option_error(format!("side_stack_rule {other:?}"))),
+        };
+        let rules = spite_episode::Rules {
+            players,
+            decks,
+            jokers,
+            payoff_size,
+            hand_size,
+            side_stacks,
+            center_stacks,
+            king_can_start,
+            refill_empty_hand,
+            completed_to_stock,
+            stock_rule,
+            side_rule,
+            must_play_aces,
+            first_player,
+            max_turns,
+        };
+        if !rules.check() {
+            return Err(option_error("options out of range"));
+        }
+        Ok(Self(rules))
+    }
+}
+
+/// What [`Episode`] needs of a game's engine.
+trait Stepper: Send + Sync {
+    fn players(&self) -> usize;
+    /// `(observation_size, num_actions)`.
+    fn sizes(&self) -> (usize, usize);
+    fn current(&self) -> Option<usize>;
+    /// Plays `action`; `Err(action)` if it is not legal (nothing changes).
+    fn apply(&mut self, action: i64) -> Result<(), i64>;
+    fn observe(&self, seat: usize, obs: &mut [f32], mask: &mut [u8]);
+    fn write_returns(&self, out: &mut [f32]);
+}
+
+/// `Stepper` for an engine's episode type (the engines' methods have the same names).
+macro_rules! stepper {
+    ($($episode:ty),*) => {$(
+        impl Stepper for $episode {
+            fn players(&self) -> usize {
+                self.rules().players
+            }
+            fn sizes(&self) -> (usize, usize) {
+                (self.rules().observation_size(), self.rules().num_actions())
+            }
+            fn current(&self) -> Option<usize> {
+                self.current()
+            }
+            fn apply(&mut self, action: i64) -> Result<(), i64> {
+                self.apply(action).map_err(|e| e.action)
+            }
+            fn observe(&self, seat: usize, obs: &mut [f32], mask: &mut [u8]) {
+                self.observe(seat, obs, mask);
+            }
+            fn write_returns(&self, out: &mut [f32]) {
+                self.write_returns(out);
+            }
+        }
+    )*};
+}
+
+stepper!(three_thirteen_batch::Episode, spite_episode::Episode);
+
+/// One game dealt from `seed` (`new_state(seed)` of the Python engine) by the native engine
+/// of `rules` (`ThreeThirteenRules` or `SpiteMaliceRules`).
 #[pyclass(module = "cardcore._core")]
-pub struct ThreeThirteenEpisode {
-    episode: Episode,
+pub struct Episode {
+    game: Box<dyn Stepper>,
     obs: Vec<f32>,
     mask: Vec<u8>,
 }
 
 #[pymethods]
-impl ThreeThirteenEpisode {
+impl Episode {
     #[new]
-    fn new(rules: &ThreeThirteenRules, seed: u64) -> Self {
-        let episode = Episode::new(rules.0.clone(), seed);
-        let r = episode.rules();
-        Self {
-            obs: vec![0.0; r.observation_size()],
-            mask: vec![0; r.num_actions()],
-            episode,
-        }
+    fn new(rules: &Bound<'_, PyAny>, seed: u64) -> PyResult<Self> {
+        let game: Box<dyn Stepper> = if let Ok(r) = rules.cast::<ThreeThirteenRules>() {
+            Box::new(three_thirteen_batch::Episode::new(r.get().0.clone(), seed))
+        } else if let Ok(r) = rules.cast::<SpiteMaliceRules>() {
+            Box::new(spite_episode::Episode::new(r.get().0.clone(), seed))
+        } else {
+            let ty = rules.get_type().name()?;
+            return Err(option_error(format!("no native engine for {ty}")));
+        };
+        let (obs, actions) = game.sizes();
+        Ok(Self {
+            obs: vec![0.0; obs],
+            mask: vec![0; actions],
+            game,
+        })
     }
 
     /// The seat to play; `None` once the game is over.
     #[getter]
     fn current_player(&self) -> Option<usize> {
-        self.episode.current()
+        self.game.current()
     }
 
     /// Plays action id `action` for the seat to play; an illegal one raises
     /// `IllegalMoveError` and changes nothing.
-    fn apply(&mut self, py: Python<'_>, action: i64) -> PyResult<()> {
-        let episode = &mut self.episode;
-        py.detach(move || episode.apply(action)).map_err(|e| {
-            IllegalMoveError::new_err(format!(
-                "action {} is not legal now (nothing was played)",
-                e.action
-            ))
+    fn apply(&mut self, action: i64) -> PyResult<()> {
+        self.game.apply(action).map_err(|a| {
+            IllegalMoveError::new_err(format!("action {a} is not legal now (nothing was played)"))
         })
     }
 
@@ -54,10 +167,10 @@ impl ThreeThirteenEpisode {
         py: Python<'py>,
         seat: usize,
     ) -> PyResult<(Bound<'py, PyByteArray>, Bound<'py, PyByteArray>)> {
-        if seat >= self.episode.rules().players {
-            return Err(OptionError::new_err(format!("no seat {seat}")));
+        if seat >= self.game.players() {
+            return Err(option_error(format!("no seat {seat}")));
         }
-        self.episode.observe(seat, &mut self.obs, &mut self.mask);
+        self.game.observe(seat, &mut self.obs, &mut self.mask);
         Ok((
             bytes_of(py, &self.obs, f32::to_ne_bytes)?,
             PyByteArray::new(py, &self.mask),
@@ -67,12 +180,13 @@ impl ThreeThirteenEpisode {
     /// `returns()`: +1 for each winning seat, -1 for the others; all 0 before the end and
     /// when nobody wins.
     fn returns(&self) -> Vec<f32> {
-        let mut out = vec![0.0; self.episode.rules().players];
-        self.episode.write_returns(&mut out);
+        let mut out = vec![0.0; self.game.players()];
+        self.game.write_returns(&mut out);
         out
     }
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_class::<ThreeThirteenEpisode>()
+    m.add_class::<SpiteMaliceRules>()?;
+    m.add_class::<Episode>()
 }
