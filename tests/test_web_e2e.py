@@ -237,6 +237,18 @@ def test_spite_malice_drag_and_drop_with_a_king(browser: Any, server: tuple[str,
     assert not page.errors
 
 
+CASCADED = """() => {
+  // a work pile of several cards cascades: each card covers most of the one under it
+  for (const col of document.querySelectorAll('#table .work .stack')) {
+    const cards = [...col.querySelectorAll('.cardwrap')].map((e) => e.getBoundingClientRect());
+    if (cards.length < 2) continue;
+    if (cards[1].top >= cards[0].bottom) throw new Error('a work pile is drawn as a column');
+    return true;
+  }
+  return false;
+}"""
+
+
 def test_nerts_round_at_frantic_speed_by_drag_and_tap(
     browser: Any, server: tuple[str, Path]
 ) -> None:
@@ -249,15 +261,20 @@ def test_nerts_round_at_frantic_speed_by_drag_and_tap(
     # a tap on the stock flips three cards
     page.click("[data-src=stock]")
     page.wait_for_function(f"() => {OBS}.players[0].waste_count > 0")
-    shot(page, "nerts")
     dragged = tapped = 0
-    seen_ai_play = False
+    seen_ai_play = cascades = False
     for _ in range(600):
         if page.evaluate("() => document.getElementById('dlg-sheet').open"):
             break
         msg = view(page)
         t = msg["table"]
         seen_ai_play = seen_ai_play or t["last"][1] is not None
+        # the AI's move to its own work pile rings the AI's box, never your pile of that number
+        assert page.locator("[data-seat-box='0'] .last[data-last-seat='1']").count() == 0
+        if not cascades and page.evaluate(CASCADED):
+            cascades = True
+            # the picture in docs/: a work pile cascading; your waste fanned when it is
+            shot(page, "nerts")
         cards = [m for m in t["legal"] if m["src"] not in ("stock", "call", "undo")]
         call = [m for m in t["legal"] if m["src"] == "call"]
         try:
@@ -278,6 +295,7 @@ def test_nerts_round_at_frantic_speed_by_drag_and_tap(
     else:
         pytest.fail("the round did not end")
     assert seen_ai_play, "the AI never played (the server clock did not run)"
+    assert cascades, "no work pile of two or more cards was drawn overlapping"
     assert dragged > 0
     assert tapped > 0
     assert page.wait_for_function(

@@ -337,14 +337,17 @@ function decorate(root, view) {
   const targets = new Set(legal.filter((m) => m.src === ui.selected).map((m) => m.dst));
   for (const e of root.querySelectorAll("[data-dst]")) e.classList.toggle("target", targets.has(e.dataset.dst));
   for (const e of root.querySelectorAll(".last")) e.classList.remove("last");
+  const me = ui.msg?.seat;
   (view.last || []).forEach((m, seat) => {
     if (!m) return;
-    for (const key of [m.dst]) {
-      const e = root.querySelector(`[data-dst="${CSS.escape(key)}"]`) || root.querySelector(`[data-seat-box="${seat}"]`);
-      if (e && !e.classList.contains("hand")) {
-        e.classList.add("last");
-        e.dataset.lastSeat = seat;
-      }
+    let e = root.querySelector(`[data-dst="${CSS.escape(m.dst)}"]`);
+    // your own piles (side stacks, work piles) take only your moves: another seat's move to its
+    // own "work:3" rings that seat's box, not your work pile 4
+    if (e && seat !== me && e.closest(`[data-seat-box="${me}"]`)) e = null;
+    e = e || root.querySelector(`[data-seat-box="${seat}"]`);
+    if (e && !e.classList.contains("hand")) {
+      e.classList.add("last");
+      e.dataset.lastSeat = seat;
     }
   });
 }
