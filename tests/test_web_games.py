@@ -154,6 +154,9 @@ def test_nerts_match_on_a_fake_clock_saves_a_verified_replay(tmp_path: Path) -> 
             table.tick(now)
     assert table.outcome is not None
     get_game("nerts").verify_replay(table.outcome.record)
+    sheet = table.view(0)["sheet"]
+    assert sheet["final"]
+    assert "next round" not in sheet["footer"]  # the match is over: no next round to promise
 
 
 def test_a_score_sheet_holds_nobody_up_in_three_thirteen() -> None:

@@ -213,7 +213,8 @@ class NertsTable(Table):
                     ],
                     "totals": list(m.totals),
                     "final": m.over,
-                    "footer": f"Match to {self.rules.target_score}. ★ called Nerts. {_NEXT_ROUND}",
+                    "footer": f"Match to {self.rules.target_score}. ★ called Nerts."
+                    + ("" if m.over else f" {_NEXT_ROUND}"),
                 },
             )
         return self._sheet[1]

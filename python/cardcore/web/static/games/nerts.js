@@ -16,6 +16,8 @@ function layout(h, v, seat, mine) {
   const work = h("div", { class: "work" });
   p.work.forEach((pile, i) => {
     const col = h("div", { class: "stack", ...(mine ? { "data-dst": `work:${i}` } : {}), title: `work pile ${i + 1}` });
+    // a long pile shows less of each covered card (down to its rank) so it stays on the table
+    if (pile.length > 4) col.style.setProperty("--reveal", Math.max(0.25, 1.2 / (pile.length - 1)).toFixed(3));
     if (!pile.length) col.append(slotSvg(""));
     pile.forEach((c, k) => {
       const depth = pile.length - k;
