@@ -304,6 +304,20 @@ def test_nerts_round_at_frantic_speed_by_drag_and_tap(
     assert not page.errors
 
 
+def test_invite_link_on_a_loopback_page_leads_friends_to_the_lan_address(browser: Any) -> None:
+    # cardcore serve --host 0.0.0.0 tells the page the address friends reach; the host's own
+    # page is on 127.0.0.1, whose links would lead a friend's browser to the friend's computer
+    app = create_app(ServerConfig(ai_delay=0.01, invite_base="http://192.0.2.7:8000"))
+    with live_server(app) as url:
+        page = new_page(browser, url)
+        body = {"game": "three-thirteen", "players": 2, "seats": ["friend"], "seed": 7}
+        open_room(page, body, dealt=False)
+        page.wait_for_selector("input.invite")
+        room = page.evaluate("() => window.cardcore.msg.room")
+        assert page.input_value("input.invite") == f"http://192.0.2.7:8000/#join={room}"
+        assert not page.errors
+
+
 def cards_shown(page: Any) -> set[str]:
     """The card texts of the cards the page shows with a ``data-card`` key (hand cards)."""
     keys = page.eval_on_selector_all("#table [data-card]", "els => els.map(e => e.dataset.card)")

@@ -302,6 +302,19 @@ def test_non_host_cannot_start_and_page_has_security_headers(client: TestClient)
     assert page.headers["x-frame-options"] == "DENY"
 
 
+def test_invite_base_reaches_the_page_and_serve_finds_the_lan_address() -> None:
+    from cardcore.cli.serve import _lan_address
+
+    with TestClient(create_app(ServerConfig())) as c:
+        assert c.get("/api/games").json()["invite_base"] is None
+    lan = ServerConfig(invite_base="http://192.0.2.7:8000")
+    with TestClient(create_app(lan)) as c:
+        assert c.get("/api/games").json()["invite_base"] == "http://192.0.2.7:8000"
+    assert _lan_address("192.0.2.7") == "192.0.2.7"  # a named address is the one friends use
+    found = _lan_address("0.0.0.0")  # the interface towards the network, if there is one
+    assert found is None or not found.startswith("127.")
+
+
 class ThinkingRaceTable(RaceTable):
     """RaceTable whose AI takes its time, thinking in a worker thread."""
 

@@ -11,6 +11,23 @@ import click
 __all__ = ["serve_cmd"]
 
 
+def _lan_address(host: str) -> str | None:
+    """The address other machines reach this server at: ``host`` itself, or for a wildcard
+    (0.0.0.0, ::) the address of the interface that leads to the network (found by pointing
+    a UDP socket at a private address: nothing is sent), ``None`` when there is none."""
+    if host not in ("0.0.0.0", "::", ""):
+        return host
+    import socket
+
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        try:
+            s.connect(("10.254.254.254", 1))
+            addr: str = s.getsockname()[0]
+        except OSError:
+            return None
+    return None if _is_loopback(addr) or addr == "0.0.0.0" else addr
+
+
 def _is_loopback(host: str) -> bool:
     if host == "localhost":
         return True
@@ -71,16 +88,22 @@ def serve_cmd(
     from cardcore.web.app import ServerConfig, create_app, uvicorn_options
     from cardcore.web.profile import default_profile_path
 
+    invite_base = None
     if not _is_loopback(host):
         click.echo(
             f"warning: listening on {host}: other machines on the network can reach this "
             "server; anyone with a room's invite link can take an open seat.",
             err=True,
         )
+        lan = _lan_address(host)
+        if lan is not None:
+            invite_base = f"http://{f'[{lan}]' if ':' in lan else lan}:{port}"
+            click.echo(f"friends on your network open {invite_base}/", err=True)
     config = ServerConfig(
         profile=None if no_profile else (profile or default_profile_path()),
         replay_dir=None if no_replay else (replay_dir or Path.home() / ".cardcore" / "replays"),
         ai_delay=ai_delay,
+        invite_base=invite_base,
     )
     app = create_app(config)
     shown = f"[{host}]" if ":" in host else host

@@ -95,6 +95,10 @@ class ServerConfig:
     message_burst: float = 60.0
     factory: TableFactory | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    invite_base: str | None = None
+    """The address friends on other machines open (``http://192.168.1.20:8000``), when the
+    server listens beyond this computer: a page opened on 127.0.0.1 writes its invite links
+    with it, since a 127.0.0.1 link leads a friend's browser to the friend's own computer."""
 
 
 class _Server:
@@ -165,7 +169,8 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         return FileResponse(STATIC / "index.html", headers=SECURITY_HEADERS)
 
     async def api_games(request: Request) -> Response:
-        return JSONResponse(server.games.catalog(), headers=SECURITY_HEADERS)
+        catalog = {**server.games.catalog(), "invite_base": server.config.invite_base}
+        return JSONResponse(catalog, headers=SECURITY_HEADERS)
 
     async def api_rooms(request: Request) -> Response:
         if not _same_origin(request):

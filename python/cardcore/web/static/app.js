@@ -297,7 +297,7 @@ function render() {
 }
 
 function renderWaiting(box, msg) {
-  const link = location.origin + "/#join=" + msg.room;
+  const link = inviteLink(msg.room);
   box.replaceChildren(
     h("h2", { text: "Waiting for friends" }),
     h("p", { text: "Send this link to the friends who play with you (they must reach this computer):" }),
@@ -563,8 +563,17 @@ async function openProfile() {
   $("dlg-profile").showModal();
 }
 
+/** The invite link of room `room`. A page opened on this computer's loopback address gives
+ * the address friends on the network reach (the server's `invite_base`, when it listens
+ * beyond this computer): a 127.0.0.1 link would lead them to their own computers. */
+export function inviteLink(room) {
+  const loopback = /^(127\.|localhost$|\[::1\]$)/.test(location.hostname);
+  const base = loopback && ui.catalog?.invite_base ? ui.catalog.invite_base : location.origin;
+  return base + "/#join=" + room;
+}
+
 function copyInvite() {
-  const link = location.origin + "/#join=" + ui.room;
+  const link = inviteLink(ui.room);
   navigator.clipboard?.writeText(link).then(() => toast("Invite link copied"), () => toast(link));
 }
 
