@@ -11,6 +11,7 @@
 //! * [`nerts`]: Nerts move generation; [`nerts_rollout`]: Nerts look-ahead simulator;
 //!   [`nerts_round`]: whole rounds of the built-in agents.
 //! * [`hash`]: the one fast hasher of the memo tables.
+//! * [`paired`]: the experts' paired comparison of candidate moves over shared deals.
 
 pub mod card;
 pub mod error;
@@ -19,6 +20,7 @@ pub mod meld;
 pub mod nerts;
 pub mod nerts_rollout;
 pub mod nerts_round;
+pub mod paired;
 pub mod rng;
 pub mod shuffle;
 pub mod spite;

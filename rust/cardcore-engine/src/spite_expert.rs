@@ -22,9 +22,10 @@
 //! supported: limited centre slots, completed stacks shuffled into the stock and a tie at a
 //! required draw from an empty stock (the Python agent plays the planner otherwise).
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use crate::rng::{CardRng, mix64};
+use crate::paired::PairedTally;
+use crate::rng::CardRng;
 use crate::shuffle::shuffle;
 use crate::spite::{
     self, MAX_CENTER, MAX_OPPONENTS, MAX_SIDE_DEPTH, NO_CARD, NUM_FEATURES, PlanError, PlanInput,
@@ -487,54 +488,28 @@ pub fn decide(table: &Table, params: &ExpertParams, seed: u64) -> Result<Decisio
     }
     let unseen = table.unseen()?;
     let ctx = Ctx { table, params };
-    let k = plans.len();
-    let mut sums = vec![0.0f64; k];
-    let mut diff_sq = vec![0.0f64; k];
-    let start = Instant::now();
-    let mut deals = 0u32;
-    let mut rng = CardRng::new(seed);
-    loop {
-        let done = match params.time_limit {
-            Some(t) => deals > 0 && start.elapsed() >= t,
-            None => deals >= params.rollouts,
-        };
-        if done {
-            break;
-        }
-        let deal = table.deal(&unseen, &mut rng);
-        let roll_seed = mix64(seed ^ u64::from(deals).wrapping_mul(0x9e37_79b9_7f4a_7c15));
-        let mut values = vec![0.0f64; k];
-        for (j, plan) in plans.iter().enumerate() {
-            let mut g = deal.clone();
-            let mut roll = CardRng::new(roll_seed);
-            g.finish_turn(&ctx, Some(&plan.steps), &mut roll);
-            for _ in 0..params.horizon {
-                if g.end.is_some() {
-                    break;
+    let tally = PairedTally::run(
+        plans.len(),
+        params.rollouts,
+        params.time_limit,
+        seed,
+        |rng, roll_seed, values| {
+            let deal = table.deal(&unseen, rng);
+            for (v, plan) in values.iter_mut().zip(&plans) {
+                let mut g = deal.clone();
+                let mut roll = CardRng::new(roll_seed);
+                g.finish_turn(&ctx, Some(&plan.steps), &mut roll);
+                for _ in 0..params.horizon {
+                    if g.end.is_some() {
+                        break;
+                    }
+                    g.finish_turn(&ctx, None, &mut roll);
                 }
-                g.finish_turn(&ctx, None, &mut roll);
+                *v = g.utility(&ctx);
             }
-            values[j] = g.utility(&ctx);
-        }
-        for j in 0..k {
-            sums[j] += values[j];
-            let d = values[j] - values[0];
-            diff_sq[j] += d * d;
-        }
-        deals += 1;
-    }
-    let n = f64::from(deals);
-    let mut choice = 0;
-    let mut best_edge = 0.0f64;
-    for j in 1..k {
-        let mean = (sums[j] - sums[0]) / n;
-        let var = (diff_sq[j] / n - mean * mean).max(0.0);
-        let se = (var / n).sqrt();
-        if mean > 0.0 && mean - params.margin * se > 0.0 && mean > best_edge {
-            best_edge = mean;
-            choice = j;
-        }
-    }
+        },
+    );
+    let (choice, deals, k) = (tally.choice(params.margin), tally.deals(), plans.len());
     Ok(Decision {
         steps: plans[choice].steps.clone(),
         deals,

@@ -25,13 +25,14 @@
 //! those hidden by the rebuild). With `infer_hands` (the default) an opponent's hidden cards are
 //! the ones it would have kept (see [`Table::deal`]), a crude model of a player's choices.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use thiserror::Error;
 
 use crate::card::{JOKER0, MAX_JOKERS};
 use crate::meld::{self, MeldError, MeldRules, fast};
-use crate::rng::{CardRng, mix64};
+use crate::paired::PairedTally;
+use crate::rng::CardRng;
 use crate::shuffle::shuffle;
 use crate::three_thirteen_hard::{self as hard, HardParams, View};
 
@@ -610,56 +611,29 @@ pub fn decide(table: &Table, params: &ExpertParams, seed: u64) -> Result<Decisio
     }
     let unseen = table.unseen()?;
     let ctx = table.ctx(params.hard_rollouts, params.hard);
-    let k = cands.len();
-    let mut sums = vec![0.0f64; k];
-    let mut diff_sq = vec![0.0f64; k];
-    let start = Instant::now();
-    let mut deals = 0u32;
-    let mut rng = CardRng::new(seed);
-    loop {
-        let done = match params.time_limit {
-            Some(t) => deals > 0 && start.elapsed() >= t,
-            None => deals >= params.rollouts,
-        };
-        if done {
-            break;
-        }
-        let deal = table.deal(&unseen, params.infer_hands, &mut rng);
-        let roll_seed = mix64(seed ^ u64::from(deals).wrapping_mul(0x9e37_79b9_7f4a_7c15));
-        let mut values = vec![0.0f64; k];
-        for (j, &c) in cands.iter().enumerate() {
-            let mut r = deal.clone();
-            let mut roll = CardRng::new(roll_seed);
-            let going = if table.discard_phase {
-                r.discard(&ctx, c, dws[c])
-            } else {
-                r.draw_then_discard(&ctx, c == 1)
-            };
-            if going {
-                r.finish(&ctx, &mut roll);
+    let tally = PairedTally::run(
+        cands.len(),
+        params.rollouts,
+        params.time_limit,
+        seed,
+        |rng, roll_seed, values| {
+            let deal = table.deal(&unseen, params.infer_hands, rng);
+            for (v, &c) in values.iter_mut().zip(&cands) {
+                let mut r = deal.clone();
+                let mut roll = CardRng::new(roll_seed);
+                let going = if table.discard_phase {
+                    r.discard(&ctx, c, dws[c])
+                } else {
+                    r.draw_then_discard(&ctx, c == 1)
+                };
+                if going {
+                    r.finish(&ctx, &mut roll);
+                }
+                *v = r.utility(&ctx, table.seat);
             }
-            values[j] = r.utility(&ctx, table.seat);
-        }
-        for j in 0..k {
-            sums[j] += values[j];
-            let d = values[j] - values[0];
-            diff_sq[j] += d * d;
-        }
-        deals += 1;
-    }
-    let n = f64::from(deals);
-    let mut choice = 0;
-    let mut best_edge = 0.0f64;
-    for j in 1..k {
-        let mean = (sums[j] - sums[0]) / n;
-        let var = (diff_sq[j] / n - mean * mean).max(0.0);
-        let se = (var / n).sqrt();
-        let edge = mean - params.margin * se;
-        if mean > 0.0 && edge > 0.0 && mean > best_edge {
-            best_edge = mean;
-            choice = j;
-        }
-    }
+        },
+    );
+    let (choice, deals, k) = (tally.choice(params.margin), tally.deals(), cands.len());
     Ok(Decision {
         choice: cands[choice],
         deals,

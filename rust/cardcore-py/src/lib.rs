@@ -3,6 +3,7 @@
 
 use pyo3::prelude::*;
 
+mod budget;
 mod cards;
 mod errors;
 mod meld;

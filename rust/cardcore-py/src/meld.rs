@@ -473,17 +473,7 @@ fn tt_expert_decide(
     let (num_decks, jokers, wild, discard_phase, banned, out_seat, turn_in_round, first) = round;
     let (min_own_turns, max_turns, forbid_return) = options;
     let (rollouts, time_ms, max_candidates, slack, margin, hard_rollouts, infer_hands) = params;
-    let time_limit = match time_ms {
-        Some(ms) if ms.is_finite() && ms > 0.0 => {
-            Some(std::time::Duration::from_secs_f64(ms / 1e3))
-        }
-        Some(ms) => {
-            return Err(OptionError::new_err(format!(
-                "time budget must be > 0 ms, got {ms}"
-            )));
-        }
-        None => None,
-    };
+    let time_limit = crate::budget::time_limit(time_ms)?;
     let meld_rules = self::rules(rules.0, rules.1, rules.2)?;
     let (_, hp) = hard_inputs(
         (hand, pile, num_decks, jokers, wild, false),

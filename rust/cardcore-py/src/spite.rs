@@ -139,17 +139,7 @@ fn spite_expert_decide(
     let (decks, hand_size, turn, max_turns) = game;
     let (top, wild_start, refill_empty_hand, side_rule, must_play_aces) = rules;
     let (rollouts, time_ms, candidates, horizon, margin, win_value, node_limit) = params;
-    let time_limit = match time_ms {
-        Some(ms) if ms.is_finite() && ms > 0.0 => {
-            Some(std::time::Duration::from_secs_f64(ms / 1e3))
-        }
-        Some(ms) => {
-            return Err(option_error(format!(
-                "time budget must be > 0 ms, got {ms}"
-            )));
-        }
-        None => None,
-    };
+    let time_limit = crate::budget::time_limit(time_ms)?;
     let table = Table {
         seat,
         hand,
