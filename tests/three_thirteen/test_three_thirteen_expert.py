@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 
@@ -15,17 +15,21 @@ from cardcore.three_thirteen.rules import Options, State
 
 
 @pytest.mark.parametrize(
-    ("players", "opts"),
+    ("players", "opts", "search"),
     [
-        (2, {"num_decks": 1, "max_turns_per_round": 40}),
-        (3, {"forbid_return_of_discard_draw": True, "jokers": 2, "max_turns_per_round": 60}),
-        (4, {"ace_mode": "high", "jokers": 4, "min_own_turns_before_out": 1}),
-        (6, {"ace_mode": "both", "num_decks": 2}),
+        (2, {"num_decks": 1, "max_turns_per_round": 40}, "lap"),
+        (2, {"num_decks": 1, "max_turns_per_round": 40}, "round"),
+        (3, {"forbid_return_of_discard_draw": True, "jokers": 2, "max_turns_per_round": 60}, "lap"),
+        (3, {"forbid_return_of_discard_draw": True, "jokers": 2}, "round"),
+        (4, {"ace_mode": "high", "jokers": 4, "min_own_turns_before_out": 1}, "lap"),
+        (6, {"ace_mode": "both", "num_decks": 2}, "lap"),
     ],
 )
-def test_expert_plays_legal_moves(players: int, opts: dict[str, Any]) -> None:
+def test_expert_plays_legal_moves(
+    players: int, opts: dict[str, Any], search: Literal["lap", "round"]
+) -> None:
     o = Options(num_players=players, **opts)
-    expert = ExpertAgent(rollouts=2)
+    expert = ExpertAgent(rollouts=2, search=search)
     agents: list[Any] = [expert] + [HardAgent() for _ in range(players - 1)]
     play_out(State(o, 5), 5, agents)
     assert expert.decisions > 0
@@ -64,14 +68,28 @@ def test_bad_budget_and_tables_raise_typed_errors() -> None:
         ExpertAgent(rollouts=-1)
     with pytest.raises(ValueError, match="time_ms"):
         ExpertAgent(time_ms=0)
+    with pytest.raises(ValueError, match="search"):
+        ExpertAgent(search="deep")  # type: ignore[arg-type]
     hard = (10.0, 2.0, 0.05, 10, 4, 0.8)
     cards = (0, bytes([0, 1, 2]), bytes([40]), [b"", b""], [3, 3], 100)  # stock too big
     rnd = (1, 0, 3, False, None, None, 0, 0)
     with pytest.raises(OptionError, match="inconsistent"):
         _core.tt_expert_decide(
-            cards, rnd, (0, 400, False), (0, 15, 20), (4, None, 4, 10, 1.0, True, True), hard, 1
+            cards,
+            rnd,
+            (0, 400, False),
+            (0, 15, 20),
+            (4, None, 4, 10, 1.0, True, True, False, 1.0),
+            hard,
+            1,
         )
     with pytest.raises(OptionError, match="time budget"):
         _core.tt_expert_decide(
-            cards, rnd, (0, 400, False), (0, 15, 20), (4, -1.0, 4, 10, 1.0, True, True), hard, 1
+            cards,
+            rnd,
+            (0, 400, False),
+            (0, 15, 20),
+            (4, -1.0, 4, 10, 1.0, True, True, True, 1.0),
+            hard,
+            1,
         )

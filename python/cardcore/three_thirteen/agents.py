@@ -21,22 +21,26 @@ is a memo of its own last solver answer (same input, same output), so a game rep
   faces cost a solver call. Each decision is one Rust call (``cardcore_engine::
   three_thirteen_hard``); the Python implementation it replaced is kept in the tests as the
   reference it must match decision for decision.
-* ``expert``: ``hard`` plus determinized Monte Carlo search: at each decision it deals the
-  unseen cards at random (consistently with its observation) ``rollouts`` times, plays each
-  candidate move (both draws; the discards near the least deadwood) in every deal and finishes
-  the round with a fast greedy policy for every seat (``hard_rollouts``: its own later turns as
-  ``hard``), scoring the mean opponent round score minus its own; an opponent's hidden cards
-  are dealt as the ones it kept from as many cards as it has drawn (``infer_hands``).
-  ``hard``'s move stands unless another candidate is ahead by more than ``margin`` standard
-  errors of the paired difference. One Rust call per decision
-  (``cardcore_engine::three_thirteen_expert``), every random choice seeded from the seat's
-  ``rng``; with ``time_ms`` it searches for that long instead (not reproducible).
+* ``expert``: ``hard`` made aware of the end of the round by determinized sampling. At each
+  decision it deals the cards it has not seen at random, consistently with its observation
+  (an opponent's hidden cards are the ones it kept from as many cards as it has drawn,
+  ``infer_hands``), ``rollouts`` times, and for each move ``hard`` weighs (both draws; the
+  discards near the least deadwood) plays the other seats' next turns greedily in every deal:
+  the share of deals in which an opponent goes out before its next turn is the chance ``p``
+  that its next turn is its last. A move is valued ``(1 - p) * hard's value + p * the expected
+  deadwood after a final turn`` (``risk_weight`` scales ``p``); ``hard``'s move when nothing
+  is at risk. ``search="round"`` is the earlier search: every candidate played to the end of
+  the round in each deal with greedy play (``hard_rollouts``: its own later turns as
+  ``hard``), ``hard``'s move replaced only by one ahead by more than ``margin`` standard
+  errors. One Rust call per decision (``cardcore_engine::three_thirteen_expert``), every
+  random choice seeded from the seat's ``rng``; with ``time_ms`` it deals for that long
+  instead (not reproducible).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
+from typing import Final, Literal
 
 from cardcore import _core
 from cardcore.games.base import AgentFactory
@@ -189,12 +193,15 @@ _MAX_TURNS: Final = Options().max_turns_per_round  # not in the observation: the
 
 
 class ExpertAgent:
-    """``hard`` checked by determinized rollouts of the rest of the round (module docstring).
+    """``hard`` with the chance that the round ends, from determinized deals (module docstring).
 
     ``rollouts``: deals per decision (the default budget; reproducible). ``time_ms``: search
     for this long per decision instead (at least one deal; the game then depends on the
-    machine's speed). ``margin``: standard errors by which another move must beat ``hard``'s.
-    ``deals`` and ``decisions`` count the search's work (for measurements).
+    machine's speed). ``search``: ``"lap"`` (the default) or ``"round"``; ``risk_weight``
+    (lap) scales the chance that the round ends; ``margin``, ``max_candidates``, ``slack``,
+    ``hard_rollouts`` (round): standard errors by which another move must beat ``hard``'s,
+    the discards compared, the seat's own later turns as ``hard``. ``deals`` and
+    ``decisions`` count the search's work (for measurements).
     """
 
     __slots__ = (
@@ -204,14 +211,18 @@ class ExpertAgent:
         "infer_hands",
         "margin",
         "max_candidates",
+        "risk_weight",
         "rollouts",
+        "search",
         "slack",
         "time_ms",
     )
 
+    hard: type[HardAgent] = HardAgent  # the tuning of the `hard` agent it builds on
+
     def __init__(
         self,
-        rollouts: int = 16,
+        rollouts: int = 64,
         *,
         time_ms: float | None = None,
         max_candidates: int = 4,
@@ -219,9 +230,15 @@ class ExpertAgent:
         margin: float = 3.0,
         hard_rollouts: bool = False,
         infer_hands: bool = True,
+        search: Literal["lap", "round"] = "lap",
+        risk_weight: float = 1.0,
     ) -> None:
         if rollouts < 0 or (time_ms is not None and not time_ms > 0):
             raise ValueError("rollouts must be >= 0 and time_ms > 0 (or None)")
+        if search not in ("lap", "round") or not risk_weight >= 0:
+            raise ValueError(
+                f"search must be 'lap' or 'round' and risk_weight >= 0, got {search!r}"
+            )
         self.rollouts = rollouts
         self.time_ms = time_ms
         self.max_candidates = max_candidates
@@ -229,6 +246,8 @@ class ExpertAgent:
         self.margin = margin
         self.hard_rollouts = hard_rollouts
         self.infer_hands = infer_hands
+        self.search = search
+        self.risk_weight = risk_weight
         self.deals = 0
         self.decisions = 0
 
@@ -247,7 +266,7 @@ class ExpertAgent:
         ):
             banned = hand.index(obs.drawn)
         r = obs.rules
-        h = HardAgent
+        h = self.hard
         choice, deals, _ = _core.tt_expert_decide(
             (
                 obs.seat,
@@ -277,6 +296,8 @@ class ExpertAgent:
                 self.margin,
                 self.hard_rollouts,
                 self.infer_hands,
+                self.search == "lap",
+                self.risk_weight,
             ),
             (h.out_bonus, h.feed_penalty, h.now_weight, h.slack, h.max_candidates, h.gamma),
             rng.next_u64(),

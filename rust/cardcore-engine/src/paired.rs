@@ -72,6 +72,13 @@ impl PairedTally {
         self.deals
     }
 
+    /// Each candidate's mean value.
+    #[must_use]
+    pub fn means(&self) -> Vec<f64> {
+        let n = f64::from(self.deals.max(1));
+        self.sums.iter().map(|s| s / n).collect()
+    }
+
     /// The chosen candidate: the one with the best mean among those ahead of the default by
     /// more than `margin` standard errors of the paired difference, else the default (0).
     #[must_use]

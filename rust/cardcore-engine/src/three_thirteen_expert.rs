@@ -34,7 +34,7 @@ use crate::meld::{self, MeldError, MeldRules, fast};
 use crate::paired::PairedTally;
 use crate::rng::CardRng;
 use crate::shuffle::shuffle;
-use crate::three_thirteen_hard::{self as hard, HardParams, View};
+use crate::three_thirteen_hard::{self as hard, DrawValues, HardParams, View};
 
 /// Number of face codes (naturals and jokers).
 const FACES: usize = (JOKER0 + MAX_JOKERS) as usize;
@@ -108,6 +108,10 @@ pub struct ExpertParams {
     pub hard_rollouts: bool,
     /// Opponents' hidden cards are dealt as kept cards, not uniformly (see `Table::deal`).
     pub infer_hands: bool,
+    /// How the search values a discard (see [`Search`]).
+    pub search: Search,
+    /// With [`Search::Lap`]: the weight of the estimated chance that the round ends.
+    pub risk_weight: f64,
     /// The `hard` agent that gives the default move.
     pub hard: HardParams,
 }
@@ -115,16 +119,31 @@ pub struct ExpertParams {
 impl Default for ExpertParams {
     fn default() -> Self {
         Self {
-            rollouts: 16,
+            rollouts: 64,
             time_limit: None,
             max_candidates: 4,
             slack: 10,
             margin: 3.0,
             hard_rollouts: false,
             infer_hands: true,
+            search: Search::Lap,
+            risk_weight: 1.0,
             hard: HardParams::default(),
         }
     }
+}
+
+/// What the search plays out in each deal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Search {
+    /// Discards only: the chance that the round ends before the seat's next turn (an opponent
+    /// goes out) after each of the `hard` agent's discards, from one lap of greedy turns; a
+    /// discard is valued as `hard` values it when the round goes on and by the expected
+    /// deadwood after the seat's final turn when it ends. Draws are `hard`'s.
+    Lap,
+    /// Draws and discards: the rest of the round, `hard`'s move replaced by a candidate ahead
+    /// by more than `margin` standard errors.
+    Round,
 }
 
 /// A decision and what the search did.
@@ -329,6 +348,23 @@ impl Round {
         self.hands[s] = hand;
         self.taken[s] = taken;
         self.discard(ctx, i, dw)
+    }
+
+    /// Plays the seat's move `first` (false: it ended the round) and the other seats' greedy
+    /// turns up to the seat's next turn: whether the round ended on the way without the seat
+    /// going out (its next turn is then its last).
+    fn lap_ends(
+        &mut self,
+        ctx: &Ctx,
+        rng: &mut CardRng,
+        first: impl FnOnce(&mut Self, &Ctx) -> bool,
+    ) -> bool {
+        let seat = self.current;
+        let mut going = first(self, ctx);
+        while going && self.current != seat && self.out.is_none() {
+            going = self.begin_turn(rng) && self.greedy_turn(ctx);
+        }
+        (!going || self.out.is_some()) && self.out != Some(seat)
     }
 
     /// Plays greedy turns (the `hard` agent's for `ctx.hard_seat`) to the end of the round.
@@ -599,6 +635,9 @@ impl Table {
 /// [`ExpertError`] for a table that is not a possible position.
 pub fn decide(table: &Table, params: &ExpertParams, seed: u64) -> Result<Decision, ExpertError> {
     table.check()?;
+    if params.search == Search::Lap {
+        return decide_lap(table, params, seed);
+    }
     let (cands, dws) = table.candidates(params)?;
     let forced = cands.len() == 1
         || (table.discard_phase && (table.out_seat.is_some() || dws[cands[0]] == 0));
@@ -639,6 +678,116 @@ pub fn decide(table: &Table, params: &ExpertParams, seed: u64) -> Result<Decisio
         deals,
         candidates: k,
     })
+}
+
+/// [`decide`] with [`Search::Lap`].
+fn decide_lap(table: &Table, params: &ExpertParams, seed: u64) -> Result<Decision, ExpertError> {
+    let seen = table.seen();
+    let view = table.view(&seen);
+    let budget = params.rollouts > 0 || params.time_limit.is_some();
+    let unseen = table.unseen()?;
+    let ctx = table.ctx(false, params.hard);
+    // The chance that the round ends before the seat's next turn after each candidate move.
+    let chances = |k: usize, play: &dyn Fn(&mut Round, &Ctx, usize) -> bool| {
+        let tally = PairedTally::run(
+            k,
+            params.rollouts,
+            params.time_limit,
+            seed,
+            |rng, roll_seed, values| {
+                let deal = table.deal(&unseen, params.infer_hands, rng);
+                for (j, v) in values.iter_mut().enumerate() {
+                    let mut r = deal.clone();
+                    let ends =
+                        r.lap_ends(&ctx, &mut CardRng::new(roll_seed), |r, ctx| play(r, ctx, j));
+                    *v = f64::from(u8::from(ends));
+                }
+            },
+        );
+        let weight = params.risk_weight;
+        let p: Vec<f64> = tally
+            .means()
+            .iter()
+            .map(|&p| (p * weight).min(1.0))
+            .collect();
+        (p, tally.deals())
+    };
+    if !table.discard_phase {
+        let top = *table.pile.last().expect("checked");
+        let can_go_out = table.turns_played()[table.seat] >= table.min_own_turns;
+        let (take, stock, take_final, stock_final) =
+            match hard::draw_values(&view, top, can_go_out, &params.hard)? {
+                DrawValues::Weighed {
+                    take,
+                    stock,
+                    take_final,
+                    stock_final,
+                } if budget => (take, stock, take_final, stock_final),
+                DrawValues::Weighed { take, stock, .. } => (take, stock, take, stock),
+                DrawValues::Decided(take) => {
+                    return Ok(Decision {
+                        choice: usize::from(take),
+                        deals: 0,
+                        candidates: 1,
+                    });
+                }
+            };
+        if !budget {
+            return Ok(Decision {
+                choice: usize::from(take < stock),
+                deals: 0,
+                candidates: 1,
+            });
+        }
+        // Candidate 0 draws from the stock, 1 takes the pile top.
+        let (p, deals) = chances(2, &|r, ctx, j| r.draw_then_discard(ctx, j == 1));
+        let stock_v = (1.0 - p[0]) * stock + p[0] * stock_final;
+        let take_v = (1.0 - p[1]) * take + p[1] * take_final;
+        return Ok(Decision {
+            choice: usize::from(take_v < stock_v),
+            deals,
+            candidates: 2,
+        });
+    }
+    let feed = &table.taken[(table.seat + 1) % table.players()];
+    let options = hard::discard_options(&view, table.banned, feed, &params.hard)?;
+    let scores: Vec<f64> = options.iter().map(|o| o.score).collect();
+    let Some(default) = argmin_f64(&scores) else {
+        return Err(ExpertError::Table("no card may be discarded".to_owned()));
+    };
+    if options.len() == 1 || !budget {
+        return Ok(Decision {
+            choice: options[default].index,
+            deals: 0,
+            candidates: 1,
+        });
+    }
+    let finals = hard::final_turn_values(&view, &options)?;
+    let (p, deals) = chances(options.len(), &|r, ctx, j| {
+        r.discard(ctx, options[j].index, options[j].deadwood)
+    });
+    let valued: Vec<f64> = options
+        .iter()
+        .zip(&finals)
+        .zip(&p)
+        .map(|((o, &f), &p)| (1.0 - p) * o.score + p * f)
+        .collect();
+    Ok(Decision {
+        choice: options[argmin_f64(&valued).unwrap_or(default)].index,
+        deals,
+        candidates: options.len(),
+    })
+}
+
+/// The first index of the least value.
+fn argmin_f64(values: &[f64]) -> Option<usize> {
+    let mut best: Option<usize> = None;
+    for (i, &v) in values.iter().enumerate() {
+        if best.is_none_or(|b| v < values[b]) {
+            best = Some(i);
+        }
+    }
+    best
 }
 
 #[cfg(test)]
@@ -740,6 +889,58 @@ mod tests {
             assert!(r.hands.iter().all(|h| h.len() == 13));
         }
         assert!(decide(&t, &ExpertParams::default(), 3).is_ok());
+    }
+
+    /// Round 1 (3 cards, 3s wild), one deck: seat 0 holds A♠ 2♠ K♠ 8♥ after its draw; seat 1
+    /// took K♥ and K♦ from the pile and holds one hidden card.
+    fn kings_table() -> Table {
+        let mut t = table();
+        t.hand = vec![0, 1, 12, 20];
+        t.hand_sizes = vec![4, 3];
+        t.taken = vec![vec![], vec![25, 38]];
+        t.stock_size = 52 - 4 - 3 - 1;
+        t.wild = 3;
+        t.discard_phase = true;
+        t.turn_in_round = 4;
+        t
+    }
+
+    #[test]
+    fn a_discard_the_next_seat_needs_ends_the_lap() {
+        let t = kings_table();
+        let unseen = t.unseen().unwrap();
+        let ctx = t.ctx(false, HardParams::default());
+        let dws = fast::discards(&t.hand, t.wild, &t.rules);
+        for seed in 0..20 {
+            let mut r = t.deal(&unseen, seed % 2 == 0, &mut CardRng::new(seed));
+            let mut rng = CardRng::new(seed);
+            assert!(r.lap_ends(&ctx, &mut rng, |r, ctx| r.discard(ctx, 2, dws[2])));
+            assert_eq!(r.out, Some(1));
+        }
+    }
+
+    #[test]
+    fn the_lap_search_without_a_budget_plays_hard() {
+        let none = ExpertParams {
+            rollouts: 0,
+            ..ExpertParams::default()
+        };
+        for t in [kings_table(), table()] {
+            let seen = t.seen();
+            let view = t.view(&seen);
+            let hard_choice = if t.discard_phase {
+                let feed = &t.taken[1];
+                hard::discard(&view, None, feed, &none.hard)
+                    .unwrap()
+                    .unwrap()
+            } else {
+                let top = *t.pile.last().unwrap();
+                usize::from(hard::take_pile(&view, top, true, &none.hard).unwrap())
+            };
+            assert_eq!(decide(&t, &none, 1).unwrap().choice, hard_choice);
+            let searched = decide(&t, &ExpertParams::default(), 1).unwrap();
+            assert!(searched.choice < t.hand.len());
+        }
     }
 
     #[test]

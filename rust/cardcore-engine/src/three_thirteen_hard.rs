@@ -249,6 +249,15 @@ impl Agent<'_> {
     }
 
     fn take_pile(&self, top: u8, can_go_out: bool) -> bool {
+        match self.draw_values(top, can_go_out, false) {
+            DrawValues::Decided(take) => take,
+            DrawValues::Weighed { take, stock, .. } => take < stock,
+        }
+    }
+
+    /// The draw decision, or the values it weighs (with `finals`: also each draw's expected
+    /// deadwood after one more, final, turn).
+    fn draw_values(&self, top: u8, can_go_out: bool, finals: bool) -> DrawValues {
         let (wild, rules, p) = (self.view.wild, &self.view.rules, self.params);
         let hand = self.view.hand;
         let mut with_top = hand.to_vec();
@@ -258,14 +267,14 @@ impl Agent<'_> {
         let keep = dws[n];
         let take = min_of(&dws[..n]);
         if take == 0 && can_go_out {
-            return true;
+            return DrawValues::Decided(true);
         }
         if take >= keep {
-            return false; // the expected stock draw is never worse than keeping
+            return DrawValues::Decided(false); // the expected stock draw is never worse
         }
         if self.view.final_turn {
             // scored on the hand after this turn
-            return f64::from(take) < self.value_after_draw(hand, keep, 0.0);
+            return DrawValues::Decided(f64::from(take) < self.value_after_draw(hand, keep, 0.0));
         }
         let stock = self.value_after_draw(hand, keep, p.out_bonus);
         // The same horizon on both sides: the pile card plus one more draw (for the two best
@@ -274,16 +283,31 @@ impl Agent<'_> {
         let mut order: Vec<usize> = (0..n).collect();
         order.sort_by_key(|&i| dws[i]);
         let mut take2 = f64::INFINITY;
-        for &i in order.iter().take(2) {
+        let mut take_final = f64::from(take);
+        for (k, &i) in order.iter().take(2).enumerate() {
             let mut rest = with_top.clone();
             rest.remove(i);
             let v = self.value_after_draw(&rest, dws[i], p.out_bonus);
             if v < take2 {
                 take2 = v;
             }
+            if finals && k == 0 {
+                take_final = self.value_after_draw(&rest, dws[i], 0.0);
+            }
         }
         let stock2 = stock - p.gamma * (f64::from(keep) - stock);
-        take2 < stock2
+        let stock_final = if finals {
+            let once = self.value_after_draw(hand, keep, 0.0);
+            once - p.gamma * (f64::from(keep) - once)
+        } else {
+            f64::from(keep)
+        };
+        DrawValues::Weighed {
+            take: take2,
+            stock: stock2,
+            take_final,
+            stock_final,
+        }
     }
 
     /// The lowest-deadwood discard among the allowed ones (the first on ties).
@@ -297,33 +321,34 @@ impl Agent<'_> {
         best
     }
 
-    fn discard(&self, banned: Option<usize>, feed: &[u8]) -> Option<usize> {
+    /// The discards the agent weighs with their scores (lower is better), in its order; a
+    /// single one (the lowest deadwood) when that goes out or on a final turn. `None` when no
+    /// card may be discarded.
+    fn discard_options(&self, banned: Option<usize>, feed: &[u8]) -> Option<Vec<DiscardOption>> {
         let (wild, rules, p) = (self.view.wild, &self.view.rules, self.params);
         let hand = self.view.hand;
         let dws = discards(hand, wild, rules);
         let lowest = Self::lowest(&dws, banned)?;
         let best_now = dws[lowest];
         if best_now == 0 || self.view.final_turn {
-            return Some(lowest);
+            return Some(vec![DiscardOption {
+                index: lowest,
+                deadwood: best_now,
+                score: f64::from(best_now),
+                rest: Vec::new(),
+            }]);
         }
         // Candidates: near-minimal deadwood, one per face (equal faces give equal hands).
         let mut order: Vec<usize> = (0..hand.len()).filter(|&i| Some(i) != banned).collect();
         order.sort_by_key(|&i| (dws[i], std::cmp::Reverse(self.points(hand[i]))));
         let mut seen = [false; FACES];
-        let mut cands: Vec<usize> = Vec::with_capacity(p.max_candidates);
+        let mut options = Vec::with_capacity(p.max_candidates);
         for i in order {
             let f = usize::from(hand[i]);
             if seen[f] || dws[i] > best_now + p.slack {
                 continue;
             }
             seen[f] = true;
-            cands.push(i);
-            if cands.len() >= p.max_candidates {
-                break;
-            }
-        }
-        let mut best = (f64::INFINITY, cands.first().copied()?);
-        for &i in &cands {
             let mut rest = hand.to_vec();
             rest.remove(i);
             let mut score = self.value_after_draw(&rest, dws[i], p.out_bonus);
@@ -331,12 +356,57 @@ impl Agent<'_> {
                 score += p.feed_penalty;
             }
             score += p.now_weight * f64::from(dws[i]);
-            if score < best.0 {
-                best = (score, i);
+            options.push(DiscardOption {
+                index: i,
+                deadwood: dws[i],
+                score,
+                rest,
+            });
+            if options.len() >= p.max_candidates {
+                break;
+            }
+        }
+        Some(options)
+    }
+
+    fn discard(&self, banned: Option<usize>, feed: &[u8]) -> Option<usize> {
+        let options = self.discard_options(banned, feed)?;
+        let mut best = (f64::INFINITY, options.first()?.index);
+        for o in &options {
+            if o.score < best.0 {
+                best = (o.score, o.index);
             }
         }
         Some(best.1)
     }
+}
+
+/// The `hard` agent's draw decision or the values it weighs (lower is better).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum DrawValues {
+    /// Clear without weighing: whether to take the pile top.
+    Decided(bool),
+    /// Taking the pile top against drawing from the stock: the agent's values of the hand
+    /// after each, and each one's expected deadwood when the seat's next turn is its last.
+    Weighed {
+        take: f64,
+        stock: f64,
+        take_final: f64,
+        stock_final: f64,
+    },
+}
+
+/// A discard the `hard` agent weighs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DiscardOption {
+    /// Index in the hand.
+    pub index: usize,
+    /// Optimal deadwood of the hand after it.
+    pub deadwood: u32,
+    /// The agent's value of the hand after it (lower is better).
+    pub score: f64,
+    /// The hand after it (empty for a forced discard).
+    pub rest: Vec<u8>,
 }
 
 /// Draw decision: whether to take the discard-pile top `top` (else draw from the stock).
@@ -358,6 +428,77 @@ pub fn take_pile(
         counts: view.unseen(),
     };
     Ok(agent.take_pile(top, can_go_out))
+}
+
+/// The values behind [`take_pile`], with the expected deadwood after a final turn.
+///
+/// # Errors
+/// [`MeldError`] for bad faces, hand size, wild rank or points.
+pub fn draw_values(
+    view: &View<'_>,
+    top: u8,
+    can_go_out: bool,
+    params: &HardParams,
+) -> Result<DrawValues, MeldError> {
+    view.check()?;
+    meld::check_hand(&[top])?;
+    let agent = Agent {
+        view,
+        params,
+        counts: view.unseen(),
+    };
+    Ok(agent.draw_values(top, can_go_out, true))
+}
+
+/// The discards the `hard` agent weighs, with its scores (see [`discard`]); a single one when the
+/// choice is forced by going out or a final turn; empty when no card may be discarded.
+///
+/// # Errors
+/// [`MeldError`] for bad faces, hand size, wild rank or points.
+pub fn discard_options(
+    view: &View<'_>,
+    banned: Option<usize>,
+    feed: &[u8],
+    params: &HardParams,
+) -> Result<Vec<DiscardOption>, MeldError> {
+    view.check()?;
+    if let Some(&f) = feed.iter().find(|&&f| f >= JOKER0 + MAX_JOKERS) {
+        return Err(MeldError::BadFace(f));
+    }
+    let agent = Agent {
+        view,
+        params,
+        counts: view.unseen(),
+    };
+    Ok(agent.discard_options(banned, feed).unwrap_or_default())
+}
+
+/// For each option of [`discard_options`] at `view`: the expected optimal deadwood of the hand
+/// after it and one final turn that draws from the stock and discards to the least deadwood.
+///
+/// # Errors
+/// [`MeldError`] for bad faces, hand size, wild rank or points.
+pub fn final_turn_values(
+    view: &View<'_>,
+    options: &[DiscardOption],
+) -> Result<Vec<f64>, MeldError> {
+    view.check()?;
+    let params = HardParams::default();
+    let agent = Agent {
+        view,
+        params: &params,
+        counts: view.unseen(),
+    };
+    Ok(options
+        .iter()
+        .map(|o| {
+            if o.rest.is_empty() {
+                f64::from(o.deadwood)
+            } else {
+                agent.value_after_draw(&o.rest, o.deadwood, 0.0)
+            }
+        })
+        .collect())
 }
 
 /// Discard decision: the index in `view.hand` of the card to discard (never `banned`, the card

@@ -4,7 +4,7 @@
 //! joker points)`. Invalid input raises `OptionError` / `CardParseError`, never a panic.
 
 use cardcore_engine::meld::{self, AceMode, MeldKind, MeldRules};
-use cardcore_engine::three_thirteen_expert::{self as expert, ExpertParams, Table};
+use cardcore_engine::three_thirteen_expert::{self as expert, ExpertParams, Search, Table};
 use cardcore_engine::three_thirteen_hard::{self as hard, HardParams, View};
 use pyo3::buffer::{Element, PyBuffer};
 use pyo3::prelude::*;
@@ -452,8 +452,8 @@ type PyTableRound = (u8, u8, u8, bool, Option<usize>, Option<usize>, u32, usize)
 type PyTableOptions = (u32, u32, bool);
 
 /// The expert's search: `(rollouts, time limit in ms or None, max_candidates, slack, margin,
-/// hard_rollouts, infer_hands)`.
-type PyExpertParams = (u32, Option<f64>, usize, u32, f64, bool, bool);
+/// hard_rollouts, infer_hands, lap, risk_weight)` (`lap`: `Search::Lap`, else `Search::Round`).
+type PyExpertParams = (u32, Option<f64>, usize, u32, f64, bool, bool, bool, f64);
 
 /// Three-Thirteen expert agent: `(choice, deals, candidates)`; the choice is 0 (stock) or 1
 /// (pile) in the draw phase, else the hand index to discard. The search runs without the GIL.
@@ -472,7 +472,17 @@ fn tt_expert_decide(
     let (seat, hand, pile, taken, hand_sizes, stock_size) = cards;
     let (num_decks, jokers, wild, discard_phase, banned, out_seat, turn_in_round, first) = round;
     let (min_own_turns, max_turns, forbid_return) = options;
-    let (rollouts, time_ms, max_candidates, slack, margin, hard_rollouts, infer_hands) = params;
+    let (
+        rollouts,
+        time_ms,
+        max_candidates,
+        slack,
+        margin,
+        hard_rollouts,
+        infer_hands,
+        lap,
+        risk_weight,
+    ) = params;
     let time_limit = crate::budget::time_limit(time_ms)?;
     let meld_rules = self::rules(rules.0, rules.1, rules.2)?;
     let (_, hp) = hard_inputs(
@@ -508,6 +518,8 @@ fn tt_expert_decide(
         margin,
         hard_rollouts,
         infer_hands,
+        search: if lap { Search::Lap } else { Search::Round },
+        risk_weight,
         hard: hp,
     };
     let d = py
