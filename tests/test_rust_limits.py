@@ -63,12 +63,16 @@ packed = b"".join(bytes(f % 52 for f in hands[k : k + 14]) for k in range(0, len
 packed *= {repeat}
 call = {call}
 t = time.perf_counter(); call(); full = time.perf_counter() - t
-threading.Timer(full / 10, os.kill, (os.getpid(), signal.SIGINT)).start()
-t = time.perf_counter()
+sent = []
+def ctrl_c():
+    sent.append(time.perf_counter())
+    os.kill(os.getpid(), signal.SIGINT)
+threading.Timer(full / 10, ctrl_c).start()
 try:
     call()
 except KeyboardInterrupt:
-    print("interrupted", (time.perf_counter() - t) / full)
+    # from the signal, not from the timer's start: a busy machine may wake the timer late
+    print("interrupted", (time.perf_counter() - sent[0]) / full)
 """
 
 
@@ -85,8 +89,8 @@ def test_long_batches_stop_on_ctrl_c(call: str, repeat: int) -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=300, check=False
     )
     assert out.stdout.startswith("interrupted"), out.stdout + out.stderr
-    # Ctrl-C at a tenth of the run stops it well before the end (it used to finish first).
-    assert float(out.stdout.split()[1]) < 0.6, out.stdout
+    # Ctrl-C at a tenth of the run stops it within half a run's time (it used to finish first)
+    assert float(out.stdout.split()[1]) < 0.5, out.stdout
 
 
 def test_an_rng_shared_by_threads() -> None:
