@@ -450,6 +450,24 @@ pub fn draw_values(
     Ok(agent.draw_values(top, can_go_out, true))
 }
 
+/// The agent for a discard decision at `view`, after checking the view and the next player's
+/// visible pickups `feed` (shared by [`discard_options`] and [`discard`]).
+fn discard_agent<'a>(
+    view: &'a View<'a>,
+    feed: &[u8],
+    params: &'a HardParams,
+) -> Result<Agent<'a>, MeldError> {
+    view.check()?;
+    if let Some(&f) = feed.iter().find(|&&f| f >= JOKER0 + MAX_JOKERS) {
+        return Err(MeldError::BadFace(f));
+    }
+    Ok(Agent {
+        view,
+        params,
+        counts: view.unseen(),
+    })
+}
+
 /// The discards the `hard` agent weighs, with its scores (see [`discard`]); a single one when the
 /// choice is forced by going out or a final turn; empty when no card may be discarded.
 ///
@@ -461,16 +479,9 @@ pub fn discard_options(
     feed: &[u8],
     params: &HardParams,
 ) -> Result<Vec<DiscardOption>, MeldError> {
-    view.check()?;
-    if let Some(&f) = feed.iter().find(|&&f| f >= JOKER0 + MAX_JOKERS) {
-        return Err(MeldError::BadFace(f));
-    }
-    let agent = Agent {
-        view,
-        params,
-        counts: view.unseen(),
-    };
-    Ok(agent.discard_options(banned, feed).unwrap_or_default())
+    Ok(discard_agent(view, feed, params)?
+        .discard_options(banned, feed)
+        .unwrap_or_default())
 }
 
 /// For each option of [`discard_options`] at `view`: the expected optimal deadwood of the hand
@@ -513,14 +524,5 @@ pub fn discard(
     feed: &[u8],
     params: &HardParams,
 ) -> Result<Option<usize>, MeldError> {
-    view.check()?;
-    if let Some(&f) = feed.iter().find(|&&f| f >= JOKER0 + MAX_JOKERS) {
-        return Err(MeldError::BadFace(f));
-    }
-    let agent = Agent {
-        view,
-        params,
-        counts: view.unseen(),
-    };
-    Ok(agent.discard(banned, feed))
+    Ok(discard_agent(view, feed, params)?.discard(banned, feed))
 }
