@@ -306,7 +306,7 @@ fn token_card(t: card::Token) -> Card {
 /// them first.
 #[pyfunction]
 #[pyo3(signature = (cards, *, full = false, sort = false))]
-fn format_cards(cards: &Bound<'_, PyAny>, full: bool, sort: bool) -> PyResult<String> {
+pub(crate) fn format_cards(cards: &Bound<'_, PyAny>, full: bool, sort: bool) -> PyResult<String> {
     let mut hand: Vec<Card> = Vec::new();
     read_hand(cards, &mut hand, |c| c, token_card)?;
     if sort {
@@ -321,7 +321,7 @@ fn format_cards(cards: &Bound<'_, PyAny>, full: bool, sort: bool) -> PyResult<St
 
 /// The `Card`s of physical ids (`bytes` or an iterable of ints) in a game of `num_decks` decks.
 #[pyfunction]
-fn cards_from_ids<'py>(
+pub(crate) fn cards_from_ids<'py>(
     ids: &Bound<'py, PyAny>,
     num_decks: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyList>> {
@@ -362,7 +362,7 @@ fn cards_from_ids<'py>(
 
 /// Cards from text, or the `Card` objects of an iterable as a list (each checked).
 #[pyfunction]
-fn parse_cards<'py>(text: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
+pub(crate) fn parse_cards<'py>(text: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
     let py = text.py();
     if let Ok(s) = text.cast::<PyString>() {
         let cards = parse_text(s.to_str()?)?;
@@ -381,7 +381,7 @@ fn parse_cards<'py>(text: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
 
 /// The face codes of a hand (card text or `Card` objects) as `bytes`.
 #[pyfunction]
-fn card_faces<'py>(hand: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyBytes>> {
+pub(crate) fn card_faces<'py>(hand: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyBytes>> {
     let mut out = Vec::new();
     read_faces(hand, &mut out)?;
     Ok(PyBytes::new(hand.py(), &out))
@@ -389,19 +389,7 @@ fn card_faces<'py>(hand: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyBytes>> {
 
 /// Canonical text of a face code (0..=255).
 #[pyfunction]
-fn format_face(face: &Bound<'_, PyAny>) -> PyResult<String> {
+pub(crate) fn format_face(face: &Bound<'_, PyAny>) -> PyResult<String> {
     let face: u8 = int_arg(face, "face code", 0, 255)?;
     Ok(card::format_face(face))
-}
-
-pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add("JOKER0", JOKER0)?;
-    m.add("MAX_JOKER", MAX_JOKER)?;
-    m.add_class::<Card>()?;
-    m.add_function(wrap_pyfunction!(parse_cards, m)?)?;
-    m.add_function(wrap_pyfunction!(card_faces, m)?)?;
-    m.add_function(wrap_pyfunction!(format_cards, m)?)?;
-    m.add_function(wrap_pyfunction!(cards_from_ids, m)?)?;
-    m.add_function(wrap_pyfunction!(format_face, m)?)?;
-    Ok(())
 }

@@ -1,7 +1,6 @@
 //! `cardcore._core`: thin PyO3 bindings over `cardcore-engine`. No game logic lives here; each
-//! submodule converts types, maps errors and releases the GIL around long calls.
-
-use pyo3::prelude::*;
+//! submodule converts types, maps errors and releases the GIL around long calls, and the
+//! declarative module below lists everything Python sees.
 
 mod budget;
 mod cards;
@@ -15,17 +14,90 @@ mod rl_episode;
 mod spite;
 
 /// The private extension module; the public API is the `cardcore` Python package.
-#[pymodule(gil_used = false)]
-fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
-    m.add("RNG_VERSION", cardcore_engine::rng::RNG_VERSION)?;
-    cards::register(m)?;
-    random::register(m)?;
-    meld::register(m)?;
-    spite::register(m)?;
-    nerts::register(m)?;
-    nerts_round::register(m)?;
-    rl::register(m)?;
-    rl_episode::register(m)?;
-    Ok(())
+#[pyo3::pymodule(gil_used = false)]
+mod _core {
+    use cardcore_engine::{card, nerts, rng, spite};
+
+    #[pymodule_export]
+    use crate::cards::{Card, card_faces, cards_from_ids, format_cards, format_face, parse_cards};
+    #[pymodule_export]
+    use crate::meld::{
+        meld_best, meld_deadwood, meld_deadwood_batch, meld_deadwood_packed, meld_discards,
+        min_deadwood, min_deadwood_batch, tt_expert_decide, tt_hard_discard, tt_hard_take_pile,
+    };
+    #[pymodule_export]
+    use crate::nerts::{
+        NertsRules, NertsSeat, NertsTiming, nerts_choose, nerts_count_batch, nerts_greedy_move,
+        nerts_knowledge, nerts_move_codes, nerts_moves, nerts_moves_batch, nerts_rollouts,
+        nerts_sim_trace,
+    };
+    #[pymodule_export]
+    use crate::nerts_round::nerts_run_round;
+    #[pymodule_export]
+    use crate::random::{Rng, derive_seed, permutations};
+    #[pymodule_export]
+    use crate::rl::{ThreeThirteenBatch, ThreeThirteenRules};
+    #[pymodule_export]
+    use crate::rl_episode::{Episode, SpiteMaliceRules};
+    #[pymodule_export]
+    use crate::spite::{SpiteActions, spite_expert_decide, spite_plan, spite_weights};
+
+    #[pymodule_export]
+    const RNG_VERSION: &str = rng::RNG_VERSION;
+
+    // cards
+    #[pymodule_export]
+    const JOKER0: u8 = card::JOKER0;
+    #[pymodule_export]
+    const MAX_JOKER: u8 = card::MAX_JOKER;
+
+    // Spite & Malice: the planner's features and position limits
+    #[pymodule_export]
+    const SPITE_FEATURES: [&str; spite::NUM_FEATURES] = spite::FEATURES;
+    #[pymodule_export]
+    const SPITE_NUM_FEATURES: usize = spite::NUM_FEATURES;
+    #[pymodule_export]
+    const SPITE_NO_CARD: u8 = spite::NO_CARD;
+    #[pymodule_export]
+    const SPITE_MAX_SIDE_DEPTH: usize = spite::MAX_SIDE_DEPTH;
+    #[pymodule_export]
+    const SPITE_MAX_CENTER: usize = spite::MAX_CENTER;
+
+    // Nerts: the encoded state's size, the move-code and state-flag constants
+    #[pymodule_export]
+    const NERTS_STATE_BYTES: usize = nerts::STATE_BYTES;
+    #[pymodule_export]
+    const NERTS_UNLIMITED_RECYCLES: u32 = u32::MAX;
+    #[pymodule_export]
+    const NERTS_NONE: u8 = nerts::NONE;
+    #[pymodule_export]
+    const NERTS_SRC_WASTE: u8 = nerts::SRC_WASTE;
+    #[pymodule_export]
+    const NERTS_SRC_NERTS: u8 = nerts::SRC_NERTS;
+    #[pymodule_export]
+    const NERTS_K_FOUNDATION: u8 = nerts::K_FOUNDATION;
+    #[pymodule_export]
+    const NERTS_K_WORK: u8 = nerts::K_WORK;
+    #[pymodule_export]
+    const NERTS_K_FLIP: u8 = nerts::K_FLIP;
+    #[pymodule_export]
+    const NERTS_K_RECYCLE: u8 = nerts::K_RECYCLE;
+    #[pymodule_export]
+    const NERTS_K_CALL: u8 = nerts::K_CALL;
+    #[pymodule_export]
+    const NERTS_F_PARTIAL: u8 = nerts::F_PARTIAL;
+    #[pymodule_export]
+    const NERTS_F_FILL_ANY: u8 = nerts::F_FILL_ANY;
+    #[pymodule_export]
+    const NERTS_F_RECYCLE: u8 = nerts::F_RECYCLE;
+    #[pymodule_export]
+    const NERTS_F_RUNNING: u8 = nerts::F_RUNNING;
+
+    /// `__version__`: the crate's version (a dunder name, which a `const` cannot carry
+    /// without a lint allowance).
+    #[pymodule_init]
+    fn init(m: &pyo3::Bound<'_, pyo3::types::PyModule>) -> pyo3::PyResult<()> {
+        use pyo3::types::PyModuleMethods;
+        m.add("__version__", env!("CARGO_PKG_VERSION"))
+    }
 }

@@ -65,7 +65,7 @@ fn rules(ace_mode: u8, wild_points: u32, joker_points: u32) -> PyResult<MeldRule
 /// Minimum deadwood of one hand.
 #[pyfunction]
 #[pyo3(signature = (faces, wild, ace_mode = 0, wild_points = 15, joker_points = 20))]
-fn meld_deadwood(
+pub(crate) fn meld_deadwood(
     faces: &[u8],
     wild: u32,
     ace_mode: u8,
@@ -79,7 +79,7 @@ fn meld_deadwood(
 /// Deadwood left after discarding each card of the hand, index-aligned.
 #[pyfunction]
 #[pyo3(signature = (faces, wild, ace_mode = 0, wild_points = 15, joker_points = 20))]
-fn meld_discards(
+pub(crate) fn meld_discards(
     faces: &[u8],
     wild: u32,
     ace_mode: u8,
@@ -93,7 +93,7 @@ fn meld_discards(
 /// Minimum deadwood of each hand of a sequence of `bytes`; the GIL is released.
 #[pyfunction]
 #[pyo3(signature = (hands, wild, ace_mode = 0, wild_points = 15, joker_points = 20))]
-fn meld_deadwood_batch(
+pub(crate) fn meld_deadwood_batch(
     py: Python<'_>,
     hands: &Bound<'_, PySequence>,
     wild: u32,
@@ -117,7 +117,7 @@ fn meld_deadwood_batch(
 /// Minimum deadwood of `len(buf) // hand_size` hands packed back to back in one `bytes`.
 #[pyfunction]
 #[pyo3(signature = (buf, hand_size, wild, ace_mode = 0, wild_points = 15, joker_points = 20))]
-fn meld_deadwood_packed(
+pub(crate) fn meld_deadwood_packed(
     py: Python<'_>,
     buf: &[u8],
     hand_size: usize,
@@ -143,7 +143,7 @@ type PyMeld = (u8, Vec<(usize, i16)>);
 /// One optimal arrangement: `(melds, deadwood indices, points)`.
 #[pyfunction]
 #[pyo3(signature = (faces, wild, ace_mode = 0, wild_points = 15, joker_points = 20))]
-fn meld_best(
+pub(crate) fn meld_best(
     faces: &[u8],
     wild: u32,
     ace_mode: u8,
@@ -253,7 +253,7 @@ fn rules_args(
     signature = (hand, wild, *, ace_mode = None, wild_points = None, joker_points = None),
     text_signature = "(hand, wild, *, ace_mode='low', wild_points=15, joker_points=20)"
 )]
-fn min_deadwood(
+pub(crate) fn min_deadwood(
     hand: &Bound<'_, PyAny>,
     wild: &Bound<'_, PyAny>,
     ace_mode: Option<&Bound<'_, PyAny>>,
@@ -346,7 +346,7 @@ fn array_faces(obj: &Bound<'_, PyAny>, decks: u16) -> PyResult<Option<(Vec<u8>, 
     ),
     text_signature = "(hands, wild, *, ace_mode='low', wild_points=15, joker_points=20, decks=1)"
 )]
-fn min_deadwood_batch(
+pub(crate) fn min_deadwood_batch(
     hands: &Bound<'_, PyAny>,
     wild: &Bound<'_, PyAny>,
     ace_mode: Option<&Bound<'_, PyAny>>,
@@ -418,7 +418,7 @@ fn hard_inputs<'a>(
 
 /// Three-Thirteen hard agent, draw phase: whether to take the discard-pile top `top`.
 #[pyfunction]
-fn tt_hard_take_pile(
+pub(crate) fn tt_hard_take_pile(
     view: PyView<'_>,
     top: u8,
     can_go_out: bool,
@@ -431,7 +431,7 @@ fn tt_hard_take_pile(
 
 /// Three-Thirteen hard agent, discard phase: the hand index to discard (never `banned`).
 #[pyfunction]
-fn tt_hard_discard(
+pub(crate) fn tt_hard_discard(
     view: PyView<'_>,
     banned: Option<usize>,
     feed: &[u8],
@@ -459,7 +459,7 @@ type PyExpertParams = (u32, Option<f64>, usize, u32, f64, bool, bool, bool, f64)
 /// (pile) in the draw phase, else the hand index to discard. The search runs without the GIL.
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]
-fn tt_expert_decide(
+pub(crate) fn tt_expert_decide(
     py: Python<'_>,
     cards: PyTableCards<'_>,
     round: PyTableRound,
@@ -526,18 +526,4 @@ fn tt_expert_decide(
         .detach(|| expert::decide(&table, &p, seed))
         .map_err(py_err)?;
     Ok((d.choice, d.deals, d.candidates))
-}
-
-pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(wrap_pyfunction!(tt_expert_decide, m)?)?;
-    m.add_function(wrap_pyfunction!(min_deadwood, m)?)?;
-    m.add_function(wrap_pyfunction!(min_deadwood_batch, m)?)?;
-    m.add_function(wrap_pyfunction!(tt_hard_take_pile, m)?)?;
-    m.add_function(wrap_pyfunction!(tt_hard_discard, m)?)?;
-    m.add_function(wrap_pyfunction!(meld_deadwood, m)?)?;
-    m.add_function(wrap_pyfunction!(meld_discards, m)?)?;
-    m.add_function(wrap_pyfunction!(meld_deadwood_batch, m)?)?;
-    m.add_function(wrap_pyfunction!(meld_deadwood_packed, m)?)?;
-    m.add_function(wrap_pyfunction!(meld_best, m)?)?;
-    Ok(())
 }

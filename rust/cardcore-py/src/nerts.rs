@@ -13,7 +13,7 @@ use crate::errors::{option_error, py_err};
 
 /// Every legal move of one 32-byte player state, as 4 bytes per move.
 #[pyfunction]
-fn nerts_moves<'py>(py: Python<'py>, state: &[u8]) -> PyResult<Bound<'py, PyBytes>> {
+pub(crate) fn nerts_moves<'py>(py: Python<'py>, state: &[u8]) -> PyResult<Bound<'py, PyBytes>> {
     let v = PlayerView::decode(state).map_err(py_err)?;
     let mut buf = MoveBuf::default();
     nerts::generate(&v, &mut buf);
@@ -26,7 +26,7 @@ fn nerts_moves<'py>(py: Python<'py>, state: &[u8]) -> PyResult<Bound<'py, PyByte
 
 /// Every legal move of one state as a list of packed `u32` codes (`kind | src<<8 | depth<<16 | dst<<24`).
 #[pyfunction]
-fn nerts_move_codes(state: &[u8]) -> PyResult<Vec<u32>> {
+pub(crate) fn nerts_move_codes(state: &[u8]) -> PyResult<Vec<u32>> {
     let v = PlayerView::decode(state).map_err(py_err)?;
     let mut buf = MoveBuf::default();
     nerts::generate(&v, &mut buf);
@@ -36,7 +36,7 @@ fn nerts_move_codes(state: &[u8]) -> PyResult<Vec<u32>> {
 /// Moves of many concatenated states (GIL released): `(counts, moves)` where `counts` holds one
 /// little-endian u16 per state and `moves` the 4-byte moves of all states in order.
 #[pyfunction]
-fn nerts_moves_batch<'py>(
+pub(crate) fn nerts_moves_batch<'py>(
     py: Python<'py>,
     states: &[u8],
 ) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyBytes>)> {
@@ -55,7 +55,7 @@ fn nerts_moves_batch<'py>(
 /// released); the move-generation throughput kernel used by the benchmarks.
 #[pyfunction]
 #[pyo3(signature = (states, repeat = 1))]
-fn nerts_count_batch(py: Python<'_>, states: &[u8], repeat: u32) -> PyResult<u64> {
+pub(crate) fn nerts_count_batch(py: Python<'_>, states: &[u8], repeat: u32) -> PyResult<u64> {
     if states.len() % STATE_BYTES != 0 {
         return Err(option_error("states must be a multiple of 32 bytes"));
     }
@@ -229,7 +229,7 @@ fn knowledge(seats: &[PyRef<'_, NertsSeat>]) -> Vec<SeatKnowledge> {
 /// The move code the rollouts' greedy policy plays for `seat` (`None` = it waits); the same
 /// arguments as `nerts_rollouts`. For checking the simulator against `GreedyAgent`.
 #[pyfunction]
-fn nerts_greedy_move(
+pub(crate) fn nerts_greedy_move(
     seats: Vec<PyRef<'_, NertsSeat>>,
     need: [[u8; 16]; 4],
     seat: usize,
@@ -244,7 +244,7 @@ fn nerts_greedy_move(
 /// `cardcore_engine::nerts_rollout`).
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]
-fn nerts_rollouts(
+pub(crate) fn nerts_rollouts(
     py: Python<'_>,
     seats: Vec<PyRef<'_, NertsSeat>>,
     need: [[u8; 16]; 4],
@@ -329,7 +329,7 @@ fn observed(
 /// `(seats, need)` for `nerts_rollouts` from a `NertsObservation` and its seat's remembered
 /// stock cycle (`None` for a card not seen).
 #[pyfunction]
-fn nerts_knowledge(
+pub(crate) fn nerts_knowledge(
     obs: &Bound<'_, PyAny>,
     own_cycle: Vec<Option<u8>>,
 ) -> PyResult<(Vec<NertsSeat>, Vec<Vec<u16>>)> {
@@ -344,7 +344,7 @@ fn nerts_knowledge(
 /// is the most deals a candidate gets.
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]
-fn nerts_choose(
+pub(crate) fn nerts_choose(
     py: Python<'_>,
     obs: &Bound<'_, PyAny>,
     own_cycle: Vec<Option<u8>>,
@@ -379,7 +379,7 @@ fn nerts_choose(
 /// come back as `bytes`).
 #[derive(FromPyObject, IntoPyObject)]
 #[pyo3(from_item_all)]
-struct SeatDict {
+pub(crate) struct SeatDict {
     nerts: Vec<u8>,
     work: Vec<Vec<u8>>,
     cycle: Vec<u8>,
@@ -402,7 +402,7 @@ same_fields!(
 
 /// One step of `nerts_sim_trace` as a dict: `legal`, `seats`, `need` (4 x 16 bytes).
 #[derive(IntoPyObject)]
-struct StepDict {
+pub(crate) struct StepDict {
     legal: bool,
     seats: Vec<SeatDict>,
     need: Vec<[u8; 16]>,
@@ -412,7 +412,7 @@ struct StepDict {
 /// dicts, foundation piles as card ids), trying each `(seat, move code)` in turn; one dict
 /// per step (see `cardcore_engine::nerts_rollout::trace`).
 #[pyfunction]
-fn nerts_sim_trace(
+pub(crate) fn nerts_sim_trace(
     seats: Vec<SeatDict>,
     foundations: Vec<Vec<u8>>,
     rules: &NertsRules,
@@ -428,35 +428,4 @@ fn nerts_sim_trace(
             need: need.to_vec(),
         })
         .collect())
-}
-
-pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_class::<NertsTiming>()?;
-    m.add_class::<NertsRules>()?;
-    m.add_class::<NertsSeat>()?;
-    m.add_function(wrap_pyfunction!(nerts_sim_trace, m)?)?;
-    m.add_function(wrap_pyfunction!(nerts_rollouts, m)?)?;
-    m.add_function(wrap_pyfunction!(nerts_choose, m)?)?;
-    m.add_function(wrap_pyfunction!(nerts_knowledge, m)?)?;
-    m.add_function(wrap_pyfunction!(nerts_greedy_move, m)?)?;
-    m.add("NERTS_STATE_BYTES", STATE_BYTES)?;
-    m.add("NERTS_UNLIMITED_RECYCLES", u32::MAX)?;
-    // the move-code and state-flag constants of `cardcore_engine::nerts`, for the Python side
-    m.add("NERTS_NONE", nerts::NONE)?;
-    m.add("NERTS_SRC_WASTE", nerts::SRC_WASTE)?;
-    m.add("NERTS_SRC_NERTS", nerts::SRC_NERTS)?;
-    m.add("NERTS_K_FOUNDATION", nerts::K_FOUNDATION)?;
-    m.add("NERTS_K_WORK", nerts::K_WORK)?;
-    m.add("NERTS_K_FLIP", nerts::K_FLIP)?;
-    m.add("NERTS_K_RECYCLE", nerts::K_RECYCLE)?;
-    m.add("NERTS_K_CALL", nerts::K_CALL)?;
-    m.add("NERTS_F_PARTIAL", nerts::F_PARTIAL)?;
-    m.add("NERTS_F_FILL_ANY", nerts::F_FILL_ANY)?;
-    m.add("NERTS_F_RECYCLE", nerts::F_RECYCLE)?;
-    m.add("NERTS_F_RUNNING", nerts::F_RUNNING)?;
-    m.add_function(wrap_pyfunction!(nerts_moves, m)?)?;
-    m.add_function(wrap_pyfunction!(nerts_move_codes, m)?)?;
-    m.add_function(wrap_pyfunction!(nerts_moves_batch, m)?)?;
-    m.add_function(wrap_pyfunction!(nerts_count_batch, m)?)?;
-    Ok(())
 }

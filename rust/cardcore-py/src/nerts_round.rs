@@ -69,7 +69,7 @@ struct AgentDict {
 
 #[derive(FromPyObject)]
 #[pyo3(from_item_all)]
-struct RoundDict {
+pub(crate) struct RoundDict {
     options: OptionsDict,
     seats: Vec<LayoutDict<u8>>,
     foundations: Vec<Vec<u8>>,
@@ -96,7 +96,7 @@ struct AgentOut {
 }
 
 #[derive(IntoPyObject)]
-struct RoundOut {
+pub(crate) struct RoundOut {
     seats: Vec<LayoutDict<u16>>,
     foundations: Vec<Vec<u16>>,
     table_running: bool,
@@ -324,15 +324,10 @@ fn out(s: RoundState) -> RoundOut {
 /// hands over (see `cardcore.nerts.engine`), returned as it stands at the end with the log
 /// rows appended.
 #[pyfunction]
-fn nerts_run_round(py: Python<'_>, round: RoundDict) -> PyResult<RoundOut> {
+pub(crate) fn nerts_run_round(py: Python<'_>, round: RoundDict) -> PyResult<RoundOut> {
     let mut s = state(round)?;
     py.detach(move || {
         s.run();
         Ok(out(s))
     })
-}
-
-pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(wrap_pyfunction!(nerts_run_round, m)?)?;
-    Ok(())
 }

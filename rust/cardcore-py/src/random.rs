@@ -23,7 +23,7 @@ const CHECK_BYTES: usize = 1 << 22;
 /// Seeded xoshiro256++ generator; see `docs/rng.md`. Safe to share between threads: every call
 /// takes the generator's lock (the draws then interleave in whatever order the threads run).
 #[pyclass(module = "cardcore._core", frozen)]
-struct Rng {
+pub(crate) struct Rng {
     inner: Mutex<CardRng>,
 }
 
@@ -144,7 +144,7 @@ impl Rng {
 
 /// Seed of stream `stream` for item `index` of a run seeded with `master`.
 #[pyfunction]
-fn derive_seed(
+pub(crate) fn derive_seed(
     master: &Bound<'_, PyAny>,
     index: &Bound<'_, PyAny>,
     stream: &Bound<'_, PyAny>,
@@ -161,7 +161,7 @@ fn derive_seed(
 /// else two (little-endian).
 #[pyfunction]
 #[pyo3(signature = (n, master, first_index, count, stream = "deck", writable = false))]
-fn permutations<'py>(
+pub(crate) fn permutations<'py>(
     py: Python<'py>,
     n: &Bound<'py, PyAny>,
     master: &Bound<'py, PyAny>,
@@ -213,11 +213,4 @@ fn permutations<'py>(
     } else {
         Ok(PyBytes::new_with(py, total, fill)?.into_any())
     }
-}
-
-pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_class::<Rng>()?;
-    m.add_function(wrap_pyfunction!(derive_seed, m)?)?;
-    m.add_function(wrap_pyfunction!(permutations, m)?)?;
-    Ok(())
 }

@@ -152,8 +152,3 @@ impl ThreeThirteenBatch {
         self.arrays(py)
     }
 }
-
-pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_class::<ThreeThirteenRules>()?;
-    m.add_class::<ThreeThirteenBatch>()
-}

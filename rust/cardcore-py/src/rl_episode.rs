@@ -185,8 +185,3 @@ impl Episode {
         out
     }
 }
-
-pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_class::<SpiteMaliceRules>()?;
-    m.add_class::<Episode>()
-}

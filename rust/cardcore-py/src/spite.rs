@@ -1,9 +1,7 @@
 //! Bindings of `cardcore_engine::spite`: the Spite & Malice turn planner; and of
 //! `cardcore_engine::spite_actions`: the legal action ids of the embedding protocol.
 
-use cardcore_engine::spite::{
-    self, DEFAULT_NODE_LIMIT, FEATURES, NUM_FEATURES, PlanInput, PlanRules, SideRule, Step,
-};
+use cardcore_engine::spite::{self, DEFAULT_NODE_LIMIT, PlanInput, PlanRules, SideRule, Step};
 use cardcore_engine::spite_actions::ActionLayout;
 use cardcore_engine::spite_expert::{self, ExpertParams, Table};
 use pyo3::prelude::*;
@@ -36,7 +34,7 @@ type PlanTuple = (f64, Vec<(u8, u8, u8)>, u32, bool);
     must_play_aces = false, node_limit = DEFAULT_NODE_LIMIT
 ))]
 #[allow(clippy::too_many_arguments)]
-fn spite_plan(
+pub(crate) fn spite_plan(
     py: Python<'_>,
     hand: Vec<u8>,
     sides: Vec<Vec<u8>>,
@@ -126,7 +124,7 @@ type ExpertTuple = (Vec<(u8, u8, u8)>, u32, usize);
 /// Spite & Malice expert agent: `(steps, deals, candidates)`, the plan to play (steps as in
 /// `spite_plan`). The search runs without the GIL.
 #[pyfunction]
-fn spite_expert_decide(
+pub(crate) fn spite_expert_decide(
     py: Python<'_>,
     table: PyTable,
     game: PyGame,
@@ -180,7 +178,7 @@ fn spite_expert_decide(
 
 /// The built-in weight vector `name` ("hard", "plays", "payoff").
 #[pyfunction]
-fn spite_weights(name: &str) -> PyResult<Vec<f64>> {
+pub(crate) fn spite_weights(name: &str) -> PyResult<Vec<f64>> {
     spite::preset(name).map(|w| w.to_vec()).map_err(py_err)
 }
 
@@ -256,17 +254,4 @@ impl SpiteActions {
             .map_err(py_err)?;
         PyList::new(center.py(), out)
     }
-}
-
-pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_class::<SpiteActions>()?;
-    m.add_function(wrap_pyfunction!(spite_plan, m)?)?;
-    m.add_function(wrap_pyfunction!(spite_weights, m)?)?;
-    m.add_function(wrap_pyfunction!(spite_expert_decide, m)?)?;
-    m.add("SPITE_FEATURES", FEATURES.to_vec())?;
-    m.add("SPITE_NUM_FEATURES", NUM_FEATURES)?;
-    m.add("SPITE_NO_CARD", spite::NO_CARD)?;
-    m.add("SPITE_MAX_SIDE_DEPTH", spite::MAX_SIDE_DEPTH)?;
-    m.add("SPITE_MAX_CENTER", spite::MAX_CENTER)?;
-    Ok(())
 }
