@@ -13,15 +13,22 @@ import cardcore
 from cardcore import _core
 from cardcore.cards import (
     JOKER0,
+    NATURALS,
     RANKS,
     SUITS,
     Card,
     deck_ids,
+    deck_of,
+    face_code,
     face_of,
     format_cards,
     id_text,
+    is_joker,
+    is_joker_id,
     is_red,
     make_deck,
+    natural_face,
+    natural_id,
     parse_card,
     parse_cards,
     rank_of,
@@ -468,15 +475,24 @@ def test_card_lists_reject_other_items() -> None:
 
 @pytest.mark.parametrize(("decks", "jokers"), [(1, 0), (2, 4), (3, 4), (6, 0)])
 def test_id_arithmetic_matches_card(decks: int, jokers: int) -> None:
-    """rank_of / suit_of / is_red / face_of / id_text agree with the Rust Card on every id."""
+    """rank_of / suit_of / is_red / face_of / id_text and the other helpers of cardcore.cards
+    agree with the Rust Card on every id."""
     for cid in deck_ids(decks, jokers):
         card = Card.from_id(cid, decks)
         assert face_of(cid, decks) == card.face
         assert id_text(cid, decks) == card.full()
+        assert is_joker_id(cid, decks) == is_joker(card.face) == card.is_joker
+        assert card.id(decks) == cid
         if not card.is_joker:
             assert (rank_of(cid), suit_of(cid), is_red(cid)) == (card.rank, card.suit, card.is_red)
             assert (rank_of(card.face), suit_of(card.face)) == (card.rank, card.suit)
             assert id_text(cid) == card.full()
+            assert (natural_face(cid), deck_of(cid)) == (card.face, card.deck)
+            assert natural_id(card.face, card.deck) == cid
+            assert (
+                face_code(card.rank, card.suit) == card.face == Card.of(card.rank, card.suit).face
+            )
+    assert NATURALS == JOKER0 == len(deck_ids(1))
 
 
 def test_face_of_and_id_text_take_any_number_of_jokers() -> None:

@@ -17,16 +17,23 @@ from cardcore.errors import ArgumentTypeError, OptionError
 __all__ = [
     "JOKER0",
     "MAX_JOKER",
+    "NATURALS",
     "RANKS",
     "SUITS",
     "Card",
     "CardsLike",
     "deck_ids",
+    "deck_of",
+    "face_code",
     "face_of",
     "format_cards",
     "id_text",
+    "is_joker",
+    "is_joker_id",
     "is_red",
     "make_deck",
+    "natural_face",
+    "natural_id",
     "parse_card",
     "parse_cards",
     "rank_of",
@@ -35,6 +42,9 @@ __all__ = [
 
 RANKS: Final = "A23456789TJQK"
 SUITS: Final = "cdhs"
+NATURALS: Final = 52
+"""Natural cards in a deck (faces ``0..51``); physical ids of ``d`` decks start their jokers at
+``NATURALS * d``."""
 JOKER0: Final[int] = _core.JOKER0
 """Face of joker ``X1``; joker ``Xk`` is face ``JOKER0 + k - 1``."""
 MAX_JOKER: Final[int] = _core.MAX_JOKER
@@ -78,19 +88,50 @@ def is_red(card: int) -> bool:
     return card % 52 // 13 in (1, 2)
 
 
+def face_code(rank: int, suit: int) -> int:
+    """Face of a natural of ``rank`` 1..13 and ``suit`` 0..3: ``suit * 13 + rank - 1``."""
+    return suit * 13 + rank - 1
+
+
+def is_joker(face: int) -> bool:
+    """Whether a face code is a joker (``JOKER0`` and up)."""
+    return face >= JOKER0
+
+
+def natural_face(card_id: int) -> int:
+    """Face 0..51 of a natural card's physical id (in a game without jokers, of any id)."""
+    return card_id % 52
+
+
+def deck_of(card_id: int) -> int:
+    """Deck of a natural card's physical id (in Nerts the seat that owns the card)."""
+    return card_id // 52
+
+
+def natural_id(face: int, deck: int) -> int:
+    """Physical id of copy ``deck`` of the natural ``face``: ``deck * 52 + face``."""
+    return deck * 52 + face
+
+
+def is_joker_id(card_id: int, num_decks: int) -> bool:
+    """Whether a physical id is a joker in a game of ``num_decks`` decks (jokers follow every
+    natural)."""
+    return card_id >= NATURALS * num_decks
+
+
 def face_of(card_id: int, num_decks: int) -> int:
     """Face code of a physical id in a game of ``num_decks`` decks: ``0..51`` for naturals,
     ``52 + k - 1`` for joker ``Xk`` (any number of jokers)."""
-    naturals = 52 * num_decks
+    naturals = NATURALS * num_decks
     return card_id % 52 if card_id < naturals else JOKER0 + card_id - naturals
 
 
 def id_text(card_id: int, num_decks: int | None = None) -> str:
     """``"7h@1"`` (face and deck) for a natural, ``"X3"`` for a joker, by physical id; with
     ``num_decks=None`` the game has no jokers."""
-    if num_decks is not None and card_id >= 52 * num_decks:
-        return f"X{card_id - 52 * num_decks + 1}"
-    return f"{RANKS[card_id % 13]}{SUITS[card_id % 52 // 13]}@{card_id // 52}"
+    if num_decks is not None and is_joker_id(card_id, num_decks):
+        return f"X{card_id - NATURALS * num_decks + 1}"
+    return f"{RANKS[rank_of(card_id) - 1]}{SUITS[suit_of(card_id)]}@{deck_of(card_id)}"
 
 
 def parse_card(text: str) -> Card:

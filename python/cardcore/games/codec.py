@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
-from cardcore.cards import id_text
+from cardcore.cards import NATURALS, id_text
 from cardcore.errors import StateFormatError
 
 __all__ = ["CardCodec", "codec", "is_permutation"]
@@ -21,7 +21,7 @@ class CardCodec:
     __slots__ = ("ids_by_text", "size", "texts")
 
     def __init__(self, decks: int, jokers: int) -> None:
-        self.size = 52 * decks + jokers
+        self.size = NATURALS * decks + jokers
         self.texts: tuple[str, ...] = tuple(id_text(i, decks) for i in range(self.size))
         self.ids_by_text = {t: i for i, t in enumerate(self.texts)}
 

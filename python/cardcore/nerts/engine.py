@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from cardcore import _core
-from cardcore.cards import rank_of, suit_of
+from cardcore.cards import natural_id, rank_of, suit_of
 from cardcore.errors import IllegalMoveError, OptionError
 from cardcore.games.api import check_seat, check_seed
 from cardcore.nerts.actions import action_from_code
@@ -73,7 +73,7 @@ def deal_decks(seed: int, players: int) -> list[list[int]]:
     out = []
     for s in range(players):
         perm = _core.permutations(52, seed, s, 1, "deck")
-        out.append([s * 52 + f for f in perm])
+        out.append([natural_id(f, s) for f in perm])
     return out
 
 

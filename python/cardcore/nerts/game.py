@@ -23,6 +23,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Final, cast
 
 from cardcore import _core
+from cardcore.cards import natural_face
 from cardcore.errors import (
     IllegalMoveError,
     OptionError,
@@ -166,15 +167,15 @@ class NertsGame(api.Game[Action]):
         players = [o.players[k] for k in order]
         for r, pl in enumerate(players):
             if pl.nerts_top is not None:
-                idx.append(at["nerts_top"] + r * FACES + pl.nerts_top % 52)
+                idx.append(at["nerts_top"] + r * FACES + natural_face(pl.nerts_top))
             if pl.waste_top is not None:
-                idx.append(at["waste_top"] + r * FACES + pl.waste_top % 52)
+                idx.append(at["waste_top"] + r * FACES + natural_face(pl.waste_top))
             for i, pile in enumerate(pl.work):
                 if pile:
                     block = (r * w + i) * FACES
-                    idx.append(at["work_top"] + block + pile[-1] % 52)
-                    idx += [at["work_cards"] + block + c % 52 for c in pile]
-        idx += [at["foundation_tops"] + top % 52 for top in o.foundations]
+                    idx.append(at["work_top"] + block + natural_face(pile[-1]))
+                    idx += [at["work_cards"] + block + natural_face(c) for c in pile]
+        idx += [at["foundation_tops"] + natural_face(top) for top in o.foundations]
         import numpy as np
 
         out = np.bincount(idx, minlength=self.observation_shape[0]).astype(np.float32)

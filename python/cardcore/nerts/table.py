@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from cardcore import _core
-from cardcore.cards import id_text, is_red, rank_of, suit_of
+from cardcore.cards import deck_of, id_text, is_red, natural_face, rank_of, suit_of
 from cardcore.errors import IllegalMoveError
 from cardcore.nerts.actions import (
     K_FLIP,
@@ -223,15 +223,15 @@ class NertsTable:
         for i, pile in enumerate(p.work):
             if pile:
                 lens[i] = len(pile)
-                tops[i] = pile[-1] % 52
+                tops[i] = natural_face(pile[-1])
         m = self.need_masks()
         return bytes(
             [
                 len(p.nerts),
-                p.nerts[-1] % 52 if p.nerts else 255,
+                natural_face(p.nerts[-1]) if p.nerts else 255,
                 len(p.stock),
                 len(p.waste),
-                p.waste[-1] % 52 if p.waste else 255,
+                natural_face(p.waste[-1]) if p.waste else 255,
                 len(p.work),
                 flags,
                 0,
@@ -444,7 +444,7 @@ class NertsTable:
         counts = [0] * len(self.players)
         for f in self.foundations:
             for c in f:
-                counts[c // 52] += 1
+                counts[deck_of(c)] += 1
         return counts
 
     def scores(self, caller: int | None) -> list[int]:

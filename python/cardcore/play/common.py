@@ -17,7 +17,7 @@ from typing import Any, Final, Generic, Protocol, TypeVar
 
 from rich.text import Text
 
-from cardcore.cards import JOKER0, is_red, rank_of, suit_of
+from cardcore.cards import is_joker, is_red, rank_of, suit_of
 from cardcore.errors import IllegalMoveError
 from cardcore.games.base import HUMAN, Agent, GameSpec, get_game
 from cardcore.games.levels import PLAY_LEVELS, agent_for_level
@@ -100,7 +100,7 @@ def rank_label(rank: int) -> str:
 
 def card_label(face: int) -> str:
     """Plain text of a face code: ``"7♥"``, ``"10♠"``, jokers ``"JK"``."""
-    if face >= 52:
+    if is_joker(face):
         return "JK"
     return rank_label(rank_of(face)) + _SUITS[suit_of(face)]
 
@@ -108,8 +108,8 @@ def card_label(face: int) -> str:
 def card_text(face: int, *, highlight: bool = False, wild: bool = False) -> Text:
     """A card as coloured text (red suits red, jokers and wild cards magenta)."""
     label = card_label(face)
-    style = "bold red" if face < JOKER0 and is_red(face) else "bold"
-    if face >= 52 or wild:
+    style = "bold red" if not is_joker(face) and is_red(face) else "bold"
+    if is_joker(face) or wild:
         style = "bold magenta"
     if highlight:
         style += " reverse"

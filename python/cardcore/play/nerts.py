@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 
 from rich.text import Text
 
+from cardcore.cards import deck_of, natural_face
 from cardcore.errors import IllegalMoveError
 from cardcore.games.base import GameRequest, get_game
 from cardcore.nerts.engine import NertsObservation, PublicPlayer
@@ -182,7 +183,7 @@ class NertsSession:
         if card is None:
             return f"the {_src_name(src)} is empty"
         if isinstance(action, ToFoundation):
-            return f"{card_label(card % 52)} does not fit on a foundation"
+            return f"{card_label(natural_face(card))} does not fit on a foundation"
         return f"that does not go on work pile {action.pile + 1}"
 
     def _maybe_record(self) -> None:
@@ -286,7 +287,7 @@ class NertsApp(TableApp):
     def _card(self, cid: int | None, highlight: bool = False) -> Text:
         if cid is None:
             return Text("-", style="dim")
-        return card_text(cid % 52, highlight=highlight)
+        return card_text(natural_face(cid), highlight=highlight)
 
     def refresh_view(self) -> None:
         s = self.session
@@ -309,7 +310,7 @@ class NertsApp(TableApp):
         counts = [0] * s.options.num_players
         for pile in o.foundation_piles:
             for c in pile:
-                counts[c // 52] += 1
+                counts[deck_of(c)] += 1
         opp = Text()
         for seat in range(1, s.options.num_players):
             p = o.players[seat]
@@ -362,7 +363,7 @@ class NertsApp(TableApp):
             out.append(f"  ({p.waste_count} cards)", style="dim")
         if sel is not None:
             top = source_top(p, sel)
-            label = card_label(top % 52) if top is not None else "-"
+            label = card_label(natural_face(top)) if top is not None else "-"
             out.append(
                 f"\nSelected: {_src_name(sel)} {label} → 1-{len(p.work)} work pile, f foundation",
                 style="bold",

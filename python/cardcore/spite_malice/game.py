@@ -14,7 +14,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Final
 
 from cardcore._core import SpiteActions
-from cardcore.cards import JOKER0, face_of
+from cardcore.cards import JOKER0, NATURALS, face_of
 from cardcore.errors import IllegalMoveError, StateFormatError
 from cardcore.games import api
 from cardcore.games.codec import codec, is_permutation
@@ -65,7 +65,7 @@ class SpiteMaliceGame(api.Game[Move]):
             "players": p,
             **{k: v for k, v in o.as_dict().items() if k != "num_players"},
         }
-        naturals = 52 * o.decks
+        naturals = NATURALS * o.decks
         self.faces = 53 if o.jokers else 52
         self.slots = o.max_center_slots
         n_sides = o.num_side_stacks

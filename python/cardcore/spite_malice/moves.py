@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from cardcore.cards import id_text, parse_card, rank_of
+from cardcore.cards import NATURALS, id_text, is_joker_id, parse_card, rank_of
 from cardcore.errors import CardParseError, IllegalMoveError
 from cardcore.spite_malice.options import KINGS
 
@@ -30,7 +30,7 @@ __all__ = [
 
 def card_rank(card_id: int, num_decks: int, wild_mode: str = KINGS) -> int:
     """Building value of a card: 0 for a wild card, else 1..12 (kings mode) or 1..13."""
-    if card_id >= 52 * num_decks:
+    if is_joker_id(card_id, num_decks):
         return 0
     r = rank_of(card_id)
     return 0 if r == 13 and wild_mode == KINGS else r
@@ -49,7 +49,7 @@ def parse_card_id(text: str, num_decks: int, total: int | None = None) -> int:
     if card.deck >= num_decks:
         raise CardParseError(f"no deck {card.deck} in a {num_decks}-deck game: {t}")
     cid = card.id(num_decks)
-    if card.is_joker and cid >= (52 * num_decks + 16 if total is None else total):
+    if card.is_joker and cid >= (NATURALS * num_decks + 16 if total is None else total):
         raise CardParseError(f"no joker {t} in this game")
     return cid
 

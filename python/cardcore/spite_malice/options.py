@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
+from cardcore.cards import NATURALS
 from cardcore.errors import OptionError
 from cardcore.games.base import OptionSpec, OptionValue
 
@@ -177,7 +178,7 @@ class Options:
 
     @property
     def total_cards(self) -> int:
-        return 52 * self.decks + self.jokers
+        return NATURALS * self.decks + self.jokers
 
     @property
     def top_rank(self) -> int:

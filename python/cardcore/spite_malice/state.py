@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar
 
-from cardcore.cards import parse_card, rank_of
+from cardcore.cards import face_code, is_joker_id, natural_face, parse_card, rank_of
 from cardcore.errors import IllegalMoveError, OptionError
 from cardcore.games import api
 from cardcore.rng import Rng
@@ -183,9 +183,8 @@ class State(api.EngineState["SpiteMaliceGame"], api.State[Move]):
         """
         o = options
         free: dict[int, list[int]] = {}
-        naturals = 52 * o.decks
         for cid in range(o.total_cards):
-            key = -1 if cid >= naturals else cid % 52
+            key = -1 if is_joker_id(cid, o.decks) else natural_face(cid)
             free.setdefault(key, []).append(cid)
 
         def take(text: str) -> list[int]:
@@ -200,7 +199,7 @@ class State(api.EngineState["SpiteMaliceGame"], api.State[Move]):
 
         def take_rank(r: int) -> int:
             for suit in range(4):
-                ids = free.get(suit * 13 + r - 1)
+                ids = free.get(face_code(r, suit))
                 if ids:
                     return ids.pop(0)
             raise OptionError(f"no unused card of rank {r}")
@@ -274,7 +273,7 @@ class State(api.EngineState["SpiteMaliceGame"], api.State[Move]):
 
     def _start_value(self, card_id: int) -> int:
         o = self.options
-        if card_id >= 52 * o.decks:
+        if is_joker_id(card_id, o.decks):
             return 14  # a joker counts highest
         return rank_of(card_id)  # K counts 13
 

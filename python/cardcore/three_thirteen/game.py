@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Final
 
+from cardcore.cards import NATURALS
 from cardcore.errors import IllegalMoveError, StateFormatError
 from cardcore.games import api
 from cardcore.games.codec import codec, is_permutation
@@ -68,7 +69,7 @@ class ThreeThirteenGame(api.Game[Move]):
         self._act = action_table(options.num_decks, options.jokers)
         self._face = bytes(min(f, 52) for f in face_table(options.num_decks, options.jokers))
         self._codec = codec(options.num_decks, options.jokers)
-        naturals = 52 * options.num_decks
+        naturals = NATURALS * options.num_decks
         # the canonical card of each discard action: the lowest copy of its face
         self._canonical = [*range(52), naturals] if options.jokers else list(range(52))
         self._code_texts = {-1: str(DRAW_STOCK), -2: str(DRAW_DISCARD)}

@@ -19,7 +19,7 @@ from dataclasses import dataclass, fields
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar, Final, NamedTuple
 
-from cardcore.cards import Card, face_of, rank_of
+from cardcore.cards import NATURALS, Card, face_of, is_joker, rank_of
 from cardcore.errors import IllegalMoveError, OptionError
 from cardcore.games import api
 from cardcore.games.base import OptionSpec, OptionValue
@@ -135,7 +135,7 @@ class Options:
             raise OptionError(
                 f"option first_dealer: seat {self.first_dealer} but only {self.num_players} players"
             )
-        total = 52 * self.num_decks + self.jokers
+        total = NATURALS * self.num_decks + self.jokers
         need = 13 * self.num_players + 2
         if total < need:
             raise OptionError(
@@ -158,7 +158,7 @@ class Options:
 
     @property
     def total_cards(self) -> int:
-        return 52 * self.num_decks + self.jokers
+        return NATURALS * self.num_decks + self.jokers
 
     @property
     def meld_rules(self) -> MeldRules:
@@ -258,7 +258,7 @@ def move_from_code(code: int) -> Move:
 def face_table(num_decks: int, jokers: int) -> bytes:
     """256-byte table mapping physical id -> face code, for ``bytes(ids).translate(table)``."""
     out = bytearray(256)
-    for i in range(52 * num_decks + jokers):
+    for i in range(NATURALS * num_decks + jokers):
         out[i] = face_of(i, num_decks)
     return bytes(out)
 
@@ -282,7 +282,7 @@ def card_points(face: int, wild_rank: int, rules: MeldRules) -> int:
     of ``meld::card_value`` in ``rust/cardcore-engine/src/meld/mod.rs`` (the solver scores
     hands with that one; ``tests/three_thirteen/test_three_thirteen_rules.py`` holds the two
     equal for every face, wild rank and scoring option)."""
-    if face >= 52:
+    if is_joker(face):
         return rules.joker_points
     rank = rank_of(face)
     if rank == wild_rank:
