@@ -10,15 +10,54 @@ seat``). Piles are lists bottom → top, except the stock, whose *top is the las
 from __future__ import annotations
 
 from cardcore._deprecated import deprecated_names
-from cardcore.nerts import actions as _actions
-from cardcore.nerts import options as _options
-from cardcore.nerts import table as _table
-from cardcore.nerts.actions import *  # noqa: F403
-from cardcore.nerts.options import *  # noqa: F403
-from cardcore.nerts.options import Options
-from cardcore.nerts.table import *  # noqa: F403
+from cardcore.nerts.actions import (
+    AUTO,
+    CALL,
+    FLIP,
+    NERTS,
+    RECYCLE,
+    UNDO,
+    WASTE,
+    Action,
+    CallNerts,
+    Flip,
+    Recycle,
+    ToFoundation,
+    ToWork,
+    Undo,
+    action_from_code,
+    parse_action,
+)
+from cardcore.nerts.options import OPTION_SPECS, SPEED_PROFILES, Options, SpeedProfile
+from cardcore.nerts.table import NertsTable, PlayerLayout, card_text, fits_work
 
-# Every public name of the three modules, each listed once in its own ``__all__``.
-__all__ = [*_actions.__all__, *_options.__all__, *_table.__all__]
+# Every public name of the three modules: tests/test_rules_facades.py holds this list equal to
+# the union of their own ``__all__``.
+__all__ = [
+    "AUTO",
+    "CALL",
+    "FLIP",
+    "NERTS",
+    "OPTION_SPECS",
+    "RECYCLE",
+    "SPEED_PROFILES",
+    "UNDO",
+    "WASTE",
+    "Action",
+    "CallNerts",
+    "Flip",
+    "NertsTable",
+    "Options",
+    "PlayerLayout",
+    "Recycle",
+    "SpeedProfile",
+    "ToFoundation",
+    "ToWork",
+    "Undo",
+    "action_from_code",
+    "card_text",
+    "fits_work",
+    "parse_action",
+]
 
 __getattr__ = deprecated_names(__name__, {"NertsOptions": ("Options", Options)})

@@ -7,15 +7,40 @@ progress: deal, legal moves, transitions, scoring, observations, the embedding p
 from __future__ import annotations
 
 from cardcore._deprecated import deprecated_names
-from cardcore.spite_malice import moves as _moves
-from cardcore.spite_malice import options as _options
-from cardcore.spite_malice import state as _state
-from cardcore.spite_malice.moves import *  # noqa: F403
-from cardcore.spite_malice.options import *  # noqa: F403
-from cardcore.spite_malice.options import Options
-from cardcore.spite_malice.state import *  # noqa: F403
+from cardcore.spite_malice.moves import (
+    Discard,
+    Move,
+    PlayHand,
+    PlayPayOff,
+    PlaySide,
+    card_rank,
+    card_text,
+    move_text,
+    parse_card_id,
+    parse_move,
+)
+from cardcore.spite_malice.options import JOKERS, KINGS, OPTION_SPECS, Options
+from cardcore.spite_malice.state import Observation, State
 
-# Every public name of the three modules, each listed once in its own ``__all__``.
-__all__ = [*_moves.__all__, *_options.__all__, *_state.__all__]
+# Every public name of the three modules: tests/test_rules_facades.py holds this list equal to
+# the union of their own ``__all__``.
+__all__ = [
+    "JOKERS",
+    "KINGS",
+    "OPTION_SPECS",
+    "Discard",
+    "Move",
+    "Observation",
+    "Options",
+    "PlayHand",
+    "PlayPayOff",
+    "PlaySide",
+    "State",
+    "card_rank",
+    "card_text",
+    "move_text",
+    "parse_card_id",
+    "parse_move",
+]
 
 __getattr__ = deprecated_names(__name__, {"SpiteOptions": ("Options", Options)})
