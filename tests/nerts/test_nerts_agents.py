@@ -27,7 +27,7 @@ from cardcore.nerts import (
 from cardcore.nerts.agents import _distinct
 from cardcore.nerts.engine import NertsAgent, NertsObservation
 from cardcore.rng import Rng
-from test_nerts_rules import ids, layout, other
+from nerts_tables import ids, layout, other
 
 Factory = Callable[[], NertsAgent]
 

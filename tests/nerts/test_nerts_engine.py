@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from cardcore.cards import natural_face
 from cardcore.nerts import (
     NERTS,
     CallNerts,
@@ -25,18 +26,7 @@ from cardcore.nerts import (
     Undo,
 )
 from cardcore.nerts.engine import NertsAgent
-from test_nerts_rules import ids, layout
-
-
-def human_round(*layouts: PlayerLayout, foundations: Sequence[str] = (), **options: Any) -> Round:
-    opts = Options.from_mapping(len(layouts), options)
-    rnd = Round(opts, 1, [None] * len(layouts))
-    rnd.table = NertsTable.from_layouts(opts, layouts, [ids(f) for f in foundations])
-    return rnd
-
-
-def filler(seat: int) -> PlayerLayout:
-    return layout(seat, nerts="Qh Qs", work=("Ks", "Kh", "Kc", "Kd"), stock_top_first="2c")
+from nerts_tables import filler, human_round, ids, layout
 
 
 def test_n10_race_first_card_stays() -> None:
@@ -68,31 +58,30 @@ def test_n10_two_foundations_both_succeed() -> None:
     rnd.submit(2, ToFoundation(NERTS), 1250)
     rnd.advance_to(1300)
     assert [e[3] for e in rnd.log] == ["ok", "ok"]
-    assert [f[-1] % 52 for f in rnd.table.foundations] == [ids("5s")[0]] * 2
+    assert [natural_face(f[-1]) for f in rnd.table.foundations] == [ids("5s")[0]] * 2
 
 
 def test_same_time_orders_by_tiebreak_then_seat() -> None:
-    rnd = human_round(
-        layout(0, nerts="Kc 5s", work=("Ks", "Kh", "Kc", "Kd"), stock_top_first="2c"),
-        layout(1, nerts="Kh 5s", work=("Ks", "Kh", "Kc", "Kd"), stock_top_first="2c"),
-        foundations=("As 2s 3s 4s",),
-    )
-    rnd.submit(0, ToFoundation(NERTS), 500)
-    rnd.submit(1, ToFoundation(NERTS), 500)
-    rnd.advance_to(500)
-    assert sorted(e[3] for e in rnd.log if e[1] >= 0) == ["fail", "ok"]
-    winner = next(e[1] for e in rnd.log if e[3] == "ok")
+    def tie() -> list[list[Any]]:
+        """Both seats play their 5s onto the one foundation at the same time."""
+        rnd = human_round(
+            *(
+                layout(s, nerts=f"{k} 5s", work=("Ks", "Kh", "Kc", "Kd"), stock_top_first="2c")
+                for s, k in enumerate(("Kc", "Kh"))
+            ),
+            foundations=("As 2s 3s 4s",),
+        )
+        for s in (0, 1):
+            rnd.submit(s, ToFoundation(NERTS), 500)
+        rnd.advance_to(500)
+        return rnd.log
+
+    log = tie()
+    assert sorted(e[3] for e in log if e[1] >= 0) == ["fail", "ok"]
+    winner = next(e[1] for e in log if e[3] == "ok")
     # the same seed gives the same winner of the tie
-    again = human_round(
-        layout(0, nerts="Kc 5s", work=("Ks", "Kh", "Kc", "Kd"), stock_top_first="2c"),
-        layout(1, nerts="Kh 5s", work=("Ks", "Kh", "Kc", "Kd"), stock_top_first="2c"),
-        foundations=("As 2s 3s 4s",),
-    )
-    again.submit(0, ToFoundation(NERTS), 500)
-    again.submit(1, ToFoundation(NERTS), 500)
-    again.advance_to(500)
-    assert next(e[1] for e in again.log if e[3] == "ok") == winner
-    assert any(e[1] == 0 and e[3] == "ok" for e in rnd.log) or winner == 1
+    assert next(e[1] for e in tie() if e[3] == "ok") == winner
+    assert any(e[1] == 0 and e[3] == "ok" for e in log) or winner == 1
 
 
 def test_n9_call_ends_round_and_drops_later_actions() -> None:

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from cardcore.cards import parse_cards
 from cardcore.errors import IllegalMoveError, OptionError
-from cardcore.games.base import OptionValue
 from cardcore.nerts import (
     NERTS,
     WASTE,
@@ -15,7 +13,6 @@ from cardcore.nerts import (
     Flip,
     NertsTable,
     Options,
-    PlayerLayout,
     Recycle,
     ToFoundation,
     ToWork,
@@ -23,43 +20,7 @@ from cardcore.nerts import (
     parse_action,
 )
 from cardcore.nerts.rules import OPTION_SPECS, action_from_code
-
-
-def ids(text: str, seat: int = 0) -> list[int]:
-    """Card ids of ``text`` (bottom → top); cards without ``@deck`` belong to ``seat``."""
-    out = []
-    for c in parse_cards(text):
-        deck = c.deck if "@" in text else seat
-        out.append(deck * 52 + c.face)
-    return out
-
-
-def layout(
-    seat: int = 0,
-    *,
-    nerts: str = "Kc Kd",
-    work: tuple[str, ...] = ("", "", "", ""),
-    stock_top_first: str = "",
-    waste: str = "",
-) -> PlayerLayout:
-    stock = ids(stock_top_first, seat)[::-1]  # the stock's top is its last item
-    return PlayerLayout(
-        nerts=ids(nerts, seat),
-        work=[ids(w, seat) for w in work],
-        stock=stock,
-        waste=ids(waste, seat),
-    )
-
-
-def table(
-    *layouts: PlayerLayout, foundations: tuple[str, ...] = (), **options: OptionValue
-) -> NertsTable:
-    opts = Options.from_mapping(len(layouts), options)
-    return NertsTable.from_layouts(opts, layouts, [ids(f) for f in foundations])
-
-
-def other(seat: int = 1) -> PlayerLayout:
-    return layout(seat, nerts="Qh Qs", work=("Ks", "Kh", "Kc", "Kd"))
+from nerts_tables import ids, layout, other, table
 
 
 def snapshot(t: NertsTable) -> tuple[object, ...]:

@@ -11,6 +11,7 @@ import pytest
 from cardcore.errors import ReplayMismatchError
 from cardcore.games.base import GameRequest, get_game
 from cardcore.nerts.rules import OPTION_SPECS
+from game_requests import request
 
 SPEC = get_game("nerts")
 
@@ -18,11 +19,7 @@ SPEC = get_game("nerts")
 def req(
     seed: int = 3, players: int = 2, agents: tuple[str, ...] = ("hard", "greedy"), **kw: Any
 ) -> GameRequest:
-    options = kw.pop("options", {})
-    return GameRequest(
-        index=kw.pop("index", 0), seed=seed, players=players, agents=agents,
-        options=SPEC.resolve_options(options), **kw,
-    )  # fmt: skip
+    return request("nerts", seed, players, agents, **kw)
 
 
 def test_round_record_shape() -> None:

@@ -3,31 +3,29 @@
 from __future__ import annotations
 
 import copy
-import json
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 
 from cardcore.errors import ReplayMismatchError
-from cardcore.games.base import GameRequest, get_game
+from cardcore.games.base import get_game
 from cardcore.spite_malice import Options, State, parse_move
+from game_requests import played
+
+GAME = "spite-malice"
 
 
 def _record(players: int = 2, seed: int = 42, **options: Any) -> dict[str, Any]:
-    spec = get_game("spite-malice")
     agents = ("planner", "greedy", "random", "greedy")[:players]
-    req = GameRequest(
-        index=5,
-        seed=seed,
-        players=players,
-        agents=agents,
-        options=spec.resolve_options(options),
-        replay=True,
-    )
-    rec = spec.play(req)
-    out: dict[str, Any] = json.loads(json.dumps(rec))  # JSON-ready, as the CLI reads it back
-    return out
+    return played(GAME, seed=seed, players=players, agents=agents, index=5, replay=True,
+                  options=options)  # fmt: skip
+
+
+def _match(seed: int, agents: tuple[str, str], target: int) -> dict[str, Any]:
+    """A 2-player match record with its replay."""
+    return played(GAME, match=True, seed=seed, players=2, agents=agents, replay=True,
+                  options={"target_score": target})  # fmt: skip
 
 
 def test_record_keys() -> None:
@@ -71,8 +69,8 @@ def test_record_keys() -> None:
 def test_replay_round_trip(players: int, options: dict[str, Any]) -> None:
     for seed in (1, 2, 3):
         rec = _record(players, seed, **options)
-        get_game("spite-malice").verify_replay(rec)
-        get_game("spite-malice").verify_replay(rec["replay"])
+        get_game(GAME).verify_replay(rec)
+        get_game(GAME).verify_replay(rec["replay"])
 
 
 def test_unlimited_centre_replays_are_version_2() -> None:
@@ -84,7 +82,7 @@ def test_unlimited_centre_replays_are_version_2() -> None:
     old = copy.deepcopy(rec)
     old["replay"]["version"] = 1
     with pytest.raises(ReplayMismatchError, match="version"):
-        get_game("spite-malice").verify_replay(old)
+        get_game(GAME).verify_replay(old)
 
 
 def _mutations(rec: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
@@ -130,12 +128,12 @@ def test_tamper_detection() -> None:
     rec = _record()
     for name, bad in _mutations(rec):
         with pytest.raises(ReplayMismatchError):
-            get_game("spite-malice").verify_replay(bad)
+            get_game(GAME).verify_replay(bad)
         assert name
     swapped = _swap_discard(rec)
     assert swapped is not None
     with pytest.raises(ReplayMismatchError):
-        get_game("spite-malice").verify_replay(swapped)
+        get_game(GAME).verify_replay(swapped)
 
 
 def test_reshuffles_reproduce() -> None:
@@ -155,17 +153,8 @@ def test_reshuffles_reproduce() -> None:
 
 
 def test_match_record_and_replay() -> None:
-    spec = get_game("spite-malice")
-    assert spec.play_match is not None
-    req = GameRequest(
-        index=0,
-        seed=9,
-        players=2,
-        agents=("planner", "greedy"),
-        options=spec.resolve_options({"target_score": 30}),
-        replay=True,
-    )
-    rec = json.loads(json.dumps(spec.play_match(req)))
+    spec = get_game(GAME)
+    rec = _match(9, ("planner", "greedy"), 30)
     assert max(rec["scores"]) >= 30
     assert rec["winner"] == rec["scores"].index(max(rec["scores"]))
     assert [g["index"] for g in rec["games"]] == list(range(len(rec["games"])))
@@ -191,7 +180,7 @@ def test_match_record_and_replay() -> None:
 def test_replay_without_its_result_is_rejected() -> None:
     """A replay must state its outcome: dropping `result` (or a key of it) is tampering, and a
     match replay's game without a result is a mismatch, not a KeyError."""
-    spec = get_game("spite-malice")
+    spec = get_game(GAME)
     rec = _record()
     rep = rec["replay"]
     for key in ("winner", "scores", "turns", "reshuffles", "digest"):
@@ -203,16 +192,7 @@ def test_replay_without_its_result_is_rejected() -> None:
     del bad["result"]
     with pytest.raises(ReplayMismatchError):
         spec.verify_replay(bad)
-    assert spec.play_match is not None
-    req = GameRequest(
-        index=0,
-        seed=9,
-        players=2,
-        agents=("greedy", "greedy"),
-        options=spec.resolve_options({"target_score": 15}),
-        replay=True,
-    )
-    match = json.loads(json.dumps(spec.play_match(req)))["replay"]
+    match = _match(9, ("greedy", "greedy"), 15)["replay"]
     spec.verify_replay(match)
     edits: list[Callable[[dict[str, Any]], Any]] = [
         lambda r: r.pop("result"),
@@ -229,24 +209,14 @@ def test_replay_without_its_result_is_rejected() -> None:
 
 def _play_style_match(seed: int) -> dict[str, Any]:
     """A match record shaped as `cardcore play` saves it: each game carries its own replay."""
-    spec = get_game("spite-malice")
-    assert spec.play_match is not None
-    req = GameRequest(
-        index=0,
-        seed=seed,
-        players=2,
-        agents=("greedy", "greedy"),
-        options=spec.resolve_options({"target_score": 15}),
-        replay=True,
-    )
-    rec: dict[str, Any] = json.loads(json.dumps(spec.play_match(req)))
+    rec = _match(seed, ("greedy", "greedy"), 15)
     for game, rep in zip(rec["games"], rec.pop("replay")["games"], strict=True):
         game["replay"] = rep
     return rec
 
 
 def test_play_style_match_record_checks_seeds_and_the_end() -> None:
-    spec = get_game("spite-malice")
+    spec = get_game(GAME)
     rec = _play_style_match(9)
     assert len(rec["games"]) >= 2
     spec.verify_replay(rec)
@@ -271,21 +241,13 @@ def test_play_style_match_record_checks_seeds_and_the_end() -> None:
 
 
 def test_match_replay_games_must_use_the_match_agents() -> None:
-    spec = get_game("spite-malice")
-    assert spec.play_match is not None
-    options = spec.resolve_options({"target_score": 15})
-    req = GameRequest(
-        index=0, seed=17, players=2, agents=("greedy", "greedy"), options=options, replay=True
-    )
-    match = json.loads(json.dumps(spec.play_match(req)))["replay"]
+    spec = get_game(GAME)
+    match = _match(17, ("greedy", "greedy"), 15)["replay"]
     first = match["games"][0]
     # game 0's deal played by other agents, with the same scores: a valid game replay on its
     # own (totals, winner and match end unchanged), but not a game of this match
-    other_req = GameRequest(
-        index=0, seed=first["seed"], players=2, agents=("planner", "planner"), options=options,
-        replay=True,
-    )  # fmt: skip
-    other = json.loads(json.dumps(spec.play(other_req)["replay"]))
+    other = played(GAME, seed=first["seed"], players=2, agents=("planner", "planner"),
+                   replay=True, options={"target_score": 15})["replay"]  # fmt: skip
     assert other["result"]["scores"] == first["result"]["scores"]
     assert other["moves"] != first["moves"]
     spec.verify_replay(other)

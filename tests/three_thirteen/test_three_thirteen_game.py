@@ -12,6 +12,7 @@ from cardcore.errors import OptionError, ReplayMismatchError
 from cardcore.games.base import GameRequest, get_game
 from cardcore.rng import RNG_VERSION
 from cardcore.three_thirteen.rules import NUM_ROUNDS, decide_winner
+from game_requests import request as game_request
 
 SPEC = get_game("three-thirteen")
 
@@ -23,14 +24,9 @@ def request(
     replay: bool = False,
     **options: Any,
 ) -> GameRequest:
-    return GameRequest(
-        index=3,
-        seed=seed,
-        players=players,
-        agents=agents or ("greedy",) * players,
-        options=SPEC.resolve_options(options),
-        replay=replay,
-    )
+    agents = agents or ("greedy",) * players
+    return game_request("three-thirteen", seed, players, agents, index=3, replay=replay,
+                        options=options)  # fmt: skip
 
 
 def test_spec_registration() -> None:
