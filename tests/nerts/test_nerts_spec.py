@@ -87,6 +87,40 @@ def test_match_to_target_and_replay() -> None:
         SPEC.verify_replay(bad)
 
 
+def test_replay_heads_keep_their_version_1_key_order() -> None:
+    """Nerts replays were first written with their own key order; the shared head builder
+    (``replay_start``) writes them in it, so their bytes stay the same (format version 1)."""
+    from cardcore.nerts import Options
+    from cardcore.nerts.spec import NertsMatch, play_round
+
+    rnd = SPEC.play(req(replay=True))["replay"]
+    assert list(rnd) == [
+        "format", "version", "cardcore_version", "game", "kind", "players", "agents",
+        "options", "seed", "rng", "decks", "events", "inputs", "scores", "end", "caller",
+        "duration_ms",
+    ]  # fmt: skip
+    opts = Options.from_mapping(2, {})
+    match = NertsMatch(4, opts, ["human", "greedy"], human_seats=[0])
+    state, _fields = play_round(opts, match.round_seed(0), ["greedy", "greedy"])
+    match.add(state)
+    rep = match.record({})["replay"]
+    assert list(rep) == [
+        "format", "version", "cardcore_version", "game", "kind", "seed", "rng", "players",
+        "agents", "human_seats", "options", "rounds", "scores", "winner",
+    ]  # fmt: skip
+    assert rep["human_seats"] == [0]
+    assert "human_seats" not in NertsMatch(4, opts, ["greedy"] * 2).record({})["replay"]
+
+
+def test_replay_head_order_must_name_every_key() -> None:
+    from cardcore.games.records import REPLAY_HEAD_ORDER, replay_start
+
+    head = replay_start("nerts", 1, 2, ["greedy"], {}, kind="round")
+    assert list(head) == list(REPLAY_HEAD_ORDER)
+    with pytest.raises(ValueError, match="human_seats"):
+        replay_start("nerts", 1, 2, ["greedy"], {}, human_seats=[0])
+
+
 def test_match_replay_rejects_truncated_match_and_wrong_winner() -> None:
     assert SPEC.play_match is not None
     rec = SPEC.play_match(req(seed=4, options={"target_score": 40}, replay=True))

@@ -8,7 +8,14 @@ from typing import Any, Final
 
 from cardcore.rng import RNG_VERSION
 
-__all__ = ["REPLAY_FORMAT", "REPLAY_VERSION", "match_winner", "replay_start", "replay_tag"]
+__all__ = [
+    "REPLAY_FORMAT",
+    "REPLAY_HEAD_ORDER",
+    "REPLAY_VERSION",
+    "match_winner",
+    "replay_start",
+    "replay_tag",
+]
 
 REPLAY_FORMAT: Final = "cardcore-replay"
 """The ``format`` of every replay."""
@@ -34,6 +41,24 @@ def replay_tag(version: int = REPLAY_VERSION) -> dict[str, Any]:
     return {"format": REPLAY_FORMAT, "version": version, "cardcore_version": __version__}
 
 
+REPLAY_HEAD_ORDER: Final = (
+    "format",
+    "version",
+    "game",
+    "kind",
+    "rng",
+    "cardcore_version",
+    "seed",
+    "players",
+    "agents",
+    "options",
+)
+"""The order of a replay's head in ``docs/replays.md`` (Three-Thirteen, Spite & Malice). A
+game whose replays were first written in another order passes that order to
+:func:`replay_start` (Nerts does): key order is part of a replay's bytes, and those stay the
+same for a given format version."""
+
+
 def replay_start(
     game: str,
     seed: int,
@@ -43,20 +68,26 @@ def replay_start(
     *,
     version: int = REPLAY_VERSION,
     kind: str | None = None,
+    human_seats: Sequence[int] | None = None,
+    order: Sequence[str] = REPLAY_HEAD_ORDER,
 ) -> dict[str, Any]:
-    """The head of a replay in the order of ``docs/replays.md``: ``format``, ``version``,
-    ``game`` (and ``kind`` when given), ``rng``, ``cardcore_version``, ``seed``, ``players``,
-    ``agents``, ``options``; the game's own data follows it."""
+    """The head of every replay: ``format``, ``version``, ``game``, ``kind`` (when given),
+    ``rng``, ``cardcore_version``, ``seed``, ``players``, ``agents``, ``human_seats`` (when
+    given) and ``options``, in ``order`` (by default :data:`REPLAY_HEAD_ORDER`); the game's
+    own data follows it. ``order`` must name every key that has a value."""
     tag = replay_tag(version)
-    head: dict[str, Any] = {"format": tag["format"], "version": version, "game": game}
-    if kind is not None:
-        head["kind"] = kind
-    head |= {
+    values: dict[str, Any] = {
+        **tag,
+        "game": game,
+        "kind": kind,
         "rng": RNG_VERSION,
-        "cardcore_version": tag["cardcore_version"],
         "seed": seed,
         "players": players,
         "agents": list(agents),
+        "human_seats": None if human_seats is None else list(human_seats),
         "options": dict(options),
     }
-    return head
+    missing = [k for k, v in values.items() if v is not None and k not in order]
+    if missing:
+        raise ValueError(f"replay head order {list(order)} lacks {missing}")
+    return {k: values[k] for k in order if values[k] is not None}

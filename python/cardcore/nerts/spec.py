@@ -22,7 +22,7 @@ from cardcore.games.base import (
     register_game,
     resolve_agent,
 )
-from cardcore.games.records import match_winner, replay_tag
+from cardcore.games.records import match_winner, replay_start
 from cardcore.games.replay_format import (
     INT,
     SEED,
@@ -82,6 +82,35 @@ def _agent_names(names: Sequence[str], players: int) -> list[str]:
     return list(names) * players if len(names) == 1 else list(names)
 
 
+# The heads of Nerts replays, in the order their first version wrote them (format version 1):
+# the shared builder writes them in this order so that replays keep their bytes.
+_ROUND_HEAD: Final = (
+    "format",
+    "version",
+    "cardcore_version",
+    "game",
+    "kind",
+    "players",
+    "agents",
+    "options",
+    "seed",
+    "rng",
+)
+_MATCH_HEAD: Final = (
+    "format",
+    "version",
+    "cardcore_version",
+    "game",
+    "kind",
+    "seed",
+    "rng",
+    "players",
+    "agents",
+    "human_seats",
+    "options",
+)
+
+
 def round_fields(state: NertsState) -> dict[str, Any]:
     """The record fields of a finished round (one record per round, or a row of a match)."""
     return {
@@ -137,15 +166,16 @@ def play(request: GameRequest) -> dict[str, Any]:
         **{k: v for k, v in fields.items() if k != "replay"},
     }
     if request.replay:
-        record["replay"] = {
-            **replay_tag(),
-            "game": GAME,
-            "kind": "round",
-            "players": request.players,
-            "agents": list(request.agents),
-            "options": opts.as_dict(),
-            **fields["replay"],
-        }
+        head = replay_start(
+            GAME,
+            request.seed,
+            request.players,
+            request.agents,
+            opts.as_dict(),
+            kind="round",
+            order=_ROUND_HEAD,
+        )
+        record["replay"] = {**head, **fields["replay"]}  # the round's own seed and rng
     return record
 
 
@@ -213,17 +243,17 @@ class NertsMatch:
             "rounds": [dict(r) for r in self.rounds],
         }
         if self.replay:
-            seats = {} if self.human_seats is None else {"human_seats": self.human_seats}
             record["replay"] = {
-                **replay_tag(),
-                "game": GAME,
-                "kind": "match",
-                "seed": self.seed,
-                "rng": RNG_VERSION,
-                "players": self.options.num_players,
-                "agents": list(self.agents),
-                **seats,
-                "options": self.options.as_dict(),
+                **replay_start(
+                    GAME,
+                    self.seed,
+                    self.options.num_players,
+                    self.agents,
+                    self.options.as_dict(),
+                    kind="match",
+                    human_seats=self.human_seats,
+                    order=_MATCH_HEAD,
+                ),
                 "rounds": [dict(r) for r in self.replays],
                 "scores": list(self.totals),
                 "winner": winner,
