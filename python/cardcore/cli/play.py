@@ -47,9 +47,8 @@ def _playable(ctx: click.Context, param: click.Parameter, value: str) -> str:
     type=click.Choice(PLAY_LEVELS),
     default="normal",
     show_default=True,
-    help="AI strength, a rung of the ladder in docs/agents.md (three-thirteen: greedy, "
-    "normal, hard, expert; spite-malice: greedy, normal, planner, expert; nerts: greedy, "
-    "greedy, hard, hard).",
+    help="AI strength, a rung of the ladder in docs/agents.md (cardcore.games.levels maps it "
+    "onto each game's agents; hard is the game's default agent).",
 )
 @click.option(
     "--seed",
@@ -97,7 +96,8 @@ def play_cmd(
 ) -> None:
     """Play GAME against the AIs in a full-screen terminal table (press ? for help).
 
-    GAME is any registered game with a table (three-thirteen, spite-malice, nerts). Rules
+    GAME is any registered game with a table (`cardcore play GAME` with another name lists
+    them). Rules
     options go in --option KEY=VALUE (e.g. jokers=2, speed=frantic; the older --jokers N and
     --speed NAME still work). The finished game is saved as a replay that `cardcore replay`
     verifies.

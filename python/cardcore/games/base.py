@@ -187,6 +187,13 @@ class GameSpec:
     """``"module:Class"`` of the game's table for ``cardcore play`` (a Textual app built from a
     :class:`cardcore.play.common.PlayConfig`; imported only when the command runs). ``None``:
     the game has no table."""
+    web_table: str | None = None
+    """``"module:function"`` of the game's table for ``cardcore serve``: a function
+    ``(setup, agents, ai_delay)`` returning a :class:`cardcore.web.tables.Table` (imported only
+    when the server starts). ``None``: rooms cannot play the game."""
+    lobby_options: tuple[str, ...] = ()
+    """The rules options the web lobby offers when a room is made (any other option of the game
+    is still accepted in a room request)."""
 
     def option(self, name: str) -> OptionSpec:
         for o in self.options:

@@ -507,5 +507,7 @@ SPEC = register_game(
         match_schema=MATCH_SCHEMA,
         game_factory=_game,
         play_app="cardcore.play.nerts:NertsApp",
+        web_table="cardcore.web.nerts:make_table",
+        lobby_options=("speed", "target_score"),
     )
 )

@@ -494,5 +494,7 @@ SPEC: Final = register_game(
         match_schema=MATCH_SCHEMA,
         game_factory=_game,
         play_app="cardcore.play.spite_malice:SpiteMaliceApp",
+        web_table="cardcore.web.spite_malice:make_table",
+        lobby_options=("target_score",),
     )
 )

@@ -272,5 +272,7 @@ SPEC: Final = register_game(
         record_schema=RECORD_SCHEMA,
         game_factory=_game,
         play_app="cardcore.play.three_thirteen:ThreeThirteenApp",
+        web_table="cardcore.web.three_thirteen:make_table",
+        lobby_options=("jokers",),
     )
 )

@@ -1,20 +1,22 @@
 """The games a room can play, the lobby's choices, and room requests.
 
-Built on public names only: the game registry (:func:`cardcore.games.base.get_game`: titles,
-seat counts, options, agents) and each game's table module (``cardcore.web.<game>``), which
-registers its table builder in :data:`TABLES`.
+Built on public names only: the game registry (:func:`cardcore.games.base.registered_games`
+and :func:`~cardcore.games.base.get_game`: titles, seat counts, options, agents, and each game's
+``web_table`` and ``lobby_options``). No game is named here: a registered game with a
+``web_table`` (a plugin's too) is playable in rooms.
 """
 
 from __future__ import annotations
 
 import datetime as _dt
+import importlib
 import json
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final
 
 from cardcore.errors import OptionError
-from cardcore.games.base import get_game
+from cardcore.games.base import get_game, registered_games
 from cardcore.play.common import AI_LEVELS, agent_for_level, daily_seed, seat_names, write_replay
 from cardcore.rng import new_seed
 from cardcore.web.messages import BadMessage, clean_name
@@ -22,7 +24,6 @@ from cardcore.web.rooms import SEAT_KINDS, RoomSetup, TableFactory
 from cardcore.web.tables import Table
 
 __all__ = [
-    "LOBBY_OPTIONS",
     "TABLES",
     "catalog",
     "parse_room_request",
@@ -34,21 +35,17 @@ _SEED_LIMIT: Final = 1 << 63
 
 TableMaker = Callable[[RoomSetup, Sequence[str | None], float], Table]
 TABLES: dict[str, TableMaker] = {}
-"""Game name -> table builder ``(setup, agents, ai_delay)``; filled by the table modules."""
-
-LOBBY_OPTIONS: Final[dict[str, tuple[str, ...]]] = {
-    "three-thirteen": ("jokers",),
-    "spite-malice": ("target_score",),
-    "nerts": ("speed", "target_score"),
-}
-"""The rules options the lobby offers per game (any option of the game is accepted)."""
+"""Game name -> table builder ``(setup, agents, ai_delay)``: every registered game with a
+``web_table`` (filled from the registry on use, so a game registered later is added too)."""
 
 
 def _register_tables() -> None:
-    # imported here: each game's table module registers itself in TABLES
-    import cardcore.web.nerts
-    import cardcore.web.spite_malice
-    import cardcore.web.three_thirteen  # noqa: F401
+    for name in registered_games():
+        ref = get_game(name).web_table
+        if ref is None or name in TABLES:
+            continue
+        module_name, _, attr = ref.partition(":")
+        TABLES[name] = getattr(importlib.import_module(module_name), attr)
 
 
 def catalog() -> dict[str, Any]:
@@ -58,7 +55,7 @@ def catalog() -> dict[str, Any]:
     for name in TABLES:
         spec = get_game(name)
         opts = []
-        for key in LOBBY_OPTIONS.get(name, ()):
+        for key in spec.lobby_options:
             o = spec.option(key)
             opts.append(
                 {

@@ -35,7 +35,6 @@ from cardcore.nerts.rules import (
     Undo,
 )
 from cardcore.nerts.spec import NertsMatch
-from cardcore.web.games import TABLES
 from cardcore.web.rooms import RoomSetup
 from cardcore.web.tables import Outcome, Table
 from cardcore.web.turns import agent_names
@@ -245,8 +244,5 @@ class NertsTable(Table):
         return Outcome([float(t) for t in m.totals], record["winner"], record)
 
 
-def _table(setup: RoomSetup, agents: Sequence[str | None], ai_delay: float) -> NertsTable:
+def make_table(setup: RoomSetup, agents: Sequence[str | None], ai_delay: float) -> NertsTable:
     return NertsTable(setup, agents)
-
-
-TABLES["nerts"] = _table

@@ -17,7 +17,6 @@ from cardcore.rng import Rng, derive_seed
 from cardcore.spite_malice.game import SpiteMaliceGame
 from cardcore.spite_malice.rules import Discard, PlayHand, PlayPayOff, PlaySide
 from cardcore.spite_malice.spec import game_record, match_over, match_record
-from cardcore.web.games import TABLES
 from cardcore.web.rooms import RoomSetup
 from cardcore.web.tables import Outcome
 from cardcore.web.turns import TurnMatch, TurnTable, agent_names
@@ -117,8 +116,5 @@ class SpiteMatch(TurnMatch):
         return Outcome([float(t) for t in self.totals], record["winner"], record)
 
 
-def _table(setup: RoomSetup, agents: Sequence[str | None], ai_delay: float) -> TurnTable:
+def make_table(setup: RoomSetup, agents: Sequence[str | None], ai_delay: float) -> TurnTable:
     return TurnTable(SpiteMatch(setup, agent_names(agents)), agents, ai_delay)
-
-
-TABLES["spite-malice"] = _table

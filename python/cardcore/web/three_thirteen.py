@@ -16,7 +16,6 @@ from cardcore.three_thirteen.game import ThreeThirteenGame
 from cardcore.three_thirteen.hand import arrange_hand
 from cardcore.three_thirteen.rules import Discard, DrawDiscard, DrawStock
 from cardcore.three_thirteen.spec import build_replay
-from cardcore.web.games import TABLES
 from cardcore.web.rooms import RoomSetup
 from cardcore.web.tables import Outcome
 from cardcore.web.turns import TurnMatch, TurnTable, agent_names
@@ -103,8 +102,5 @@ class ThreeThirteenMatch(TurnMatch):
         )
 
 
-def _table(setup: RoomSetup, agents: Sequence[str | None], ai_delay: float) -> TurnTable:
+def make_table(setup: RoomSetup, agents: Sequence[str | None], ai_delay: float) -> TurnTable:
     return TurnTable(ThreeThirteenMatch(setup, agent_names(agents)), agents, ai_delay)
-
-
-TABLES["three-thirteen"] = _table
