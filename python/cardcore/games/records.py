@@ -12,6 +12,7 @@ __all__ = [
     "REPLAY_FORMAT",
     "REPLAY_HEAD_ORDER",
     "REPLAY_VERSION",
+    "match_record",
     "match_winner",
     "replay_start",
     "replay_tag",
@@ -31,6 +32,25 @@ def match_winner(totals: Sequence[float], target: float | None = None) -> int | 
     if target is not None and best < target:
         return None
     return totals.index(best) if list(totals).count(best) == 1 else None
+
+
+def match_record(
+    head: Mapping[str, Any],
+    totals: Sequence[float],
+    *,
+    target: float | None = None,
+    outcome: bool = False,
+    **fields: Any,
+) -> dict[str, Any]:
+    """A match's record (``--match``, ``cardcore play``, web rooms): ``head``
+    (:meth:`~cardcore.games.base.GameRequest.record_head`), ``scores`` (the totals), ``winner``
+    (:func:`match_winner` of the totals and ``target``), ``outcome`` (``"win"`` or ``"tie"``,
+    when asked), then the game's own ``fields`` in the order given."""
+    winner = match_winner(totals, target)
+    record: dict[str, Any] = {**head, "scores": list(totals), "winner": winner}
+    if outcome:
+        record["outcome"] = "tie" if winner is None else "win"
+    return record | fields
 
 
 def replay_tag(version: int = REPLAY_VERSION) -> dict[str, Any]:

@@ -22,7 +22,7 @@ from cardcore.games.base import (
     register_game,
     resolve_agent,
 )
-from cardcore.games.records import match_winner, replay_start
+from cardcore.games.records import match_record, match_winner, replay_start
 from cardcore.games.replay_format import (
     INT,
     SEED,
@@ -235,13 +235,8 @@ class NertsMatch:
     def record(self, head: Mapping[str, Any]) -> dict[str, Any]:
         """The match record after ``head`` (:meth:`GameRequest.record_head`), with its replay
         when the match keeps them."""
-        winner = match_winner(self.totals)
-        record: dict[str, Any] = {
-            **head,
-            "scores": list(self.totals),
-            "winner": winner,
-            "rounds": [dict(r) for r in self.rounds],
-        }
+        record = match_record(head, self.totals, rounds=[dict(r) for r in self.rounds])
+        winner = record["winner"]
         if self.replay:
             record["replay"] = {
                 **replay_start(

@@ -28,6 +28,7 @@ from cardcore.games.base import (
     resolve_agent,
     rules_only_note,
 )
+from cardcore.games.records import match_record as record_of_match
 from cardcore.games.records import match_winner, replay_start
 from cardcore.games.replay_format import (
     INT,
@@ -183,15 +184,14 @@ def match_record(
     """A match's record after ``head`` (:meth:`GameRequest.record_head`): the totals, the
     winner (the single leader at or above ``target``) and the games' records (the runner,
     ``cardcore play`` and the web table build their match records with this)."""
-    winner = match_winner(totals, target)
-    return {
-        **head,
-        "scores": list(totals),
-        "winner": winner,
-        "outcome": "tie" if winner is None else "win",
-        "turns": sum(int(g["turns"]) for g in games),
-        "games": [dict(g) for g in games],
-    }
+    return record_of_match(
+        head,
+        totals,
+        target=target,
+        outcome=True,
+        turns=sum(int(g["turns"]) for g in games),
+        games=[dict(g) for g in games],
+    )
 
 
 def _agents(request: GameRequest) -> list[Agent]:
