@@ -3,7 +3,8 @@
 It is also the worked example of CONTRIBUTING.md's "Adding a fourth game" checklist: options
 (1), a deal from the ``"deck"`` stream and agents on their ``"agent"`` streams (2, 3), ``play``
 with the record head and a replay (4), ``verify_replay`` (5), ``play_match`` (6) and
-registration (7); its tests are ``tests/test_sim*.py`` (8)."""
+registration (7); ``tests/test_toy_checklist.py`` walks it through the CLI end to end and its other
+tests are ``tests/test_sim*.py`` (8)."""
 
 from __future__ import annotations
 
