@@ -4,6 +4,7 @@ package names no game in its game list."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -14,7 +15,7 @@ pytest.importorskip("starlette")
 
 import cardcore.games.base as base
 import cardcore.web.games as web_games
-from cardcore.games.base import GameSpec, OptionSpec, get_game, registered_games
+from cardcore.games.base import get_game, registered_games
 from cardcore.web.rooms import RoomSetup
 
 BUILT = {"three-thirteen", "spite-malice", "nerts"}
@@ -36,17 +37,12 @@ def test_the_lobby_is_the_registry() -> None:
 
 
 def test_a_game_registered_later_gets_rooms(monkeypatch: pytest.MonkeyPatch) -> None:
-    toy = GameSpec(
+    import toy_game
+
+    toy = dataclasses.replace(
+        toy_game.SPEC,
         name="toy-web",
-        title="Toy",
-        min_players=2,
         max_players=3,
-        default_players=2,
-        options=(OptionSpec("cards", 20, "deck size", minimum=12, maximum=52),),
-        agents={},
-        default_agent="high",
-        play=lambda req: {},
-        verify_replay=lambda rep: None,
         web_table=f"{__name__}:make_toy_table",
         lobby_options=("cards",),
     )
