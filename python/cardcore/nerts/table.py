@@ -36,6 +36,7 @@ __all__ = ["NertsTable", "PlayerLayout", "card_text", "fits_work"]
 
 _F_PARTIAL, _F_FILL_ANY = _core.NERTS_F_PARTIAL, _core.NERTS_F_FILL_ANY
 _F_RECYCLE, _F_RUNNING = _core.NERTS_F_RECYCLE, _core.NERTS_F_RUNNING
+_NONE = _core.NERTS_NONE  # no card: an empty pile's top in the encoded state
 
 
 # --- cards --------------------------------------------------------------------------------
@@ -219,7 +220,7 @@ class NertsTable:
             | (_F_RUNNING if self.running else 0)
         )
         lens = [0] * 5
-        tops = [255] * 5
+        tops = [_NONE] * 5
         for i, pile in enumerate(p.work):
             if pile:
                 lens[i] = len(pile)
@@ -228,10 +229,10 @@ class NertsTable:
         return bytes(
             [
                 len(p.nerts),
-                natural_face(p.nerts[-1]) if p.nerts else 255,
+                natural_face(p.nerts[-1]) if p.nerts else _NONE,
                 len(p.stock),
                 len(p.waste),
-                natural_face(p.waste[-1]) if p.waste else 255,
+                natural_face(p.waste[-1]) if p.waste else _NONE,
                 len(p.work),
                 flags,
                 0,

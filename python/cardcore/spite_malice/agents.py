@@ -24,6 +24,7 @@ from typing import Any
 from cardcore import _core
 from cardcore.games.levels import Blend
 from cardcore.spite_malice.planner import (
+    NO_CARD,
     Weights,
     plan_moves,
     plan_turn,
@@ -167,7 +168,7 @@ class ExpertAgent:
             (
                 obs.seat,
                 bytes(rank(c) for c in obs.hand),
-                bytes(255 if t is None else rank(t) for t in obs.payoff_tops),
+                bytes(NO_CARD if t is None else rank(t) for t in obs.payoff_tops),
                 list(obs.payoff_counts),
                 [[bytes(rank(c) for c in st) for st in seat] for seat in obs.side_stacks],
                 [bytes(rank(c) for c in st) for st in obs.center],
