@@ -158,7 +158,7 @@ def tt_expert_decide(
     round: tuple[int, int, int, bool, int | None, int | None, int, int],
     options: tuple[int, int, bool],
     rules: tuple[int, int, int],
-    params: tuple[int, float | None, int, int, float, bool, bool, bool, float],
+    params: tuple[int, float | None, int, int, float, bool, bool, int, float],
     hard_params: _HardParams,
     seed: int,
 ) -> tuple[int, int, int]: ...

@@ -23,10 +23,15 @@ from cardcore.three_thirteen.rules import Options, State
         (3, {"forbid_return_of_discard_draw": True, "jokers": 2}, "round"),
         (4, {"ace_mode": "high", "jokers": 4, "min_own_turns_before_out": 1}, "lap"),
         (6, {"ace_mode": "both", "num_decks": 2}, "lap"),
+        (2, {"num_decks": 1, "max_turns_per_round": 40}, "pimc"),
+        (3, {"forbid_return_of_discard_draw": True, "jokers": 2}, "pimc"),
+        (4, {"ace_mode": "high", "jokers": 4, "min_own_turns_before_out": 1}, "pimc"),
+        (2, {"num_decks": 1, "max_turns_per_round": 40}, "laphard"),
+        (3, {"forbid_return_of_discard_draw": True, "jokers": 2}, "laphard"),
     ],
 )
 def test_expert_plays_legal_moves(
-    players: int, opts: dict[str, Any], search: Literal["lap", "round"]
+    players: int, opts: dict[str, Any], search: Literal["lap", "round", "pimc", "laphard"]
 ) -> None:
     o = Options(num_players=players, **opts)
     expert = ExpertAgent(rollouts=2, search=search)
@@ -73,23 +78,10 @@ def test_bad_budget_and_tables_raise_typed_errors() -> None:
     hard = (10.0, 2.0, 0.05, 10, 4, 0.8)
     cards = (0, bytes([0, 1, 2]), bytes([40]), [b"", b""], [3, 3], 100)  # stock too big
     rnd = (1, 0, 3, False, None, None, 0, 0)
-    with pytest.raises(OptionError, match="inconsistent"):
-        _core.tt_expert_decide(
-            cards,
-            rnd,
-            (0, 400, False),
-            (0, 15, 20),
-            (4, None, 4, 10, 1.0, True, True, False, 1.0),
-            hard,
-            1,
-        )
-    with pytest.raises(OptionError, match="time budget"):
-        _core.tt_expert_decide(
-            cards,
-            rnd,
-            (0, 400, False),
-            (0, 15, 20),
-            (4, -1.0, 4, 10, 1.0, True, True, True, 1.0),
-            hard,
-            1,
-        )
+    for params, match in [
+        ((4, None, 4, 10, 1.0, True, True, 0, 1.0), "inconsistent"),
+        ((4, None, 4, 10, 1.0, True, True, 9, 1.0), "search must be"),
+        ((4, -1.0, 4, 10, 1.0, True, True, 1, 1.0), "time budget"),
+    ]:
+        with pytest.raises(OptionError, match=match):
+            _core.tt_expert_decide(cards, rnd, (0, 400, False), (0, 15, 20), params, hard, 1)

@@ -32,7 +32,13 @@ is a memo of its own last solver answer (same input, same output), so a game rep
   is at risk. ``search="round"`` is the earlier search: every candidate played to the end of
   the round in each deal with greedy play (``hard_rollouts``: its own later turns as
   ``hard``), ``hard``'s move replaced only by one ahead by more than ``margin`` standard
-  errors. One Rust call per decision (``cardcore_engine::three_thirteen_expert``), every
+  errors. ``search="pimc"``: ``hard``'s candidates (both draws; its discards) each played to
+  the end of the round in every deal with ``hard`` for every seat (determinized Monte Carlo),
+  ``hard``'s move replaced by one ahead by more than ``margin`` standard errors; about 4 ms a
+  deal per decision, weaker than ``hard`` at the budgets measured (``docs/agents.md``).
+  ``search="laphard"``: the lap search with the other seats' turns played by ``hard`` (about
+  4x the lap search's cost at 16 deals; level with it). One Rust call per decision
+  (``cardcore_engine::three_thirteen_expert``), every
   random choice seeded from the seat's ``rng``; with ``time_ms`` it deals for that long
   instead (not reproducible).
 """
@@ -190,6 +196,7 @@ class NormalAgent(Blend):
 # --- expert -------------------------------------------------------------------------------------
 
 _MAX_TURNS: Final = Options().max_turns_per_round  # not in the observation: the default
+_SEARCH_CODES: Final = {"round": 0, "lap": 1, "pimc": 2, "laphard": 3}  # cardcore_engine's Search
 
 
 class ExpertAgent:
@@ -197,10 +204,11 @@ class ExpertAgent:
 
     ``rollouts``: deals per decision (the default budget; reproducible). ``time_ms``: search
     for this long per decision instead (at least one deal; the game then depends on the
-    machine's speed). ``search``: ``"lap"`` (the default) or ``"round"``; ``risk_weight``
-    (lap) scales the chance that the round ends; ``margin``, ``max_candidates``, ``slack``,
-    ``hard_rollouts`` (round): standard errors by which another move must beat ``hard``'s,
-    the discards compared, the seat's own later turns as ``hard``. ``deals`` and
+    machine's speed). ``search``: ``"lap"`` (the default), ``"laphard"``, ``"round"`` or
+    ``"pimc"``; ``risk_weight`` (lap) scales the chance that the round ends; ``margin``
+    (round, pimc), ``max_candidates``, ``slack``, ``hard_rollouts`` (round): standard errors
+    by which another move must beat ``hard``'s, the discards compared, the seat's own later
+    turns as ``hard``. ``deals`` and
     ``decisions`` count the search's work (for measurements).
     """
 
@@ -230,14 +238,14 @@ class ExpertAgent:
         margin: float = 3.0,
         hard_rollouts: bool = False,
         infer_hands: bool = True,
-        search: Literal["lap", "round"] = "lap",
+        search: Literal["lap", "round", "pimc", "laphard"] = "lap",
         risk_weight: float = 1.0,
     ) -> None:
         if rollouts < 0 or (time_ms is not None and not time_ms > 0):
             raise ValueError("rollouts must be >= 0 and time_ms > 0 (or None)")
-        if search not in ("lap", "round") or not risk_weight >= 0:
+        if search not in _SEARCH_CODES or not risk_weight >= 0:
             raise ValueError(
-                f"search must be 'lap' or 'round' and risk_weight >= 0, got {search!r}"
+                f"search must be 'lap', 'round' or 'pimc' and risk_weight >= 0, got {search!r}"
             )
         self.rollouts = rollouts
         self.time_ms = time_ms
@@ -296,7 +304,7 @@ class ExpertAgent:
                 self.margin,
                 self.hard_rollouts,
                 self.infer_hands,
-                self.search == "lap",
+                _SEARCH_CODES[self.search],
                 self.risk_weight,
             ),
             (h.out_bonus, h.feed_penalty, h.now_weight, h.slack, h.max_candidates, h.gamma),

@@ -15,6 +15,11 @@
 //! ahead by more than `margin` standard errors of the paired difference (search overrides the
 //! heuristic only where the samples say so).
 //!
+//! The searches ([`Search`]): `Lap` (the default) and `LapHard` weigh `hard`'s moves by the
+//! chance that the round ends before the seat's next turn; `Round` is the search above with
+//! greedy rollouts; `Pimc` plays `hard`'s candidates to the end of the round with the `hard`
+//! agent for every seat (the opponents as they really play when they are `hard`).
+//!
 //! The budget is a number of deals (`rollouts`, deterministic) or, when `time_limit` is set, as
 //! many deals as fit in that time (at least one; not reproducible). Every random choice comes
 //! from `seed`.
@@ -144,6 +149,12 @@ pub enum Search {
     /// Draws and discards: the rest of the round, `hard`'s move replaced by a candidate ahead
     /// by more than `margin` standard errors.
     Round,
+    /// Draws and discards: `hard`'s candidates, each played to the end of the round in every
+    /// deal with the `hard` agent for every seat; `hard`'s move replaced by a candidate ahead by
+    /// more than `margin` standard errors.
+    Pimc,
+    /// [`Search::Lap`] with the other seats' turns played by `hard`.
+    LapHard,
 }
 
 /// A decision and what the search did.
@@ -169,6 +180,8 @@ struct Ctx {
     jokers: u8,
     /// The seat whose later turns `hard` plays (`None`: greedy for every seat).
     hard_seat: Option<usize>,
+    /// `hard` plays every seat's turns.
+    all_hard: bool,
     hard: HardParams,
 }
 
@@ -306,18 +319,26 @@ impl Round {
 
     /// One turn of the current seat played by the `hard` agent.
     fn hard_turn(&mut self, ctx: &Ctx) -> bool {
+        self.hard_turn_with(ctx, None)
+    }
+
+    /// One turn of the current seat played by the `hard` agent, the draw `forced` if given
+    /// (`true`: the pile top).
+    fn hard_turn_with(&mut self, ctx: &Ctx, forced: Option<bool>) -> bool {
         let s = self.current;
         let final_turn = self.out.is_some();
-        let seen = self.seen_by(s);
-        let &top = self.pile.last().expect("the pile is never empty");
-        let can_go_out = self.own_turns[s] >= ctx.min_own_turns;
-        let pile = hard::take_pile(
-            &view_of(ctx, &self.hands[s], &seen, final_turn),
-            top,
-            can_go_out,
-            &ctx.hard,
-        )
-        .unwrap_or(false);
+        let pile = forced.unwrap_or_else(|| {
+            let seen = self.seen_by(s);
+            let &top = self.pile.last().expect("the pile is never empty");
+            let can_go_out = self.own_turns[s] >= ctx.min_own_turns;
+            hard::take_pile(
+                &view_of(ctx, &self.hands[s], &seen, final_turn),
+                top,
+                can_go_out,
+                &ctx.hard,
+            )
+            .unwrap_or(false)
+        });
         let card = if pile {
             self.pile.pop()
         } else {
@@ -362,7 +383,12 @@ impl Round {
         let seat = self.current;
         let mut going = first(self, ctx);
         while going && self.current != seat && self.out.is_none() {
-            going = self.begin_turn(rng) && self.greedy_turn(ctx);
+            going = self.begin_turn(rng)
+                && if ctx.all_hard {
+                    self.hard_turn(ctx)
+                } else {
+                    self.greedy_turn(ctx)
+                };
         }
         (!going || self.out.is_some()) && self.out != Some(seat)
     }
@@ -370,7 +396,7 @@ impl Round {
     /// Plays greedy turns (the `hard` agent's for `ctx.hard_seat`) to the end of the round.
     fn finish(&mut self, ctx: &Ctx, rng: &mut CardRng) {
         while self.begin_turn(rng) {
-            let going = if ctx.hard_seat == Some(self.current) {
+            let going = if ctx.all_hard || ctx.hard_seat == Some(self.current) {
                 self.hard_turn(ctx)
             } else {
                 self.greedy_turn(ctx)
@@ -379,6 +405,15 @@ impl Round {
                 break;
             }
         }
+    }
+
+    /// After a candidate move (`going`: the round went on), plays to the end of the round and
+    /// values it for `seat` ([`Self::utility`]).
+    fn play_out(&mut self, ctx: &Ctx, rng: &mut CardRng, going: bool, seat: usize) -> f64 {
+        if going {
+            self.finish(ctx, rng);
+        }
+        self.utility(ctx, seat)
     }
 
     /// Mean round score of the other seats minus `seat`'s own.
@@ -558,6 +593,32 @@ impl Table {
         }
     }
 
+    /// Plays `k` candidates in the same deals (common random numbers) within the budget:
+    /// `value(round, rng, j)` plays candidate `j` in a copy of the deal, with the deal's rollout
+    /// generator, and returns its value.
+    fn tally(
+        &self,
+        params: &ExpertParams,
+        unseen: &[u8],
+        seed: u64,
+        k: usize,
+        value: impl Fn(&mut Round, &mut CardRng, usize) -> f64,
+    ) -> PairedTally {
+        PairedTally::run(
+            k,
+            params.rollouts,
+            params.time_limit,
+            seed,
+            |rng, roll_seed, values| {
+                let deal = self.deal(unseen, params.infer_hands, rng);
+                for (j, v) in values.iter_mut().enumerate() {
+                    let mut r = deal.clone();
+                    *v = value(&mut r, &mut CardRng::new(roll_seed), j);
+                }
+            },
+        )
+    }
+
     fn ctx(&self, hard_rollouts: bool, hard: HardParams) -> Ctx {
         Ctx {
             wild: self.wild,
@@ -569,6 +630,7 @@ impl Table {
             num_decks: self.num_decks,
             jokers: self.jokers,
             hard_seat: hard_rollouts.then_some(self.seat),
+            all_hard: false,
             hard,
         }
     }
@@ -635,8 +697,10 @@ impl Table {
 /// [`ExpertError`] for a table that is not a possible position.
 pub fn decide(table: &Table, params: &ExpertParams, seed: u64) -> Result<Decision, ExpertError> {
     table.check()?;
-    if params.search == Search::Lap {
-        return decide_lap(table, params, seed);
+    match params.search {
+        Search::Lap | Search::LapHard => return decide_lap(table, params, seed),
+        Search::Pimc => return decide_pimc(table, params, seed),
+        Search::Round => {}
     }
     let (cands, dws) = table.candidates(params)?;
     let forced = cands.len() == 1
@@ -650,28 +714,15 @@ pub fn decide(table: &Table, params: &ExpertParams, seed: u64) -> Result<Decisio
     }
     let unseen = table.unseen()?;
     let ctx = table.ctx(params.hard_rollouts, params.hard);
-    let tally = PairedTally::run(
-        cands.len(),
-        params.rollouts,
-        params.time_limit,
-        seed,
-        |rng, roll_seed, values| {
-            let deal = table.deal(&unseen, params.infer_hands, rng);
-            for (v, &c) in values.iter_mut().zip(&cands) {
-                let mut r = deal.clone();
-                let mut roll = CardRng::new(roll_seed);
-                let going = if table.discard_phase {
-                    r.discard(&ctx, c, dws[c])
-                } else {
-                    r.draw_then_discard(&ctx, c == 1)
-                };
-                if going {
-                    r.finish(&ctx, &mut roll);
-                }
-                *v = r.utility(&ctx, table.seat);
-            }
-        },
-    );
+    let tally = table.tally(params, &unseen, seed, cands.len(), |r, roll, j| {
+        let c = cands[j];
+        let going = if table.discard_phase {
+            r.discard(&ctx, c, dws[c])
+        } else {
+            r.draw_then_discard(&ctx, c == 1)
+        };
+        r.play_out(&ctx, roll, going, table.seat)
+    });
     let (choice, deals, k) = (tally.choice(params.margin), tally.deals(), cands.len());
     Ok(Decision {
         choice: cands[choice],
@@ -686,24 +737,13 @@ fn decide_lap(table: &Table, params: &ExpertParams, seed: u64) -> Result<Decisio
     let view = table.view(&seen);
     let budget = params.rollouts > 0 || params.time_limit.is_some();
     let unseen = table.unseen()?;
-    let ctx = table.ctx(false, params.hard);
+    let mut ctx = table.ctx(false, params.hard);
+    ctx.all_hard = params.search == Search::LapHard;
     // The chance that the round ends before the seat's next turn after each candidate move.
     let chances = |k: usize, play: &dyn Fn(&mut Round, &Ctx, usize) -> bool| {
-        let tally = PairedTally::run(
-            k,
-            params.rollouts,
-            params.time_limit,
-            seed,
-            |rng, roll_seed, values| {
-                let deal = table.deal(&unseen, params.infer_hands, rng);
-                for (j, v) in values.iter_mut().enumerate() {
-                    let mut r = deal.clone();
-                    let ends =
-                        r.lap_ends(&ctx, &mut CardRng::new(roll_seed), |r, ctx| play(r, ctx, j));
-                    *v = f64::from(u8::from(ends));
-                }
-            },
-        );
+        let tally = table.tally(params, &unseen, seed, k, |r, roll, j| {
+            f64::from(u8::from(r.lap_ends(&ctx, roll, |r, ctx| play(r, ctx, j))))
+        });
         let weight = params.risk_weight;
         let p: Vec<f64> = tally
             .means()
@@ -776,6 +816,76 @@ fn decide_lap(table: &Table, params: &ExpertParams, seed: u64) -> Result<Decisio
         choice: options[argmin_f64(&valued).unwrap_or(default)].index,
         deals,
         candidates: options.len(),
+    })
+}
+
+/// [`decide`] with [`Search::Pimc`].
+fn decide_pimc(table: &Table, params: &ExpertParams, seed: u64) -> Result<Decision, ExpertError> {
+    let seen = table.seen();
+    let view = table.view(&seen);
+    let budget = params.rollouts > 0 || params.time_limit.is_some();
+    // Candidates, `hard`'s first: draw phase 0 = stock, 1 = pile top; discard phase (hand
+    // index, deadwood left).
+    let mut draws: Vec<bool> = Vec::new();
+    let mut discards: Vec<(usize, u32)> = Vec::new();
+    if table.discard_phase {
+        let feed = &table.taken[(table.seat + 1) % table.players()];
+        let options = hard::discard_options(&view, table.banned, feed, &params.hard)?;
+        let scores: Vec<f64> = options.iter().map(|o| o.score).collect();
+        let Some(default) = argmin_f64(&scores) else {
+            return Err(ExpertError::Table("no card may be discarded".to_owned()));
+        };
+        discards.push((options[default].index, options[default].deadwood));
+        for (j, o) in options.iter().enumerate() {
+            if j != default {
+                discards.push((o.index, o.deadwood));
+            }
+        }
+    } else {
+        let top = *table.pile.last().expect("checked");
+        let can_go_out = table.turns_played()[table.seat] >= table.min_own_turns;
+        match hard::draw_values(&view, top, can_go_out, &params.hard)? {
+            DrawValues::Decided(take) => draws.push(take),
+            DrawValues::Weighed { take, stock, .. } => {
+                draws.push(take < stock);
+                draws.push(take >= stock);
+            }
+        }
+    }
+    let k = draws.len().max(discards.len());
+    let first = if table.discard_phase {
+        discards[0].0
+    } else {
+        usize::from(draws[0])
+    };
+    if k == 1 || !budget {
+        return Ok(Decision {
+            choice: first,
+            deals: 0,
+            candidates: 1,
+        });
+    }
+    let unseen = table.unseen()?;
+    let mut ctx = table.ctx(false, params.hard);
+    ctx.all_hard = true;
+    let tally = table.tally(params, &unseen, seed, k, |r, roll, j| {
+        let going = if table.discard_phase {
+            let (i, dw) = discards[j];
+            r.discard(&ctx, i, dw)
+        } else {
+            r.hard_turn_with(&ctx, Some(draws[j]))
+        };
+        r.play_out(&ctx, roll, going, table.seat)
+    });
+    let c = tally.choice(params.margin);
+    Ok(Decision {
+        choice: if table.discard_phase {
+            discards[c].0
+        } else {
+            usize::from(draws[c])
+        },
+        deals: tally.deals(),
+        candidates: k,
     })
 }
 
@@ -940,6 +1050,38 @@ mod tests {
             assert_eq!(decide(&t, &none, 1).unwrap().choice, hard_choice);
             let searched = decide(&t, &ExpertParams::default(), 1).unwrap();
             assert!(searched.choice < t.hand.len());
+        }
+    }
+
+    #[test]
+    fn every_search_is_deterministic_and_legal() {
+        for search in [Search::Pimc, Search::LapHard] {
+            let p = ExpertParams {
+                rollouts: 8,
+                search,
+                ..ExpertParams::default()
+            };
+            for t in [kings_table(), table()] {
+                let a = decide(&t, &p, 5).unwrap();
+                assert_eq!(a, decide(&t, &p, 5).unwrap());
+                if t.discard_phase {
+                    assert!(a.choice < t.hand.len(), "{a:?}");
+                } else {
+                    assert!(a.choice < 2, "{a:?}");
+                }
+            }
+            let none = ExpertParams { rollouts: 0, ..p };
+            let lap = ExpertParams {
+                rollouts: 0,
+                search: Search::Lap,
+                ..p
+            };
+            for t in [kings_table(), table()] {
+                assert_eq!(
+                    decide(&t, &none, 1).unwrap().choice,
+                    decide(&t, &lap, 1).unwrap().choice
+                );
+            }
         }
     }
 

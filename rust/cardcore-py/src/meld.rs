@@ -452,8 +452,9 @@ type PyTableRound = (u8, u8, u8, bool, Option<usize>, Option<usize>, u32, usize)
 type PyTableOptions = (u32, u32, bool);
 
 /// The expert's search: `(rollouts, time limit in ms or None, max_candidates, slack, margin,
-/// hard_rollouts, infer_hands, lap, risk_weight)` (`lap`: `Search::Lap`, else `Search::Round`).
-type PyExpertParams = (u32, Option<f64>, usize, u32, f64, bool, bool, bool, f64);
+/// hard_rollouts, infer_hands, search, risk_weight)` (`search`: 0 `Search::Round`, 1 `Search::Lap`,
+/// 2 `Search::Pimc`, 3 `Search::LapHard`).
+type PyExpertParams = (u32, Option<f64>, usize, u32, f64, bool, bool, u8, f64);
 
 /// Three-Thirteen expert agent: `(choice, deals, candidates)`; the choice is 0 (stock) or 1
 /// (pile) in the draw phase, else the hand index to discard. The search runs without the GIL.
@@ -480,7 +481,7 @@ pub(crate) fn tt_expert_decide(
         margin,
         hard_rollouts,
         infer_hands,
-        lap,
+        search,
         risk_weight,
     ) = params;
     let time_limit = crate::budget::time_limit(time_ms)?;
@@ -518,7 +519,13 @@ pub(crate) fn tt_expert_decide(
         margin,
         hard_rollouts,
         infer_hands,
-        search: if lap { Search::Lap } else { Search::Round },
+        search: match search {
+            0 => Search::Round,
+            1 => Search::Lap,
+            2 => Search::Pimc,
+            3 => Search::LapHard,
+            _ => return Err(crate::errors::range_error("search must be 0, 1, 2 or 3")),
+        },
         risk_weight,
         hard: hp,
     };
