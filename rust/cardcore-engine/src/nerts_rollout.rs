@@ -223,11 +223,12 @@ struct Seat {
     /// up to date by every change of a pile.
     tops: [u8; MAX_WORK],
     keys: [u8; MAX_WORK],
-    /// Bit `face` of every pile top, bit `key` of every pile top's key, and the first empty
-    /// pile (`MAX_WORK` when none is).
+    /// Bit `face` of every pile top, bit `key` of every pile top's key (with how many tops
+    /// have each key), and bit `i` of every empty pile (piles past `num_work` count as empty).
     top_bits: u64,
     key_bits: u32,
-    first_empty: u8,
+    key_count: [u8; 32],
+    empty: u8,
     /// Bit `face` for every card in the work piles.
     in_piles: u64,
     /// The greedy policy's pile move ([`Table::pile_move`]) for `pile_fit`, the foundations'
@@ -236,6 +237,13 @@ struct Seat {
     pile_fit: u64,
     pile_mv: u32,
     pile_ok: bool,
+    /// Set when the greedy policy last found nothing but the stock to play (with no move left
+    /// out) for foundations `stuck_fit`: until the Nerts pile or a work pile changes, or the
+    /// foundations' fit of a card in `stuck_mask` (the piles' cards and the Nerts top), only
+    /// the waste top can give it another move.
+    stuck: bool,
+    stuck_fit: u64,
+    stuck_mask: u64,
 }
 
 impl Seat {
@@ -253,45 +261,79 @@ impl Seat {
         keys: [0; MAX_WORK],
         top_bits: 0,
         key_bits: 0,
-        first_empty: 0,
+        key_count: [0; 32],
+        empty: (1 << MAX_WORK) - 1,
         in_piles: 0,
         pile_fit: 0,
         pile_mv: NO_MOVE,
         pile_ok: false,
+        stuck: false,
+        stuck_fit: 0,
+        stuck_mask: 0,
     };
 
-    /// Refreshes the top and key of pile `i` after it changed.
+    /// Refreshes the top and key of pile `i` after it changed (and the masks of both).
     #[inline]
     fn pile_changed(&mut self, i: usize) {
+        let old = self.tops[i];
+        if old != NONE {
+            self.top_bits &= !(1 << old);
+            let k = usize::from(self.keys[i]);
+            self.key_count[k] -= 1;
+            if self.key_count[k] == 0 {
+                self.key_bits &= !(1 << k);
+            }
+        }
         let len = usize::from(self.work_len[i]);
         if len == 0 {
             self.tops[i] = NONE;
             self.keys[i] = 0;
+            self.empty |= 1 << i;
         } else {
             let top = self.work[i][len - 1];
+            let key = CARD_KEY[usize::from(top)];
             self.tops[i] = top;
-            self.keys[i] = CARD_KEY[usize::from(top)];
+            self.keys[i] = key;
+            self.empty &= !(1 << i);
+            self.top_bits |= 1 << top;
+            self.key_count[usize::from(key)] += 1;
+            self.key_bits |= 1 << key;
         }
         self.pile_ok = false;
-        self.top_bits = 0;
-        self.key_bits = 0;
-        {
-            self.first_empty = MAX_WORK as u8;
-        }
-        for j in (0..MAX_WORK).rev() {
-            if self.tops[j] == NONE {
-                {
-                    self.first_empty = j as u8;
+        self.stuck = false;
+    }
+
+    fn masks_ok(&self) -> bool {
+        let mut tb = 0u64;
+        let mut kb = 0u32;
+        let mut em = 0u8;
+        for j in 0..MAX_WORK {
+            let len = usize::from(self.work_len[j]);
+            if len == 0 {
+                em |= 1 << j;
+                if self.tops[j] != NONE {
+                    return false;
                 }
             } else {
-                self.top_bits |= 1 << self.tops[j];
-                self.key_bits |= 1 << self.keys[j];
+                let t = self.work[j][len - 1];
+                if self.tops[j] != t || self.keys[j] != CARD_KEY[usize::from(t)] {
+                    return false;
+                }
+                tb |= 1 << t;
+                kb |= 1 << self.keys[j];
             }
         }
+        tb == self.top_bits && kb == self.key_bits && em == self.empty
+    }
+
+    /// The first empty pile (`MAX_WORK` or more when none is).
+    #[inline]
+    fn first_empty(&self) -> usize {
+        self.empty.trailing_zeros() as usize
     }
 
     /// Refreshes every pile's top and key and the cards in the piles (after the piles were
-    /// laid out).
+    /// laid out on an empty seat).
     fn piles_laid_out(&mut self) {
         self.in_piles = 0;
         for i in 0..MAX_WORK {
@@ -300,6 +342,7 @@ impl Seat {
             }
             self.pile_changed(i);
         }
+        debug_assert!(self.masks_ok());
     }
 
     #[inline]
@@ -338,6 +381,7 @@ impl Seat {
         match src {
             SRC_NERTS => {
                 self.nerts_len -= 1;
+                self.stuck = false;
                 self.nerts[usize::from(self.nerts_len)]
             }
             SRC_WASTE => self.pop_waste(),
@@ -358,6 +402,7 @@ impl Seat {
         self.work_len[i] += 1;
         self.in_piles |= 1 << card;
         self.pile_changed(i);
+        debug_assert!(self.masks_ok());
     }
 }
 
@@ -497,16 +542,18 @@ impl Table {
                     let card = p.pop_source(s);
                     p.push_work(j, card);
                 } else {
+                    // the cards stay in the piles (`in_piles` keeps them)
                     let i = usize::from(s);
                     let len = usize::from(p.work_len[i]);
-                    for d in len - k..len {
-                        let card = p.work[i][d];
-                        p.push_work(j, card);
-                    }
-                    {
-                        p.work_len[i] = (len - k) as u8;
-                    }
+                    let at = usize::from(p.work_len[j]);
+                    let (src_pile, dst_pile) = (p.work[i], &mut p.work[j]);
+                    dst_pile[at..at + k].copy_from_slice(&src_pile[len - k..len]);
+                    p.work_len[j] = (at + k) as u8;
+                    p.work_len[i] = (len - k) as u8;
+                    // the source first: its old top is the moved segment's top
                     p.pile_changed(i);
+                    p.pile_changed(j);
+                    debug_assert!(p.masks_ok());
                 }
                 false
             }
@@ -528,7 +575,19 @@ impl Table {
 
     /// The greedy policy (`GreedyAgent`), skipping `exclude` (a foundation play or
     /// `NO_MOVE`); `NO_MOVE` when it waits. Keeps the seat's pile move for the next call.
+    #[inline]
     fn greedy(&mut self, seat: usize, rules: &Rules, exclude: u32) -> u32 {
+        let fit = self.fit;
+        let p = &mut self.seats[seat];
+        if p.stuck && (fit ^ p.stuck_fit) & p.stuck_mask == 0 {
+            return Self::waste_or_stock(p, fit, rules, exclude);
+        }
+        self.full_greedy(seat, rules, exclude)
+    }
+
+    /// [`Table::greedy`] from scratch.
+    #[inline(never)]
+    fn full_greedy(&mut self, seat: usize, rules: &Rules, exclude: u32) -> u32 {
         let fit = self.fit;
         let fits = |card: u8| card < 52 && fit >> card & 1 == 1;
         let p = &mut self.seats[seat];
@@ -569,8 +628,9 @@ impl Table {
                     }
                 }
             }
-            if usize::from(p.first_empty) < nw && (rules.fill_any || s == SRC_NERTS) {
-                return pack(K_WORK, s, 1, p.first_empty);
+            let first_empty = p.first_empty();
+            if first_empty < nw && (rules.fill_any || s == SRC_NERTS) {
+                return pack(K_WORK, s, 1, first_empty as u8);
             }
         }
         // The pile move depends only on the piles and whether their cards fit a foundation:
@@ -584,6 +644,45 @@ impl Table {
         if p.pile_mv != NO_MOVE {
             return p.pile_mv;
         }
+        if exclude == NO_MOVE {
+            p.stuck = true;
+            p.stuck_fit = fit;
+            p.stuck_mask = p.in_piles | if nt == NONE { 0 } else { 1 << nt };
+        }
+        Self::stock_move(p, rules)
+    }
+
+    /// [`Table::greedy`] for a seat whose Nerts top and piles can give no move: the waste
+    /// top's foundation play, then its build (a real build before an empty pile), then the
+    /// stock.
+    #[inline]
+    fn waste_or_stock(p: &Seat, fit: u64, rules: &Rules, exclude: u32) -> u32 {
+        let wt = p.waste_top();
+        if wt != NONE {
+            let f_waste = pack(K_FOUNDATION, SRC_WASTE, 1, NONE);
+            if fit >> wt & 1 == 1 && f_waste != exclude {
+                return f_waste;
+            }
+            let nw = usize::from(rules.num_work);
+            let want = CARD_KEY[usize::from(wt)].wrapping_add(2) ^ 1;
+            if p.key_bits >> want & 1 == 1 {
+                for j in 0..nw {
+                    if p.tops[j] != NONE && p.keys[j] == want {
+                        return pack(K_WORK, SRC_WASTE, 1, j as u8);
+                    }
+                }
+            }
+            let first_empty = p.first_empty();
+            if first_empty < nw && rules.fill_any {
+                return pack(K_WORK, SRC_WASTE, 1, first_empty as u8);
+            }
+        }
+        Self::stock_move(p, rules)
+    }
+
+    /// The greedy policy's last resort: flip, else recycle, else wait.
+    #[inline]
+    fn stock_move(p: &Seat, rules: &Rules) -> u32 {
         if p.ptr < p.cyc_len {
             return pack(K_FLIP, 0, 0, 0);
         }
@@ -601,6 +700,7 @@ impl Table {
     /// ranks and that top's `r + red` has the pile's parity: one mask per parity finds the
     /// piles worth a look. `exposes[parity]`, the ranks whose card of that parity fits some
     /// foundation, is a superset by colour of the cards a move may expose.
+    #[inline(never)]
     fn pile_move(p: &Seat, fit: u64, nw: usize, partial: bool) -> u32 {
         let fits = |card: u8| card < 52 && fit >> card & 1 == 1;
         // per suit, bit `rank` for the ranks that fit
@@ -716,10 +816,35 @@ fn delay_table(t: &Timing) -> DelayTable {
     out
 }
 
+/// The delay class of a move: play, build, segment, flip/recycle, call.
+#[inline]
+fn delay_class(mv: u32) -> usize {
+    match kind(mv) {
+        K_FOUNDATION => 0,
+        K_WORK if depth(mv) > 1 => 2,
+        K_FLIP | K_RECYCLE => 3,
+        K_CALL => 4,
+        _ => 1,
+    }
+}
+
+#[inline]
+fn event_key(t: u32, tiebreak: u64) -> EventKey {
+    EventKey::from(t) << 64 | EventKey::from(tiebreak)
+}
+
+/// `CardRng::next_f64() < miss` is `x * 2^-53 < miss` for the top 53 bits `x` of a draw, and
+/// both sides scale exactly by `2^53`: for an integer `x` that is `x < ceil(miss * 2^53)`.
+fn miss_threshold(miss: f64) -> u64 {
+    (miss * 9_007_199_254_740_992.0).ceil() as u64
+}
+
 struct Sim<'a> {
     table: Table,
     rules: &'a Rules,
     timing: &'a Timing,
+    /// `timing.miss` as a threshold on 53 random bits.
+    miss: u64,
     delays: &'a DelayTable,
     rng: CardRng,
     now: u32,
@@ -730,19 +855,12 @@ struct Sim<'a> {
 
 impl Sim<'_> {
     fn delay(&mut self, mv: u32) -> u32 {
-        let class = match kind(mv) {
-            K_FOUNDATION => 0,
-            K_WORK if depth(mv) > 1 => 2,
-            K_FLIP | K_RECYCLE => 3,
-            K_CALL => 4,
-            _ => 1,
-        };
-        self.delays[class][(self.rng.next_u64() >> 56) as usize]
+        self.delays[delay_class(mv)][(self.rng.next_u64() >> 56) as usize]
     }
 
     fn schedule(&mut self, seat: usize, t: u32, mv: u32) {
         let tb = self.rng.next_u64();
-        self.pending[seat] = EventKey::from(t) << 64 | EventKey::from(tb);
+        self.pending[seat] = event_key(t, tb);
         self.moves[seat] = mv;
         self.sleeping[seat] = false;
     }
@@ -753,7 +871,8 @@ impl Sim<'_> {
             self.sleeping[seat] = true;
             return;
         }
-        let miss = self.rng.next_f64() < self.timing.miss;
+        // `next_f64() < miss`, in integers (see [`miss_threshold`])
+        let miss = self.rng.next_u64() >> 11 < self.miss;
         if miss && kind(mv) == K_FOUNDATION {
             mv = self.table.greedy(seat, self.rules, mv);
             if mv == NO_MOVE {
@@ -1075,7 +1194,10 @@ pub fn evaluate(req: &Request<'_>, candidates: &[u32]) -> Result<Vec<i32>, Rollo
         let (base, timing_seed) = samples.next_deal();
         for &mv in candidates {
             check_candidate(&base, req, mv)?;
-            out.push(rollout(req, &delays, base, mv, timing_seed));
+        }
+        let start = Start::new(req, &delays, base, timing_seed);
+        for &mv in candidates {
+            out.push(rollout(req, &delays, &start, mv));
         }
     }
     Ok(out)
@@ -1146,7 +1268,10 @@ pub fn choose(
             let (base, timing_seed) = samples.next_deal();
             for &i in &alive {
                 check_candidate(&base, req, candidates[i])?;
-                values[i].push(rollout(req, &delays, base, candidates[i], timing_seed));
+            }
+            let start = Start::new(req, &delays, base, timing_seed);
+            for &i in &alive {
+                values[i].push(rollout(req, &delays, &start, candidates[i]));
             }
             n += 1;
         }
@@ -1210,39 +1335,72 @@ pub fn greedy_move(
     Ok((mv != NO_MOVE).then_some(mv))
 }
 
-fn rollout(
-    req: &Request<'_>,
-    delays: &DelayTable,
+/// What every candidate's rollout of one sampled deal starts from: the dealt table, the
+/// generator after the draws of the start, the opponents part-way through their current
+/// actions, and the root's two draws (its delay's quantile and its tie-break), which do not
+/// depend on the candidate. A rollout then only looks up its first move's delay.
+struct Start {
     table: Table,
-    first: u32,
-    timing_seed: u64,
-) -> i32 {
-    let mut sim = Sim {
-        table,
-        rules: &req.rules,
-        timing: &req.timing,
-        delays,
-        rng: CardRng::new(timing_seed),
-        now: 0,
-        pending: [IDLE; MAX_SEATS],
-        moves: [NO_MOVE; MAX_SEATS],
-        sleeping: [false; MAX_SEATS],
-    };
-    let d = sim.delay(first);
-    sim.schedule(req.root, d, first);
-    for s in 0..table.n {
-        if s != req.root {
-            // An opponent is part-way through its current action.
-            let mv = sim.table.greedy(s, sim.rules, NO_MOVE);
-            if mv == NO_MOVE {
-                sim.sleeping[s] = true;
-            } else {
-                let d = sim.delay(mv);
-                let left = (f64::from(d) * sim.rng.next_f64()) as u32;
-                sim.schedule(s, left, mv);
+    rng: CardRng,
+    pending: [EventKey; MAX_SEATS],
+    moves: [u32; MAX_SEATS],
+    sleeping: [bool; MAX_SEATS],
+    root_quantile: usize,
+    root_tiebreak: u64,
+}
+
+impl Start {
+    /// The draws in the order a rollout makes them: the root's delay and tie-break, then
+    /// each opponent's greedy move, its delay, the part already done and its tie-break.
+    fn new(req: &Request<'_>, delays: &DelayTable, mut table: Table, timing_seed: u64) -> Self {
+        let mut rng = CardRng::new(timing_seed);
+        let root_quantile = (rng.next_u64() >> 56) as usize;
+        let root_tiebreak = rng.next_u64();
+        let mut pending = [IDLE; MAX_SEATS];
+        let mut moves = [NO_MOVE; MAX_SEATS];
+        let mut sleeping = [false; MAX_SEATS];
+        for s in 0..table.n {
+            if s != req.root {
+                // An opponent is part-way through its current action.
+                let mv = table.greedy(s, &req.rules, NO_MOVE);
+                if mv == NO_MOVE {
+                    sleeping[s] = true;
+                } else {
+                    let d = delays[delay_class(mv)][(rng.next_u64() >> 56) as usize];
+                    let left = (f64::from(d) * rng.next_f64()) as u32;
+                    pending[s] = event_key(left, rng.next_u64());
+                    moves[s] = mv;
+                }
             }
         }
+        Self {
+            table,
+            rng,
+            pending,
+            moves,
+            sleeping,
+            root_quantile,
+            root_tiebreak,
+        }
     }
+}
+
+fn rollout(req: &Request<'_>, delays: &DelayTable, start: &Start, first: u32) -> i32 {
+    let mut sim = Sim {
+        table: start.table,
+        rules: &req.rules,
+        timing: &req.timing,
+        miss: miss_threshold(req.timing.miss),
+        delays,
+        rng: start.rng.clone(),
+        now: 0,
+        pending: start.pending,
+        moves: start.moves,
+        sleeping: start.sleeping,
+    };
+    let d = delays[delay_class(first)][start.root_quantile];
+    sim.pending[req.root] = event_key(d, start.root_tiebreak);
+    sim.moves[req.root] = first;
     let caller = sim.run(req.horizon_ms);
     let t = &sim.table;
     let mine = t.score(req.root, caller, &req.rules);
