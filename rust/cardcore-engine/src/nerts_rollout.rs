@@ -228,12 +228,15 @@ struct Seat {
     top_bits: u64,
     key_bits: u32,
     key_count: [u8; 32],
+    /// Per parity of `rank + red`, bit `rank` of every pile top of that parity (the same
+    /// information as `key_bits`, arranged for [`Table::pile_move`]).
+    targets: [u32; 2],
     empty: u8,
     /// Bit `face` for every card in the work piles.
     in_piles: u64,
     /// The greedy policy's pile move ([`Table::pile_move`]) for `pile_fit`, the foundations'
-    /// fit bits of the cards in the piles (nothing else changes it); `pile_ok` is cleared
-    /// when a pile changes.
+    /// fit bits of the cards under the pile tops (nothing else changes it); `pile_ok` is
+    /// cleared when a pile changes.
     pile_fit: u64,
     pile_mv: u32,
     pile_ok: bool,
@@ -262,6 +265,7 @@ impl Seat {
         top_bits: 0,
         key_bits: 0,
         key_count: [0; 32],
+        targets: [0; 2],
         empty: (1 << MAX_WORK) - 1,
         in_piles: 0,
         pile_fit: 0,
@@ -282,6 +286,7 @@ impl Seat {
             self.key_count[k] -= 1;
             if self.key_count[k] == 0 {
                 self.key_bits &= !(1 << k);
+                self.targets[(k ^ (k >> 1)) & 1] &= !(1 << (k >> 1));
             }
         }
         let len = usize::from(self.work_len[i]);
@@ -298,6 +303,7 @@ impl Seat {
             self.top_bits |= 1 << top;
             self.key_count[usize::from(key)] += 1;
             self.key_bits |= 1 << key;
+            self.targets[usize::from((key ^ (key >> 1)) & 1)] |= 1 << (key >> 1);
         }
         self.pile_ok = false;
         self.stuck = false;
@@ -633,9 +639,10 @@ impl Table {
                 return pack(K_WORK, s, 1, first_empty as u8);
             }
         }
-        // The pile move depends only on the piles and whether their cards fit a foundation:
-        // kept until either changes (a seat flipping through its stock asks again and again).
-        let pile_fit = fit & p.in_piles;
+        // The pile move depends only on the piles and whether the cards under their tops (the
+        // cards a move may expose) fit a foundation: kept until either changes (a seat
+        // flipping through its stock asks again and again).
+        let pile_fit = fit & p.in_piles & !p.top_bits;
         if !p.pile_ok || p.pile_fit != pile_fit {
             p.pile_mv = Self::pile_move(p, fit, nw, rules.partial);
             p.pile_fit = pile_fit;
@@ -709,14 +716,7 @@ impl Table {
         let black = ranks(0) | ranks(3);
         let (odd, even) = (0xAAAA_AAAA_u32, 0x5555_5555_u32);
         let exposes = [red & odd | black & even, red & even | black & odd];
-        let (tops, keys) = (&p.tops, &p.keys);
-        let mut targets = [0u32; 2];
-        for j in 0..nw {
-            if tops[j] != NONE {
-                let key = keys[j];
-                targets[usize::from((key ^ (key >> 1)) & 1)] |= 1 << (key >> 1);
-            }
-        }
+        let (tops, keys, targets) = (&p.tops, &p.keys, &p.targets);
         for i in 0..nw {
             let len = p.work_len[i];
             if len == 0 {
@@ -898,15 +898,13 @@ impl Sim<'_> {
     fn run(&mut self, horizon: u32) -> Option<usize> {
         let n = self.table.n;
         loop {
-            let mut seat = 0;
-            for s in 1..n {
-                if self.pending[s] < self.pending[seat] {
-                    seat = s;
-                }
-            }
-            let key = self.pending[seat];
+            // the earliest event, the lowest seat on a tie (seats past `n` are always idle)
+            let p = &self.pending;
+            let (a, sa) = if p[1] < p[0] { (p[1], 1) } else { (p[0], 0) };
+            let (b, sb) = if p[3] < p[2] { (p[3], 3) } else { (p[2], 2) };
+            let (key, seat) = if b < a { (b, sb) } else { (a, sa) };
             let t = (key >> 64) as u32;
-            if key == IDLE || t > horizon {
+            if t > horizon || key == IDLE {
                 return None;
             }
             self.pending[seat] = IDLE;
@@ -1032,55 +1030,87 @@ fn fit_masks(need: &[[u8; 16]; 4]) -> u64 {
     bits
 }
 
-/// One sampled deal: every unknown place filled from a shuffle of its seat's pool.
-fn deal(know: &[SeatKnowledge], need: &[[u8; 16]; 4], rng: &mut CardRng) -> Table {
-    let mut t = Table {
-        seats: [Seat::EMPTY; MAX_SEATS],
-        n: know.len(),
-        need: *need,
-        fit: fit_masks(need),
-    };
-    let mut pool = [0u8; 52];
-    for (seat, k) in t.seats.iter_mut().zip(know) {
-        let m = k.pool.len();
-        pool[..m].copy_from_slice(&k.pool);
-        let hidden = usize::from(k.nerts_count.saturating_sub(1));
-        let unknown = hidden + k.cycle.iter().filter(|&&c| c == NONE).count();
-        // a uniform draw of `unknown` pool cards in random order (partial Fisher-Yates)
-        for i in 0..unknown.min(m) {
-            let j = i + rng.below((m - i) as u64) as usize;
-            pool.swap(i, j);
-        }
-        let mut next = pool[..m].iter().copied();
-        for slot in seat.nerts.iter_mut().take(hidden) {
-            *slot = next.next().unwrap_or(0);
-        }
-        if k.nerts_count > 0 {
-            seat.nerts[hidden] = k.nerts_top;
-        }
-        seat.nerts_len = k.nerts_count;
-        for (i, pile) in k.work.iter().enumerate() {
-            seat.work[i][..pile.len()].copy_from_slice(pile);
-            {
+/// Sampled deals of one set of knowledge: every seat's known cards laid out once (the
+/// `template`), and per seat its pool, the Nerts cards under the top and the unknown places of
+/// its cycle, which [`Dealer::deal`] fills.
+struct Dealer {
+    template: Table,
+    pools: [[u8; 52]; MAX_SEATS],
+    pool_len: [u8; MAX_SEATS],
+    hidden: [u8; MAX_SEATS],
+    holes: [[u8; 52]; MAX_SEATS],
+    hole_len: [u8; MAX_SEATS],
+}
+
+impl Dealer {
+    /// Lays out the known cards (the knowledge has been validated).
+    fn new(know: &[SeatKnowledge], need: &[[u8; 16]; 4]) -> Self {
+        let mut d = Self {
+            template: Table {
+                seats: [Seat::EMPTY; MAX_SEATS],
+                n: know.len(),
+                need: *need,
+                fit: fit_masks(need),
+            },
+            pools: [[0; 52]; MAX_SEATS],
+            pool_len: [0; MAX_SEATS],
+            hidden: [0; MAX_SEATS],
+            holes: [[0; 52]; MAX_SEATS],
+            hole_len: [0; MAX_SEATS],
+        };
+        for (who, (seat, k)) in d.template.seats.iter_mut().zip(know).enumerate() {
+            d.pools[who][..k.pool.len()].copy_from_slice(&k.pool);
+            d.pool_len[who] = k.pool.len() as u8;
+            let hidden = k.nerts_count.saturating_sub(1);
+            d.hidden[who] = hidden;
+            if k.nerts_count > 0 {
+                seat.nerts[usize::from(hidden)] = k.nerts_top;
+            }
+            seat.nerts_len = k.nerts_count;
+            for (i, pile) in k.work.iter().enumerate() {
+                seat.work[i][..pile.len()].copy_from_slice(pile);
                 seat.work_len[i] = pile.len() as u8;
             }
-        }
-        for (slot, &c) in seat.cyc.iter_mut().zip(&k.cycle) {
-            *slot = if c == NONE {
-                next.next().unwrap_or(0)
-            } else {
-                c
-            };
-        }
-        {
+            for (at, &c) in k.cycle.iter().enumerate() {
+                if c == NONE {
+                    d.holes[who][usize::from(d.hole_len[who])] = at as u8;
+                    d.hole_len[who] += 1;
+                } else {
+                    seat.cyc[at] = c;
+                }
+            }
             seat.cyc_len = k.cycle.len() as u8;
+            seat.ptr = k.waste;
+            seat.recycles = k.recycles;
+            seat.found = k.found;
+            seat.piles_laid_out();
         }
-        seat.ptr = k.waste;
-        seat.recycles = k.recycles;
-        seat.found = k.found;
-        seat.piles_laid_out();
+        d
     }
-    t
+
+    /// One sampled deal: every unknown place filled from a shuffle of its seat's pool (the
+    /// Nerts cards under the top first, then the cycle's places in order; 0 once the pool
+    /// runs out).
+    fn deal(&self, rng: &mut CardRng) -> Table {
+        let mut t = self.template;
+        for (who, seat) in t.seats.iter_mut().enumerate().take(t.n) {
+            let m = usize::from(self.pool_len[who]);
+            let hidden = usize::from(self.hidden[who]);
+            let holes = &self.holes[who][..usize::from(self.hole_len[who])];
+            let mut pool = self.pools[who];
+            // a uniform draw of `unknown` pool cards in random order (partial Fisher-Yates)
+            for i in 0..(hidden + holes.len()).min(m) {
+                let j = i + rng.below((m - i) as u64) as usize;
+                pool.swap(i, j);
+            }
+            let under = hidden.min(m);
+            seat.nerts[..under].copy_from_slice(&pool[..under]);
+            for (n, &at) in holes.iter().enumerate() {
+                seat.cyc[usize::from(at)] = if under + n < m { pool[under + n] } else { 0 };
+            }
+        }
+        t
+    }
 }
 
 /// A rollout request: the deciding seat's knowledge of the table and the look-ahead settings.
@@ -1153,19 +1183,23 @@ fn cached_delay_table(timing: &Timing) -> DelayTable {
 }
 
 /// The sampled deals of a request in order: each a dealt table and the seed of its delays.
-struct Samples<'r, 'a> {
-    req: &'r Request<'a>,
+struct Samples {
+    dealer: Dealer,
     state: u64,
 }
 
-impl Samples<'_, '_> {
+impl Samples {
+    fn new(req: &Request<'_>) -> Self {
+        Self {
+            dealer: Dealer::new(req.seats, &req.need),
+            state: req.seed,
+        }
+    }
+
     fn next_deal(&mut self) -> (Table, u64) {
         let mut deal_rng = CardRng::new(splitmix64(&mut self.state));
         let timing_seed = splitmix64(&mut self.state);
-        (
-            deal(self.req.seats, &self.req.need, &mut deal_rng),
-            timing_seed,
-        )
+        (self.dealer.deal(&mut deal_rng), timing_seed)
     }
 }
 
@@ -1186,10 +1220,7 @@ fn check_candidate(base: &Table, req: &Request<'_>, mv: u32) -> Result<(), Rollo
 pub fn evaluate(req: &Request<'_>, candidates: &[u32]) -> Result<Vec<i32>, RolloutError> {
     let delays = prepare(req)?;
     let mut out = Vec::with_capacity(req.samples as usize * candidates.len());
-    let mut samples = Samples {
-        req,
-        state: req.seed,
-    };
+    let mut samples = Samples::new(req);
     for _ in 0..req.samples {
         let (base, timing_seed) = samples.next_deal();
         for &mv in candidates {
@@ -1257,10 +1288,7 @@ pub fn choose(
     let others = (req.seats.len() - 1) as f64;
     let mut values: Vec<Vec<i32>> = vec![Vec::with_capacity(req.samples as usize); k];
     let mut alive: Vec<usize> = (0..k).collect();
-    let mut samples = Samples {
-        req,
-        state: req.seed,
-    };
+    let mut samples = Samples::new(req);
     let mut n = 0u32;
     let mut target = racing.first.clamp(1, req.samples.max(1));
     loop {
@@ -1330,7 +1358,7 @@ pub fn greedy_move(
     for (who, k) in seats.iter().enumerate() {
         validate_seat(k, who, rules)?;
     }
-    let mut table = deal(seats, need, &mut CardRng::new(0));
+    let mut table = Dealer::new(seats, need).deal(&mut CardRng::new(0));
     let mv = table.greedy(seat, rules, NO_MOVE);
     Ok((mv != NO_MOVE).then_some(mv))
 }
