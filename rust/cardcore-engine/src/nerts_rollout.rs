@@ -839,6 +839,16 @@ fn miss_threshold(miss: f64) -> u64 {
     (miss * 9_007_199_254_740_992.0).ceil() as u64
 }
 
+/// How [`Sim::run`] stopped.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Run {
+    /// The seat asked for is the next to act.
+    Due,
+    /// The rollout is over (the caller, if a Nerts call ended it).
+    End(Option<usize>),
+}
+
+#[derive(Clone)]
 struct Sim<'a> {
     table: Table,
     rules: &'a Rules,
@@ -894,8 +904,10 @@ impl Sim<'_> {
         now
     }
 
-    /// Plays until `horizon` or a Nerts call; returns the caller.
-    fn run(&mut self, horizon: u32) -> Option<usize> {
+    /// Plays until `horizon` or a Nerts call (returns [`Run::End`] with the caller), or until
+    /// seat `stop` is the next to act (returns [`Run::Due`] before anything of that event
+    /// happens; `MAX_SEATS` never stops).
+    fn run(&mut self, horizon: u32, stop: usize) -> Run {
         let n = self.table.n;
         loop {
             // the earliest event, the lowest seat on a tie (seats past `n` are always idle)
@@ -905,7 +917,10 @@ impl Sim<'_> {
             let (key, seat) = if b < a { (b, sb) } else { (a, sa) };
             let t = (key >> 64) as u32;
             if t > horizon || key == IDLE {
-                return None;
+                return Run::End(None);
+            }
+            if seat == stop {
+                return Run::Due;
             }
             self.pending[seat] = IDLE;
             self.now = t;
@@ -919,7 +934,7 @@ impl Sim<'_> {
                 continue;
             }
             if kind(mv) == K_CALL {
-                return Some(seat);
+                return Run::End(Some(seat));
             }
             let changed = self.table.apply(seat, mv, self.rules);
             self.decide(seat);
@@ -1227,9 +1242,7 @@ pub fn evaluate(req: &Request<'_>, candidates: &[u32]) -> Result<Vec<i32>, Rollo
             check_candidate(&base, req, mv)?;
         }
         let start = Start::new(req, &delays, base, timing_seed);
-        for &mv in candidates {
-            out.push(rollout(req, &delays, &start, mv));
-        }
+        rollouts(req, &delays, &start, candidates, &mut out);
     }
     Ok(out)
 }
@@ -1288,6 +1301,7 @@ pub fn choose(
     let others = (req.seats.len() - 1) as f64;
     let mut values: Vec<Vec<i32>> = vec![Vec::with_capacity(req.samples as usize); k];
     let mut alive: Vec<usize> = (0..k).collect();
+    let (mut firsts, mut got) = (Vec::with_capacity(k), Vec::with_capacity(k));
     let mut samples = Samples::new(req);
     let mut n = 0u32;
     let mut target = racing.first.clamp(1, req.samples.max(1));
@@ -1298,8 +1312,12 @@ pub fn choose(
                 check_candidate(&base, req, candidates[i])?;
             }
             let start = Start::new(req, &delays, base, timing_seed);
-            for &i in &alive {
-                values[i].push(rollout(req, &delays, &start, candidates[i]));
+            firsts.clear();
+            firsts.extend(alive.iter().map(|&i| candidates[i]));
+            got.clear();
+            rollouts(req, &delays, &start, &firsts, &mut got);
+            for (&i, &v) in alive.iter().zip(&got) {
+                values[i].push(v);
             }
             n += 1;
         }
@@ -1413,8 +1431,33 @@ impl Start {
     }
 }
 
-fn rollout(req: &Request<'_>, delays: &DelayTable, start: &Start, first: u32) -> i32 {
-    let mut sim = Sim {
+/// The rollout values of candidates `firsts` from one start, in order: the root score minus
+/// the others' mean, times `seats - 1`, at the end of the rollout that starts with each move.
+///
+/// Until the root's first event, only the opponents act, the same way whichever move it is
+/// (the root's draws were made at the start): so the candidates are taken in the order of
+/// their first event's key (its delay, which only the move's class changes, and the
+/// tie-break), the opponents are played once up to each key, and each candidate goes on from
+/// there. The values are the ones of playing each candidate from the start alone.
+fn rollouts(
+    req: &Request<'_>,
+    delays: &DelayTable,
+    start: &Start,
+    firsts: &[u32],
+    out: &mut Vec<i32>,
+) {
+    let root = req.root;
+    let base = out.len();
+    out.resize(base + firsts.len(), 0);
+    let key = |mv: u32| {
+        event_key(
+            delays[delay_class(mv)][start.root_quantile],
+            start.root_tiebreak,
+        )
+    };
+    let mut order: Vec<usize> = (0..firsts.len()).collect();
+    order.sort_by_key(|&c| key(firsts[c]));
+    let mut shared = Sim {
         table: start.table,
         rules: &req.rules,
         timing: &req.timing,
@@ -1426,11 +1469,33 @@ fn rollout(req: &Request<'_>, delays: &DelayTable, start: &Start, first: u32) ->
         moves: start.moves,
         sleeping: start.sleeping,
     };
-    let d = delays[delay_class(first)][start.root_quantile];
-    sim.pending[req.root] = event_key(d, start.root_tiebreak);
-    sim.moves[req.root] = first;
-    let caller = sim.run(req.horizon_ms);
-    let t = &sim.table;
+    let mut ended = None;
+    let mut due = None;
+    for c in order {
+        let k = key(firsts[c]);
+        if ended.is_none() && due != Some(k) {
+            shared.pending[root] = k;
+            match shared.run(req.horizon_ms, root) {
+                Run::Due => due = Some(k),
+                Run::End(caller) => ended = Some(caller),
+            }
+        }
+        out[base + c] = match ended {
+            Some(caller) => value(req, &shared.table, caller),
+            None => {
+                let mut sim = shared.clone();
+                sim.moves[root] = firsts[c];
+                let Run::End(caller) = sim.run(req.horizon_ms, MAX_SEATS) else {
+                    unreachable!("a run that never stops ends")
+                };
+                value(req, &sim.table, caller)
+            }
+        };
+    }
+}
+
+/// The root's score minus the mean of the others', times `seats - 1`.
+fn value(req: &Request<'_>, t: &Table, caller: Option<usize>) -> i32 {
     let mine = t.score(req.root, caller, &req.rules);
     let others: i32 = (0..t.n)
         .filter(|&s| s != req.root)
