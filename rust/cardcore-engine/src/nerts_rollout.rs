@@ -332,6 +332,29 @@ impl Seat {
         tb == self.top_bits && kb == self.key_bits && em == self.empty
     }
 
+    /// The greedy policy's build of `card` (from source `s`): onto the first pile top it fits
+    /// (its key plus one rank with the other colour), else into the first empty pile if
+    /// `fill` allows; `NO_MOVE` when neither (or no card).
+    #[inline]
+    fn build(&self, s: u8, card: u8, nw: usize, fill: bool) -> u32 {
+        if card == NONE {
+            return NO_MOVE;
+        }
+        let want = CARD_KEY[usize::from(card)].wrapping_add(2) ^ 1;
+        if self.key_bits >> want & 1 == 1 {
+            for j in 0..nw {
+                if self.tops[j] != NONE && self.keys[j] == want {
+                    return pack(K_WORK, s, 1, j as u8);
+                }
+            }
+        }
+        let first_empty = self.first_empty();
+        if first_empty < nw && fill {
+            return pack(K_WORK, s, 1, first_empty as u8);
+        }
+        NO_MOVE
+    }
+
     /// The first empty pile (`MAX_WORK` or more when none is).
     #[inline]
     fn first_empty(&self) -> usize {
@@ -623,20 +646,9 @@ impl Table {
         // Nerts top, then waste top, onto a work pile: a real build before an empty pile. A
         // card fits a top whose key is its own key plus one rank with the other colour.
         for (s, card) in [(SRC_NERTS, nt), (SRC_WASTE, wt)] {
-            if card == NONE {
-                continue;
-            }
-            let want = CARD_KEY[usize::from(card)].wrapping_add(2) ^ 1;
-            if p.key_bits >> want & 1 == 1 {
-                for j in 0..nw {
-                    if p.tops[j] != NONE && p.keys[j] == want {
-                        return pack(K_WORK, s, 1, j as u8);
-                    }
-                }
-            }
-            let first_empty = p.first_empty();
-            if first_empty < nw && (rules.fill_any || s == SRC_NERTS) {
-                return pack(K_WORK, s, 1, first_empty as u8);
+            let mv = p.build(s, card, nw, rules.fill_any || s == SRC_NERTS);
+            if mv != NO_MOVE {
+                return mv;
             }
         }
         // The pile move depends only on the piles and whether the cards under their tops (the
@@ -670,18 +682,9 @@ impl Table {
             if fit >> wt & 1 == 1 && f_waste != exclude {
                 return f_waste;
             }
-            let nw = usize::from(rules.num_work);
-            let want = CARD_KEY[usize::from(wt)].wrapping_add(2) ^ 1;
-            if p.key_bits >> want & 1 == 1 {
-                for j in 0..nw {
-                    if p.tops[j] != NONE && p.keys[j] == want {
-                        return pack(K_WORK, SRC_WASTE, 1, j as u8);
-                    }
-                }
-            }
-            let first_empty = p.first_empty();
-            if first_empty < nw && rules.fill_any {
-                return pack(K_WORK, SRC_WASTE, 1, first_empty as u8);
+            let mv = p.build(SRC_WASTE, wt, usize::from(rules.num_work), rules.fill_any);
+            if mv != NO_MOVE {
+                return mv;
             }
         }
         Self::stock_move(p, rules)
