@@ -7,6 +7,7 @@ import copy
 import json
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -72,3 +73,20 @@ def test_a_mirror_follows_state_and_patches() -> None:
     assert m.state == {"type": "state", "a": [1]}
     assert m.feed({"type": "patch", "ops": [[["a", 1], 2]], "ack": 4})
     assert m.state == {"type": "state", "a": [1, 2]}
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ({"a": [1]}, {"a": [True]}),
+        ({"a": {"b": 0}}, {"a": {"b": False}}),
+        ({"a": [[1], 2]}, {"a": [[True], 2]}),
+        ({"a": [1]}, {"a": [True, 2]}),  # grown: the kept prefix is not the same JSON
+        ({"a": [1, 2]}, {"a": [True]}),  # cut: likewise
+        ({"a": [1]}, {"a": [1.0]}),
+    ],
+)
+def test_true_is_not_1_inside_lists_and_objects(old: dict[str, Any], new: dict[str, Any]) -> None:
+    held = json.loads(json.dumps(old))
+    apply(held, json.loads(json.dumps(diff(old, new))))
+    assert json.dumps(held) == json.dumps(new)

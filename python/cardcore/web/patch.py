@@ -15,11 +15,13 @@ carries them out.
 
 from __future__ import annotations
 
+import marshal
 from typing import Any
 
 __all__ = ["Mirror", "apply", "diff"]
 
 Op = list[Any]
+_TREES = (dict, list)
 
 
 def diff(old: Any, new: Any) -> list[Op]:
@@ -38,7 +40,9 @@ def _diff_object(old: dict[str, Any], new: dict[str, Any], path: list[Any], out:
             out.append([[*path, key], value])
         else:
             was = old[key]
-            if was is not value and (type(was) is not type(value) or was != value):
+            if was is not value and (
+                type(was) is not type(value) or type(was) in _TREES or was != value
+            ):
                 _diff_value(was, value, [*path, key], out)
     out.extend([[*path, key]] for key in old if key not in new)
 
@@ -49,7 +53,7 @@ def _diff_value(old: Any, new: Any, path: list[Any], out: list[Op]) -> None:
     kind = type(new)
     if kind is not type(old):  # True == 1, but it is not the same JSON
         out.append([path, new])
-    elif old == new:  # compared in C: most of a view stays as it was
+    elif _same(old, new):  # compared in C: most of a view stays as it was
         return
     elif kind is dict:
         _diff_object(old, new, path, out)
@@ -63,14 +67,22 @@ def _diff_list(old: list[Any], new: list[Any], path: list[Any], out: list[Op]) -
     n, m = len(old), len(new)
     if n == m:
         for i, (a, b) in enumerate(zip(old, new, strict=True)):
-            if a is not b and (type(a) is not type(b) or a != b):
+            if a is not b and (type(a) is not type(b) or type(a) in _TREES or a != b):
                 _diff_value(a, b, [*path, i], out)
-    elif m > n and new[:n] == old:
+    elif m > n and _same(new[:n], old):
         out.extend([[*path, i], new[i]] for i in range(n, m))
-    elif m < n and old[:m] == new:
+    elif m < n and _same(old[:m], new):
         out.append([[*path, m]])
     else:
         out.append([path, new])
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equal as JSON. ``==`` (in C) holds ``[True] == [1]`` and ``{"n": 1} == {"n": 1.0}``;
+    marshal's bytes (version 0: no shared references or interning marks; also C) tell those
+    apart. Equal containers that marshal differently (keys in another order) are then compared
+    member by member, as a change would be: the result is right, only slower."""
+    return bool(a == b) and (type(a) not in _TREES or marshal.dumps(a, 0) == marshal.dumps(b, 0))
 
 
 def apply(doc: dict[str, Any], ops: list[Op]) -> None:
