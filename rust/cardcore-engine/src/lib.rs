@@ -6,8 +6,8 @@
 //!   agent's decisions; [`three_thirteen_expert`]: the `expert` agent's determinized search;
 //!   [`three_thirteen_batch`]: many games stepped together (RL).
 //! * [`spite`]: Spite & Malice turn planner; [`spite_expert`]: the `expert` agent's search;
-//!   [`spite_actions`]: legal action ids (the embedding protocol);
-//!   [`spite_episode`]: one game stepped natively (RL).
+//!   [`spite_actions`]: legal action ids and their meaning (the embedding protocol and the
+//!   RL episode); [`spite_episode`]: one game stepped natively (RL).
 //! * [`nerts`]: Nerts move generation; [`nerts_rollout`]: Nerts look-ahead simulator;
 //!   [`nerts_round`]: whole rounds of the built-in agents.
 //! * [`hash`]: the one fast hasher of the memo tables.

@@ -1,5 +1,8 @@
 //! Spite & Malice legal action ids (the embedding protocol's `legal_actions`, the layout of
-//! `python/cardcore/spite_malice/game.py` and `docs/embedding.md`).
+//! `python/cardcore/spite_malice/game.py` and `docs/embedding.md`): the one Rust copy of which
+//! plays and discards are legal and what an id means, used by the Python engine's
+//! `legal_actions` (`_core.SpiteActions`) and by the native RL episode
+//! ([`crate::spite_episode`]).
 //!
 //! With `C` centre slots, `S` side stacks and `F` faces the ids are, in this order: the pay-off
 //! top to slot `c` (`c`), side stack `k`'s top to slot `c` (`C + k * C + c`), a hand card of
@@ -7,6 +10,8 @@
 //! (`discard_base + f * S + k`). Cards are physical ids; equal faces are one action.
 
 use thiserror::Error;
+
+use crate::spite::SideRule;
 
 /// A layout or position the ids cannot be computed for.
 #[derive(Debug, Error, PartialEq, Eq)]
@@ -21,6 +26,70 @@ pub enum ActionError {
     NoRank(usize, usize),
 }
 
+/// Which discards [`ActionLayout::legal`] lists after the plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Discards {
+    /// None (the caller lists them).
+    None,
+    /// Every hand face onto every side stack.
+    Any,
+    /// As the options say: none while `must_play_aces` and an ace can be played; under a
+    /// side-stack rule other than `Any`, every hand face onto each stack that takes it, or onto
+    /// every stack when no hand card fits anywhere (the rule is lifted).
+    Rules {
+        /// Which cards a side stack takes.
+        side_rule: SideRule,
+        /// A playable ace must be played before discarding.
+        must_play_aces: bool,
+    },
+}
+
+impl Discards {
+    /// The discards of these options ([`Discards::Any`] when nothing restricts them).
+    #[must_use]
+    pub fn of(side_rule: SideRule, must_play_aces: bool) -> Self {
+        if side_rule == SideRule::Any && !must_play_aces {
+            Self::Any
+        } else {
+            Self::Rules {
+                side_rule,
+                must_play_aces,
+            }
+        }
+    }
+}
+
+/// What an action id plays (the inverse of the layout's numbering).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Action {
+    /// The pay-off top to centre slot `center`.
+    PayOff {
+        /// Centre slot.
+        center: usize,
+    },
+    /// Side stack `side`'s top to centre slot `center`.
+    Side {
+        /// Side stack.
+        side: usize,
+        /// Centre slot.
+        center: usize,
+    },
+    /// A hand card of face `face` to centre slot `center`.
+    Hand {
+        /// Face.
+        face: u16,
+        /// Centre slot.
+        center: usize,
+    },
+    /// A hand card of face `face` onto side stack `side`.
+    Discard {
+        /// Face.
+        face: u16,
+        /// Side stack.
+        side: usize,
+    },
+}
+
 /// The action layout of one game's options.
 #[derive(Clone, Debug)]
 pub struct ActionLayout {
@@ -28,6 +97,8 @@ pub struct ActionLayout {
     sides: usize,
     hand_base: usize,
     discard_base: usize,
+    /// Faces in the ids (the highest face + 1).
+    faces: usize,
     wild_start: bool,
     face: Vec<u16>,
     face_rank: Vec<u8>,
@@ -53,6 +124,7 @@ impl ActionLayout {
             sides,
             hand_base,
             discard_base: hand_base + faces * slots,
+            faces,
             wild_start,
             face,
             face_rank,
@@ -67,8 +139,44 @@ impl ActionLayout {
             .ok_or(ActionError::NoSuchCard(card))
     }
 
-    fn rank(&self, card: usize) -> Result<u8, ActionError> {
-        Ok(self.face_rank[usize::from(self.face(card)?)])
+    /// Size of the action space.
+    #[must_use]
+    pub fn num_actions(&self) -> usize {
+        self.discard_base + self.faces * self.sides
+    }
+
+    /// What action id `id` plays; `None` past the last id.
+    #[must_use]
+    pub fn decode(&self, id: usize) -> Option<Action> {
+        let (slots, sides) = (self.slots, self.sides);
+        let face = |k: usize| u16::try_from(k).ok();
+        Some(if id < slots {
+            Action::PayOff { center: id }
+        } else if id < self.hand_base {
+            let k = id - slots;
+            Action::Side {
+                side: k / slots,
+                center: k % slots,
+            }
+        } else if id < self.discard_base {
+            let k = id - self.hand_base;
+            Action::Hand {
+                face: face(k / slots)?,
+                center: k % slots,
+            }
+        } else if id < self.num_actions() {
+            let k = id - self.discard_base;
+            Action::Discard {
+                face: face(k / sides)?,
+                side: k % sides,
+            }
+        } else {
+            return None;
+        })
+    }
+
+    fn rank<C: Into<usize>>(&self, card: C) -> Result<u8, ActionError> {
+        Ok(self.face_rank[usize::from(self.face(card.into())?)])
     }
 
     /// Pushes `base + c` for every centre slot `c` a card of building rank `rank` goes on.
@@ -87,15 +195,14 @@ impl ActionLayout {
 
     /// The legal action ids of the seat to play, sorted: `center` holds the size of every
     /// centre stack, `payoff_top` the pay-off top, `side_tops` the top of each side stack,
-    /// `hand` the hand; with `discards` every hand face onto every side stack follows (the
-    /// plain discard rules; the caller adds restricted discards itself).
-    pub fn legal(
+    /// `hand` the hand (physical card ids); the plays, then the discards `discards` lists.
+    pub fn legal<C: Copy + Into<usize>>(
         &self,
         center: &[usize],
-        payoff_top: Option<usize>,
-        side_tops: &[Option<usize>],
-        hand: &[usize],
-        discards: bool,
+        payoff_top: Option<C>,
+        side_tops: &[Option<C>],
+        hand: &[C],
+        discards: Discards,
         out: &mut Vec<usize>,
     ) -> Result<(), ActionError> {
         if center.len() > self.slots {
@@ -104,18 +211,22 @@ impl ActionLayout {
         if side_tops.len() != self.sides {
             return Err(ActionError::WrongSides(side_tops.len(), self.sides));
         }
-        if let Some(card) = payoff_top {
-            self.push_targets(center, self.rank(card)?, 0, out);
+        let payoff_rank = payoff_top.map(|c| self.rank(c)).transpose()?;
+        if let Some(rank) = payoff_rank {
+            self.push_targets(center, rank, 0, out);
         }
+        let mut side_ranks = Vec::with_capacity(side_tops.len());
         for (k, top) in side_tops.iter().enumerate() {
-            if let Some(card) = *top {
+            let rank = top.map(|c| self.rank(c)).transpose()?;
+            if let Some(rank) = rank {
                 let base = self.slots + k * self.slots;
-                self.push_targets(center, self.rank(card)?, base, out);
+                self.push_targets(center, rank, base, out);
             }
+            side_ranks.push(rank);
         }
         let mut faces: Vec<u16> = hand
             .iter()
-            .map(|&c| self.face(c))
+            .map(|&c| self.face(c.into()))
             .collect::<Result<_, _>>()?;
         faces.sort_unstable();
         faces.dedup();
@@ -124,13 +235,55 @@ impl ActionLayout {
             let base = self.hand_base + f * self.slots;
             self.push_targets(center, self.face_rank[f], base, out);
         }
-        if discards {
-            for &f in &faces {
-                let base = self.discard_base + usize::from(f) * self.sides;
-                out.extend(base..base + self.sides);
+        let (side_rule, must_play_aces) = match discards {
+            Discards::None => return Ok(()),
+            Discards::Any => (SideRule::Any, false),
+            Discards::Rules {
+                side_rule,
+                must_play_aces,
+            } => (side_rule, must_play_aces),
+        };
+        if must_play_aces && center.contains(&0) {
+            let mut ranks = faces.iter().map(|&f| self.face_rank[usize::from(f)]);
+            let tops = side_ranks.iter().flatten().chain(&payoff_rank);
+            if ranks.any(|r| r == 1) || tops.copied().any(|r| r == 1) {
+                return Ok(());
             }
         }
+        if side_rule != SideRule::Any {
+            let start = out.len();
+            for &f in &faces {
+                let rank = self.face_rank[usize::from(f)];
+                let base = self.discard_base + usize::from(f) * self.sides;
+                for (k, &top) in side_ranks.iter().enumerate() {
+                    if side_takes(side_rule, rank, top) {
+                        out.push(base + k);
+                    }
+                }
+            }
+            if out.len() > start {
+                return Ok(());
+            }
+        }
+        for &f in &faces {
+            let base = self.discard_base + usize::from(f) * self.sides;
+            out.extend(base..base + self.sides);
+        }
         Ok(())
+    }
+}
+
+/// Whether a side stack whose top has building rank `top` (`None`: empty) takes a card of
+/// building rank `rank` (0 = wild) under `rule`.
+fn side_takes(rule: SideRule, rank: u8, top: Option<u8>) -> bool {
+    match rule {
+        SideRule::Any => true,
+        SideRule::NoAces => rank != 1,
+        SideRule::SameOrOneLower => match top {
+            None => true,
+            Some(_) if rank == 0 => true,
+            Some(t) => t == 0 || t == rank || t == rank + 1,
+        },
     }
 }
 
@@ -153,12 +306,12 @@ mod tests {
         // stacks of 0, 1 and 0 cards; pay-off top Ac (id 0); side tops 2c (1) and none;
         // hand 2d (14) and Kc (12, wild)
         let mut out = Vec::new();
-        l.legal(
+        l.legal::<usize>(
             &[0, 1, 0],
             Some(0),
             &[Some(1), None],
             &[14, 12],
-            true,
+            Discards::Any,
             &mut out,
         )
         .unwrap();
@@ -177,19 +330,82 @@ mod tests {
     }
 
     #[test]
+    fn restricted_discards() {
+        let l = layout();
+        let hand_base = 3 + 2 * 3;
+        let discard_base = hand_base + 52 * 3;
+        let legal = |center: &[usize], tops: &[Option<usize>], hand: &[usize], d: Discards| {
+            let mut out = Vec::new();
+            l.legal(center, None, tops, hand, d, &mut out).unwrap();
+            out.retain(|&a| a >= discard_base);
+            out
+        };
+        let same = Discards::of(SideRule::SameOrOneLower, false);
+        // 3c (id 2) on side stack 0, side stack 1 empty: 2d (14) fits both, 5d (17) only 1
+        assert_eq!(
+            legal(&[1, 1, 1], &[Some(2), None], &[14, 17], same),
+            vec![
+                discard_base + 14 * 2,
+                discard_base + 14 * 2 + 1,
+                discard_base + 17 * 2 + 1
+            ]
+        );
+        // nothing fits: the rule is lifted
+        assert_eq!(
+            legal(&[1, 1, 1], &[Some(2), Some(2)], &[17], same),
+            vec![discard_base + 17 * 2, discard_base + 17 * 2 + 1]
+        );
+        let no_aces = Discards::of(SideRule::NoAces, false);
+        assert_eq!(
+            legal(&[1, 1, 1], &[None, None], &[13, 17], no_aces).len(),
+            2
+        );
+        // an ace (Ad, 13) in hand and an empty centre stack: no discard at all
+        let aces = Discards::of(SideRule::Any, true);
+        assert!(legal(&[1, 0, 1], &[None, None], &[13, 17], aces).is_empty());
+        assert_eq!(legal(&[1, 1, 1], &[None, None], &[13, 17], aces).len(), 4);
+        assert_eq!(Discards::of(SideRule::Any, false), Discards::Any);
+    }
+
+    #[test]
+    fn decode_inverts_the_numbering() {
+        let l = layout();
+        let hand_base = 3 + 2 * 3;
+        let discard_base = hand_base + 52 * 3;
+        assert_eq!(l.num_actions(), discard_base + 52 * 2);
+        assert_eq!(l.decode(2), Some(Action::PayOff { center: 2 }));
+        assert_eq!(
+            l.decode(3 + 3 + 1),
+            Some(Action::Side { side: 1, center: 1 })
+        );
+        assert_eq!(
+            l.decode(hand_base + 14 * 3 + 2),
+            Some(Action::Hand {
+                face: 14,
+                center: 2
+            })
+        );
+        assert_eq!(
+            l.decode(discard_base + 51 * 2 + 1),
+            Some(Action::Discard { face: 51, side: 1 })
+        );
+        assert_eq!(l.decode(l.num_actions()), None);
+    }
+
+    #[test]
     fn bad_positions_are_errors() {
         let l = layout();
         let mut out = Vec::new();
         assert_eq!(
-            l.legal(&[0], None, &[None; 2], &[52], true, &mut out),
+            l.legal::<usize>(&[0], None, &[None; 2], &[52], Discards::Any, &mut out),
             Err(ActionError::NoSuchCard(52))
         );
         assert_eq!(
-            l.legal(&[0; 4], None, &[None; 2], &[], true, &mut out),
+            l.legal::<usize>(&[0; 4], None, &[None; 2], &[], Discards::Any, &mut out),
             Err(ActionError::TooManySlots(4, 3))
         );
         assert_eq!(
-            l.legal(&[0], None, &[None], &[], true, &mut out),
+            l.legal::<usize>(&[0], None, &[None], &[], Discards::Any, &mut out),
             Err(ActionError::WrongSides(1, 2))
         );
         assert!(ActionLayout::new(3, 2, vec![5], vec![1; 5], true).is_err());

@@ -4,12 +4,15 @@
 //! The rules, the deck stream, the action ids and the observation tensor are those of the
 //! Python engine (`cardcore.spite_malice.state.State` and `SpiteMaliceGame`), which stays the
 //! reference: the tests play both with the same seeds and actions under several option sets
-//! and compare every tensor, mask, seat and reward. Cards are physical ids (jokers after the
-//! naturals); piles are bottom to top.
+//! and compare every tensor, mask, seat and reward. Which actions are legal and what an id
+//! plays come from [`crate::spite_actions`] (as for the Python engine's `legal_actions`); this
+//! module deals, plays the transitions and writes the tensor. Cards are physical ids (jokers
+//! after the naturals); piles are bottom to top.
 
 use crate::rng::CardRng;
 use crate::shuffle::permutation;
 use crate::spite::SideRule;
+use crate::spite_actions::{Action, ActionLayout, Discards};
 
 /// Face of every joker in action ids and tensors (jokers are interchangeable).
 const JOKER_FACE: usize = 52;
@@ -108,18 +111,28 @@ impl Rules {
         4 * self.decks + wilds + 1
     }
 
-    fn hand_base(&self) -> usize {
-        self.slots() * (1 + self.side_stacks)
-    }
-
-    fn discard_base(&self) -> usize {
-        self.hand_base() + self.faces() * self.slots()
+    /// The action ids of these options: every physical card's face and every face's
+    /// building rank, as `SpiteMaliceGame` passes them to `_core.SpiteActions`.
+    #[must_use]
+    pub fn layout(&self) -> ActionLayout {
+        let face = (0..self.total_cards())
+            .map(|c| u16::try_from(self.face(c)).unwrap_or(u16::MAX))
+            .collect();
+        let face_rank = (0..self.faces()).map(|f| self.face_rank(f)).collect();
+        ActionLayout::new(
+            self.slots(),
+            self.side_stacks,
+            face,
+            face_rank,
+            self.king_can_start,
+        )
+        .expect("every face has a rank")
     }
 
     /// Size of the action space.
     #[must_use]
     pub fn num_actions(&self) -> usize {
-        self.discard_base() + self.faces() * self.side_stacks
+        self.layout().num_actions()
     }
 
     /// Length of the observation tensor.
@@ -129,8 +142,9 @@ impl Rules {
         f + p * f + 2 * p * s * f + self.slots() * CENTER_ROWS + 3 * p + p * s + 3
     }
 
-    fn face(&self, card: u16) -> usize {
-        let c = usize::from(card);
+    /// The face of a physical card in action ids and tensors.
+    fn face(&self, card: impl Into<usize>) -> usize {
+        let c = card.into();
         if c < self.naturals() {
             c % 52
         } else {
@@ -138,23 +152,13 @@ impl Rules {
         }
     }
 
-    /// Building value: 0 for a wild card, else 1..=12 (wild kings) or 1..=13.
-    fn rank(&self, card: u16) -> usize {
-        let c = usize::from(card);
-        if c >= self.naturals() {
+    /// Building value of a face: 0 for a wild card, else 1..=12 (wild kings) or 1..=13.
+    fn face_rank(&self, face: usize) -> u8 {
+        if face == JOKER_FACE {
             return 0;
         }
-        let r = c % 13 + 1;
+        let r = u8::try_from(face % 13).unwrap_or(0) + 1;
         if r == 13 && !self.jokers { 0 } else { r }
-    }
-
-    /// Whether a card of building value `rank` goes on a stack of effective rank `e`.
-    fn fits(&self, rank: usize, e: usize) -> bool {
-        if rank == 0 {
-            e < self.top() && (e > 0 || self.king_can_start)
-        } else {
-            rank == e + 1
-        }
     }
 }
 
@@ -178,6 +182,8 @@ enum Move {
 #[derive(Clone, Debug)]
 pub struct Episode {
     rules: Rules,
+    layout: ActionLayout,
+    discards: Discards,
     rng: CardRng,
     payoffs: Vec<Vec<u16>>,
     hands: Vec<Vec<u16>>,
@@ -212,10 +218,13 @@ impl Episode {
         let mut stock = order[pos..].to_vec();
         stock.reverse(); // the stock's top (the list end) is the next card of the deck
         let slots = rules.center_stacks.max(1);
+        let layout = rules.layout();
         let mut ep = Self {
             sides: vec![vec![Vec::new(); rules.side_stacks]; p],
             center: vec![Vec::new(); slots],
-            legal: vec![0; rules.num_actions()],
+            legal: vec![0; layout.num_actions()],
+            discards: Discards::of(rules.side_rule, rules.must_play_aces),
+            layout,
             rng,
             payoffs,
             hands,
@@ -289,89 +298,27 @@ impl Episode {
     }
 
     fn update_legal(&mut self) {
-        let mut legal = std::mem::take(&mut self.legal);
-        legal.fill(0);
-        if !self.over {
-            self.write_legal(&mut legal);
-        }
-        self.legal = legal;
-    }
-
-    fn write_legal(&self, legal: &mut [u8]) {
-        let r = &self.rules;
-        let seat = self.current;
-        let slots = r.slots();
-        let n_sides = r.side_stacks;
-        let mut to_center = |rank: usize, base: usize| {
-            for (c, stack) in self.center.iter().enumerate() {
-                if r.fits(rank, stack.len()) {
-                    legal[base + c] = 1;
-                }
-            }
-        };
-        if let Some(&top) = self.payoffs[seat].last() {
-            to_center(r.rank(top), 0);
-        }
-        for (i, side) in self.sides[seat].iter().enumerate() {
-            if let Some(&top) = side.last() {
-                to_center(r.rank(top), slots + i * slots);
-            }
-        }
-        let hand = &self.hands[seat];
-        for &card in hand {
-            to_center(r.rank(card), r.hand_base() + r.face(card) * slots);
-        }
-        let discard = r.discard_base();
-        if r.must_play_aces && self.ace_playable(seat) {
+        self.legal.fill(0);
+        if self.over {
             return;
         }
-        if r.side_rule != SideRule::Any {
-            let mut any = false;
-            for &card in hand {
-                for (i, side) in self.sides[seat].iter().enumerate() {
-                    if self.side_ok(card, side) {
-                        legal[discard + r.face(card) * n_sides + i] = 1;
-                        any = true;
-                    }
-                }
-            }
-            if any {
-                return;
-            }
-        }
-        for &card in hand {
-            let base = discard + r.face(card) * n_sides;
-            legal[base..base + n_sides].fill(1);
-        }
-    }
-
-    fn ace_playable(&self, seat: usize) -> bool {
-        if self.center.iter().all(|c| !c.is_empty()) {
-            return false;
-        }
-        let r = &self.rules;
-        let tops = self.sides[seat].iter().filter_map(|s| s.last());
-        self.hands[seat]
-            .iter()
-            .chain(tops)
-            .chain(self.payoffs[seat].last())
-            .any(|&c| r.rank(c) == 1)
-    }
-
-    fn side_ok(&self, card: u16, stack: &[u16]) -> bool {
-        let r = &self.rules;
-        let rank = r.rank(card);
-        match r.side_rule {
-            SideRule::Any => true,
-            SideRule::NoAces => rank != 1,
-            SideRule::SameOrOneLower => match stack.last() {
-                None => true,
-                Some(_) if rank == 0 => true,
-                Some(&top) => {
-                    let t = r.rank(top);
-                    t == 0 || t == rank || t == rank + 1
-                }
-            },
+        let seat = self.current;
+        let center: Vec<usize> = self.center.iter().map(Vec::len).collect();
+        let side_tops: Vec<Option<u16>> =
+            self.sides[seat].iter().map(|s| s.last().copied()).collect();
+        let mut ids = Vec::new();
+        self.layout
+            .legal(
+                &center,
+                self.payoffs[seat].last().copied(),
+                &side_tops,
+                &self.hands[seat],
+                self.discards,
+                &mut ids,
+            )
+            .expect("the piles fit the layout");
+        for a in ids {
+            self.legal[a] = 1;
         }
     }
 
@@ -397,29 +344,17 @@ impl Episode {
         let Some(a) = legal else {
             return Err(IllegalAction { action });
         };
-        let r = &self.rules;
-        let slots = r.slots();
-        let mv = if a < slots {
-            Move::PayOff { center: a }
-        } else if a < r.hand_base() {
-            let k = a - slots;
-            Move::Side {
-                side: k / slots,
-                center: k % slots,
-            }
-        } else if a < r.discard_base() {
-            let k = a - r.hand_base();
-            Move::Hand {
-                card: self.hand_card(k / slots),
-                center: k % slots,
-            }
-        } else {
-            let k = a - r.discard_base();
-            let n_sides = r.side_stacks;
-            Move::Discard {
-                card: self.hand_card(k / n_sides),
-                side: k % n_sides,
-            }
+        let mv = match self.layout.decode(a).expect("a legal id is in the layout") {
+            Action::PayOff { center } => Move::PayOff { center },
+            Action::Side { side, center } => Move::Side { side, center },
+            Action::Hand { face, center } => Move::Hand {
+                card: self.hand_card(face.into()),
+                center,
+            },
+            Action::Discard { face, side } => Move::Discard {
+                card: self.hand_card(face.into()),
+                side,
+            },
         };
         self.play(mv);
         self.update_legal();

@@ -2,7 +2,7 @@
 //! `cardcore_engine::spite_actions`: the legal action ids of the embedding protocol.
 
 use cardcore_engine::spite::{self, DEFAULT_NODE_LIMIT, PlanInput, PlanRules, SideRule, Step};
-use cardcore_engine::spite_actions::ActionLayout;
+use cardcore_engine::spite_actions::{ActionLayout, Discards};
 use cardcore_engine::spite_expert::{self, ExpertParams, Table};
 use pyo3::prelude::*;
 use pyo3::types::PyList;
@@ -248,6 +248,11 @@ impl SpiteActions {
             .iter()
             .map(|c| card_id(&c))
             .collect::<PyResult<Vec<usize>>>()?;
+        let discards = if discards {
+            Discards::Any
+        } else {
+            Discards::None
+        };
         let mut out = Vec::with_capacity(32);
         self.layout
             .legal(&lens, top(payoff)?, &side_tops, &cards, discards, &mut out)
