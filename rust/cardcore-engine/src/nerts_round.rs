@@ -133,7 +133,6 @@ pub struct RoundOptions {
 
 impl RoundOptions {
     fn timing(&self) -> Timing {
-        #[allow(clippy::cast_precision_loss, clippy::cast_possible_truncation)]
         let [m_play, m_build, m_seq, m_flip, m_call] = self.medians.map(|m| m as f64);
         let ms = |v: i64| u32::try_from(v.max(0)).unwrap_or(u32::MAX);
         Timing {
@@ -662,7 +661,6 @@ impl StockMemory {
             c[w - 1] = top;
         }
         self.cycle = Some(c.clone());
-        #[allow(clippy::cast_possible_truncation)]
         {
             self.waste = w as u32;
         }
@@ -756,7 +754,6 @@ impl RoundState {
             flags |= F_RUNNING;
         }
         let face = |c: Option<&u8>| c.map_or(NONE, |&c| c % 52);
-        #[allow(clippy::cast_possible_truncation)]
         let mut v = PlayerView {
             nerts_count: p.nerts.len() as u8,
             nerts_top: face(p.nerts.last()),
@@ -770,7 +767,6 @@ impl RoundState {
             need: self.need_masks(),
         };
         for (i, pile) in p.work.iter().enumerate().take(MAX_WORK) {
-            #[allow(clippy::cast_possible_truncation)]
             if let Some(&top) = pile.last() {
                 v.work_len[i] = pile.len() as u8;
                 v.work_top[i] = top % 52;
@@ -961,7 +957,6 @@ impl RoundState {
     }
 
     fn observation(&self, seat: usize) -> Obs {
-        #[allow(clippy::cast_possible_truncation)]
         let players = self
             .seats
             .iter()
@@ -992,7 +987,6 @@ impl RoundState {
                 if choices.is_empty() {
                     return None;
                 }
-                #[allow(clippy::cast_possible_truncation)]
                 let i = self.agent_rng[seat].below(choices.len() as u64) as usize;
                 Some(choices[i])
             }
@@ -1118,9 +1112,7 @@ impl RoundState {
             K_CALL => 4,
             _ => 1,
         };
-        #[allow(clippy::cast_precision_loss)]
         let d = self.timing[seat].next_lognormal(o.medians[class] as f64, o.sigma);
-        #[allow(clippy::cast_possible_truncation)]
         let r = d.round_ties_even() as i64;
         o.min_ms.max(o.max_ms.min(r))
     }
@@ -1183,7 +1175,6 @@ impl RoundState {
 
     fn execute(&mut self, seat: usize, mv: u32) {
         self.executed += 1;
-        #[allow(clippy::cast_possible_wrap, clippy::cast_possible_truncation)]
         let who = seat as i32;
         if !self.is_legal(seat, mv) {
             self.log(who, action_text(mv), false);

@@ -103,7 +103,6 @@ impl PairedTally {
 mod tests {
     use super::*;
 
-    #[allow(clippy::cast_precision_loss)]
     fn below(rng: &mut CardRng, n: u64) -> f64 {
         rng.below(n) as f64
     }
