@@ -67,27 +67,6 @@ struct AgentDict {
     last_ms: Option<i64>,
 }
 
-#[derive(FromPyObject)]
-#[pyo3(from_item_all)]
-pub(crate) struct RoundDict {
-    options: OptionsDict,
-    seats: Vec<LayoutDict<u8>>,
-    foundations: Vec<Vec<u8>>,
-    table_running: bool,
-    now: i64,
-    executed: u64,
-    max_ms: i64,
-    max_events: u64,
-    stalemates: u32,
-    recycles_since: Vec<u32>,
-    pending: Vec<Option<PendingTuple>>,
-    sleeping: Vec<bool>,
-    timing: Vec<[u64; 4]>,
-    agent_rng: Vec<[u64; 4]>,
-    tiebreak: [u64; 4],
-    agents: Vec<AgentDict>,
-}
-
 #[derive(IntoPyObject)]
 struct AgentOut {
     memory: Option<MemoryTuple>,
@@ -95,24 +74,58 @@ struct AgentOut {
     searches: u64,
 }
 
-#[derive(IntoPyObject)]
-pub(crate) struct RoundOut {
-    seats: Vec<LayoutDict<u16>>,
-    foundations: Vec<Vec<u16>>,
-    table_running: bool,
-    now: i64,
-    executed: u64,
-    stalemates: u32,
-    recycles_since: Vec<u32>,
-    pending: Vec<Option<PendingTuple>>,
-    sleeping: Vec<bool>,
-    timing: Vec<[u64; 4]>,
-    agent_rng: Vec<[u64; 4]>,
-    tiebreak: [u64; 4],
-    agents: Vec<AgentOut>,
-    end: Option<&'static str>,
-    caller: Option<usize>,
-    log: Vec<(i64, i32, String, &'static str)>,
+/// `RoundDict` (the state `Round.run` hands over) and `RoundOut` (the state handed back) from
+/// one field list: the fields both carry, in `RoundOut`'s key order, each with its type in and,
+/// after `=>`, its type out when that differs; then the fields only one of them has.
+macro_rules! round_dicts {
+    (
+        both { $($f:ident: $in:ty $(=> $out:ty)?),* $(,)? }
+        in_only { $($i:ident: $it:ty),* $(,)? }
+        out_only { $($o:ident: $ot:ty),* $(,)? }
+    ) => {
+        #[derive(FromPyObject)]
+        #[pyo3(from_item_all)]
+        pub(crate) struct RoundDict {
+            $($f: $in,)*
+            $($i: $it,)*
+        }
+
+        #[derive(IntoPyObject)]
+        pub(crate) struct RoundOut {
+            $($f: round_dicts!(@out $in $(, $out)?),)*
+            $($o: $ot,)*
+        }
+    };
+    (@out $in:ty) => { $in };
+    (@out $in:ty, $out:ty) => { $out };
+}
+
+round_dicts! {
+    both {
+        seats: Vec<LayoutDict<u8>> => Vec<LayoutDict<u16>>,
+        foundations: Vec<Vec<u8>> => Vec<Vec<u16>>,
+        table_running: bool,
+        now: i64,
+        executed: u64,
+        stalemates: u32,
+        recycles_since: Vec<u32>,
+        pending: Vec<Option<PendingTuple>>,
+        sleeping: Vec<bool>,
+        timing: Vec<[u64; 4]>,
+        agent_rng: Vec<[u64; 4]>,
+        tiebreak: [u64; 4],
+        agents: Vec<AgentDict> => Vec<AgentOut>,
+    }
+    in_only {
+        options: OptionsDict,
+        max_ms: i64,
+        max_events: u64,
+    }
+    out_only {
+        end: Option<&'static str>,
+        caller: Option<usize>,
+        log: Vec<(i64, i32, String, &'static str)>,
+    }
 }
 
 fn bad(why: &str) -> PyErr {
