@@ -280,6 +280,23 @@ class NertsTiming:
     def retry_ms(self) -> int: ...
 
 @_final
+class NertsRacing:
+    """How the look-ahead races its candidates."""
+
+    def __new__(cls, *, first: int, step: int, z: float, max_loss: float) -> NertsRacing: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    def __ne__(self, other: object, /) -> bool: ...
+    __hash__: _ClassVar[None]  # type: ignore[assignment]
+    @property
+    def first(self) -> int: ...
+    @property
+    def step(self) -> int: ...
+    @property
+    def z(self) -> float: ...
+    @property
+    def max_loss(self) -> float: ...
+
+@_final
 class NertsRules:
     """The table options a look-ahead rollout needs."""
 
@@ -375,7 +392,7 @@ def nerts_choose(
     rules: NertsRules,
     candidates: _Sequence[int],
     bonus: _Sequence[float],
-    racing: tuple[int, int, float, float],
+    racing: NertsRacing,
 ) -> int: ...
 def nerts_greedy_move(
     seats: _Sequence[NertsSeat], need: _Sequence[_Sequence[int]], seat: int, rules: NertsRules

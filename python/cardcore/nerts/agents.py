@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
+from cardcore._core import NertsRacing
 from cardcore.cards import rank_of, suit_of
 from cardcore.nerts.engine import NertsObservation
 from cardcore.nerts.lookahead import Racing, StockMemory, _full_race, choose
@@ -428,7 +429,7 @@ def native_agent_state(agent: object, seat: int) -> dict[str, Any] | None:
         "samples": 1,
         "horizon_ms": 1,
         "margin": 0.0,
-        "racing": (1, 1, 0.0, 0.0),
+        "racing": NertsRacing(first=1, step=1, z=0.0, max_loss=0.0),
         "memory": None,
         "last_ms": None,
     }
@@ -436,16 +437,18 @@ def native_agent_state(agent: object, seat: int) -> dict[str, Any] | None:
         if type(agent._prior) is not RuleOfThumbAgent or "act" in vars(agent._prior):
             return None
         racing = agent.racing
-        full = _full_race(racing, agent.samples) if racing is None or len(racing) in (3, 4) else ()
-        counts = (agent.samples, agent.horizon_ms, *full[:2])
-        if len(full) != 4 or not all(type(x) is int and 0 < x < 2**32 for x in counts):
+        if racing is not None and len(racing) not in (3, 4):
             return None  # settings the look-ahead refuses: the Python agent handles them
+        first, step = (agent.samples, 1) if racing is None else racing[:2]
+        counts = (agent.samples, agent.horizon_ms, first, step)
+        if not all(type(x) is int and 0 < x < 2**32 for x in counts):
+            return None
         memory = agent._memory.get(seat)
         state.update(
             samples=agent.samples,
             horizon_ms=agent.horizon_ms,
             margin=agent.margin,
-            racing=full,
+            racing=_full_race(racing, agent.samples),
             memory=None
             if memory is None
             else (

@@ -214,9 +214,10 @@ def choose(
     )
 
 
-def _full_race(racing: Racing | None, samples: int) -> tuple[int, int, float, float]:
+def _full_race(racing: Racing | None, samples: int) -> _core.NertsRacing:
+    """``racing`` as the Rust look-ahead takes it (``None``: every candidate all ``samples``
+    deals; a left-out ``max_loss`` is 0)."""
     if racing is None:
-        return (samples, 1, 0.0, 0.0)
-    if len(racing) == 3:
-        return (*racing, 0.0)
-    return racing
+        return _core.NertsRacing(first=samples, step=1, z=0.0, max_loss=0.0)
+    first, step, z, *rest = racing
+    return _core.NertsRacing(first=first, step=step, z=z, max_loss=rest[0] if rest else 0.0)

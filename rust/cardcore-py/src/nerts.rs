@@ -92,7 +92,7 @@ macro_rules! same_fields {
 macro_rules! boundary_struct {
     ($(#[$doc:meta])* $name:ident => $engine:ident { $($f:ident: $t:ty),* $(,)? }) => {
         $(#[$doc])*
-        #[pyclass(module = "cardcore._core", frozen, get_all, eq)]
+        #[pyclass(module = "cardcore._core", frozen, get_all, eq, from_py_object)]
         #[derive(Clone, Copy, PartialEq)]
         pub struct $name {
             $($f: $t),*
@@ -141,6 +141,18 @@ boundary_struct!(
         foundation_points: i32,
         nerts_penalty: i32,
         nerts_bonus: i32,
+    }
+);
+
+boundary_struct!(
+    /// How the look-ahead races its candidates (`nerts_rollout::Racing`; built by
+    /// `cardcore.nerts.lookahead`'s `choose` and `native_agent_state` from an agent's
+    /// `racing` tuple).
+    NertsRacing => Racing {
+        first: u32,
+        step: u32,
+        z: f64,
+        max_loss: f64,
     }
 );
 
@@ -340,7 +352,7 @@ pub(crate) fn nerts_knowledge(
 
 /// The look-ahead's choice for the observation's seat (GIL released while it plays): the index
 /// of the candidate with the best mean value plus its `bonus` (points), the candidates raced as
-/// `racing = (first, step, z, max_loss)` says (see `cardcore_engine::nerts_rollout::choose`); `samples`
+/// `racing` says (see `cardcore_engine::nerts_rollout::choose`); `samples`
 /// is the most deals a candidate gets.
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]
@@ -355,23 +367,13 @@ pub(crate) fn nerts_choose(
     rules: &NertsRules,
     candidates: Vec<u32>,
     bonus: Vec<f64>,
-    racing: (u32, u32, f64, f64),
+    racing: &NertsRacing,
 ) -> PyResult<usize> {
     let (seats, need, root) = observed(obs, &own_cycle)?;
-    let (first, step, z, max_loss) = racing;
+    let racing = Racing::from(*racing);
     let look = (horizon_ms, samples, seed);
     detached(py, seats, need, root, look, timing, rules, |req| {
-        choose(
-            req,
-            &candidates,
-            &bonus,
-            &Racing {
-                first,
-                step,
-                z,
-                max_loss,
-            },
-        )
+        choose(req, &candidates, &bonus, &racing)
     })
 }
 

@@ -2,6 +2,7 @@
 //! over by `cardcore.nerts.engine.Round.run` as dicts and handed back the same way.
 
 use crate::errors::option_error;
+use crate::nerts::NertsRacing;
 use cardcore_engine::nerts_rollout::Racing;
 use cardcore_engine::nerts_round::{
     Agent, Layout, LogRow, Pending, RoundOptions, RoundState, SeatAgent, StalemateRule,
@@ -62,7 +63,7 @@ struct AgentDict {
     samples: u32,
     horizon_ms: u32,
     margin: f64,
-    racing: (u32, u32, f64, f64),
+    racing: NertsRacing,
     memory: Option<MemoryTuple>,
     last_ms: Option<i64>,
 }
@@ -211,7 +212,6 @@ fn layout_out(l: Layout) -> LayoutDict<u16> {
 }
 
 fn agent(d: AgentDict) -> PyResult<SeatAgent> {
-    let (first, step, z, max_loss) = d.racing;
     let agent = match d.kind {
         0 => Agent::Random,
         1 => Agent::Greedy,
@@ -220,12 +220,7 @@ fn agent(d: AgentDict) -> PyResult<SeatAgent> {
             samples: d.samples,
             horizon_ms: d.horizon_ms,
             margin: d.margin,
-            racing: Racing {
-                first,
-                step,
-                z,
-                max_loss,
-            },
+            racing: Racing::from(d.racing),
         },
         _ => return Err(bad("unknown agent kind or settings")),
     };
