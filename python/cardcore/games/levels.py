@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
+from cardcore.errors import OptionError
 from cardcore.games.base import Agent, GameSpec
 
 __all__ = ["LEVELS", "PLAY_LEVELS", "Blend", "agent_for_level"]
@@ -32,7 +33,7 @@ _CANDIDATES: Final[dict[str, tuple[str, ...]]] = {
 def agent_for_level(spec: GameSpec, level: str) -> str:
     """The built-in agent of ``spec`` at ``level`` (see the module docstring)."""
     if level not in _CANDIDATES:
-        raise ValueError(f"AI level must be one of {', '.join(LEVELS)}, got {level!r}")
+        raise OptionError(f"AI level must be one of {', '.join(LEVELS)}, got {level!r}")
     for name in _CANDIDATES[level]:
         if name in spec.agents:
             return name

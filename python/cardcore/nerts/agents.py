@@ -13,6 +13,7 @@ from typing import Any, NamedTuple
 
 from cardcore._core import NertsRacing
 from cardcore.cards import rank_of, suit_of
+from cardcore.errors import OptionError
 from cardcore.nerts.engine import NertsObservation
 from cardcore.nerts.lookahead import Racing, StockMemory, _full_race, choose
 from cardcore.nerts.rules import (
@@ -318,7 +319,7 @@ class HardAgent:
         racing: Racing | None = (8, 8, 2.5),
     ) -> None:
         if samples < 1 or horizon_ms < 1:
-            raise ValueError("samples and horizon_ms must be positive")
+            raise OptionError("samples and horizon_ms must be positive")
         self.samples = samples
         self.horizon_ms = horizon_ms
         self.margin = margin

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from cardcore import _core
+from cardcore.errors import OptionError
 from cardcore.nerts.engine import NertsObservation
 from cardcore.nerts.rules import Action, Options
 
@@ -141,9 +142,10 @@ def rollout_samples(
 ) -> list[list[float]]:
     """Per sampled deal (the same deals and delays for every candidate), per candidate: own
     score minus the mean of the other scores after ``horizon_ms`` of simulated greedy play that
-    starts with the candidate. Raises ``ValueError`` if the knowledge is inconsistent."""
+    starts with the candidate. Raises ``OptionError`` (a ``ValueError``) for a budget below 1
+    and ``ValueError`` if the knowledge is inconsistent."""
     if samples < 1 or horizon_ms < 1:
-        raise ValueError("samples and horizon_ms must be positive")
+        raise OptionError("samples and horizon_ms must be positive")
     seats, need = knowledge(obs, own_cycle)
     opts = obs.table_options
     flat = _core.nerts_rollouts(
@@ -198,7 +200,7 @@ def choose(
     be left out, 0 turns it off); ``None`` gives every candidate all ``samples`` deals. Raises
     ``ValueError`` if the knowledge is inconsistent."""
     if samples < 1 or horizon_ms < 1:
-        raise ValueError("samples and horizon_ms must be positive")
+        raise OptionError("samples and horizon_ms must be positive")
     opts = obs.table_options
     return _core.nerts_choose(
         obs,

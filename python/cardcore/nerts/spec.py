@@ -78,7 +78,7 @@ def _options(players: int, given: Mapping[str, Any]) -> Options:
 
 def _agent_names(names: Sequence[str], players: int) -> list[str]:
     if len(names) not in (1, players):
-        raise ValueError(f"need 1 or {players} agent names, got {len(names)}")
+        raise OptionError(f"need 1 or {players} agent names, got {len(names)}")
     return list(names) * players if len(names) == 1 else list(names)
 
 

@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from cardcore import _core
+from cardcore.errors import OptionError
 from cardcore.games.levels import Blend
 from cardcore.spite_malice.planner import (
     NO_CARD,
@@ -136,7 +137,7 @@ class ExpertAgent:
         node_limit: int = 500_000,
     ) -> None:
         if rollouts < 0 or (time_ms is not None and not time_ms > 0):
-            raise ValueError("rollouts must be >= 0 and time_ms > 0 (or None)")
+            raise OptionError("rollouts must be >= 0 and time_ms > 0 (or None)")
         self.rollouts = rollouts
         self.time_ms = time_ms
         self.candidates = candidates

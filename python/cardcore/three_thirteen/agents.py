@@ -49,6 +49,7 @@ from collections.abc import Sequence
 from typing import Final, Literal
 
 from cardcore import _core
+from cardcore.errors import OptionError
 from cardcore.games.base import AgentFactory
 from cardcore.games.levels import Blend
 from cardcore.rng import Rng
@@ -242,10 +243,11 @@ class ExpertAgent:
         risk_weight: float = 1.0,
     ) -> None:
         if rollouts < 0 or (time_ms is not None and not time_ms > 0):
-            raise ValueError("rollouts must be >= 0 and time_ms > 0 (or None)")
+            raise OptionError("rollouts must be >= 0 and time_ms > 0 (or None)")
         if search not in _SEARCH_CODES or not risk_weight >= 0:
-            raise ValueError(
-                f"search must be 'lap', 'round' or 'pimc' and risk_weight >= 0, got {search!r}"
+            raise OptionError(
+                f"search must be one of {sorted(_SEARCH_CODES)} and risk_weight >= 0, "
+                f"got {search!r}"
             )
         self.rollouts = rollouts
         self.time_ms = time_ms
