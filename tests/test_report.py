@@ -151,7 +151,13 @@ def _bt_reference(names: list[str], wins: dict[tuple[str, str], float]) -> Any:
     return theta, np.sqrt(np.diag(np.linalg.pinv(info)))
 
 
-def test_ratings_equal_a_reference_fit(group: dict[str, Any]) -> None:
+@pytest.mark.parametrize("ties", ["half", "skip"])
+def test_ratings_equal_a_reference_fit(group: dict[str, Any], ties: str) -> None:
+    """Ties count half a win each, or (``--ties skip``) are left out of the fit."""
+    if ties == "skip":
+        report = json.loads(invoke(str(FIXTURE), "--format", "json", "--ties", "skip").output)
+        group = report["groups"][0]
+        assert "a shared first place is left out" in group["ratings"]["method"]
     pairs: dict[tuple[str, str], float] = defaultdict(float)
     for r in _records():
         first = _first(r)
@@ -162,7 +168,7 @@ def test_ratings_equal_a_reference_fit(group: dict[str, Any]) -> None:
                     continue
                 if s in first and t not in first:
                     pairs[(a, b)] += 1 / 1  # s beat t
-                elif s in first and t in first and s < t:
+                elif s in first and t in first and s < t and ties == "half":
                     pairs[(a, b)] += 0.5
                     pairs[(b, a)] += 0.5
     names = ["greedy", "hard", "random"]
@@ -266,7 +272,8 @@ def test_parquet_counts_equal_record_by_record_counts(
         "three-thirteen", records[0]["players"], length="decisions", rounds_path="round_scores"
     )
     slow.add_all(records, str(path))
-    names = ("records", "ties", "cells", "pairs", "lengths", "rounds", "round_counts", "sources")
+    names = ("records", "ties", "cells", "pairs", "pair_ties", "lengths", "rounds")
+    names += ("round_counts", "sources")
     for name in names:
         assert getattr(fast, name) == getattr(slow, name), name
     assert _flat(paired(fast)) == [pytest.approx(row) for row in _flat(paired(slow))]
@@ -310,6 +317,9 @@ def test_cli_formats() -> None:
     assert json.loads(r.output)["groups"][0]["records"] == 32
     r = invoke(str(FIXTURE), "--format", "markdown")
     assert "| greedy | 32 |" in r.output
+    r = invoke(str(FIXTURE), "--ties", "never")
+    assert r.exit_code == 2
+    assert "Invalid value for '--ties'" in r.output
 
 
 def test_cli_pools_files_and_pairs_across_them(tmp_path: Path) -> None:

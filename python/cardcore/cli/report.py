@@ -8,6 +8,7 @@ import click
 
 from cardcore.errors import CardcoreError
 from cardcore.outfiles import checked_output, write_text
+from cardcore.report.analysis import TIES
 
 __all__ = ["report_cmd"]
 
@@ -31,7 +32,15 @@ FORMATS = ("table", "json", "markdown", "html")
     metavar="FILE",
     help="Also write a self-contained HTML page with plots (needs cardcore[report]).",
 )
-def report_cmd(files: tuple[str, ...], fmt: str, html_path: str | None) -> None:
+@click.option(
+    "--ties",
+    type=click.Choice(TIES),
+    default="half",
+    show_default=True,
+    help="How the rating table counts a shared first place: half a win each, or skip "
+    "(rate on decided games only).",
+)
+def report_cmd(files: tuple[str, ...], fmt: str, html_path: str | None, ties: str) -> None:
     """Summarise result files (JSON Lines, CSV or Parquet, as `cardcore sim -o` writes them).
 
     Per agent and per seat: win, tie and loss rates with 95% intervals and the score spread;
@@ -48,7 +57,7 @@ def report_cmd(files: tuple[str, ...], fmt: str, html_path: str | None) -> None:
             raise click.UsageError(str(e)) from None
     try:
         groups = load(files)
-        report = build_report(groups)
+        report = build_report(groups, ties=ties)
         page = None
         if fmt == "html" or html_path:
             from cardcore.report.html import html_page

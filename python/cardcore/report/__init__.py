@@ -31,12 +31,13 @@ def _title(game: str) -> str:
 
 
 def build_report(
-    groups: Iterable[Results], extra: Mapping[str, Any] | None = None
+    groups: Iterable[Results], extra: Mapping[str, Any] | None = None, *, ties: str = "half"
 ) -> dict[str, Any]:
     """The JSON-ready report of every group (``extra`` keys go into each group, e.g. the
-    run time of a simulation)."""
+    run time of a simulation; ``ties``: how the rating table counts a shared first place,
+    ``"half"`` a win each or ``"skip"`` left out)."""
     return {
         "format": REPORT_FORMAT,
         "version": 1,
-        "groups": [{**analyse(g, _title(g.game)), **(extra or {})} for g in groups],
+        "groups": [{**analyse(g, _title(g.game), ties), **(extra or {})} for g in groups],
     }

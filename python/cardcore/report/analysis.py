@@ -7,13 +7,16 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from cardcore.errors import OptionError
 from cardcore.report.results import OUTCOMES, Results
 from cardcore.report.stats import Z95, Moments, bradley_terry, histogram_summary, wilson
 
-__all__ = ["ELO", "analyse", "paired", "ratings"]
+__all__ = ["ELO", "TIES", "analyse", "paired", "ratings"]
 
 ELO = 400 / math.log(10)
 """Bradley–Terry log-strength to Elo points."""
+TIES = ("half", "skip")
+"""How the rating table counts a shared first place (:func:`ratings`)."""
 
 
 def _rates(counts: Mapping[int, int], seat_games: int) -> dict[str, Any]:
@@ -105,19 +108,27 @@ def paired(results: Results) -> list[dict[str, Any]]:
     return out
 
 
-def ratings(results: Results) -> dict[str, Any] | None:
+def ratings(results: Results, ties: str = "half") -> dict[str, Any] | None:
     """A Bradley–Terry rating table on the Elo scale (mean 1500) when three or more agents
-    met; None otherwise or when they are not all connected by games."""
-    names = sorted({a for pair in results.pairs for a in pair})
+    met; None otherwise or when they are not all connected by games. ``ties``: a shared first
+    place counts as half a win each (``"half"``) or is left out (``"skip"``: decided pairings
+    only, for games where some tie a lot, such as a Spite & Malice stock running out)."""
+    if ties not in TIES:
+        raise OptionError(f"ties must be one of {', '.join(TIES)}, not {ties!r}")
+    pairs = dict(results.pairs)
+    if ties == "skip":
+        pairs = {k: v - 0.5 * results.pair_ties[k] for k, v in pairs.items()}
+        pairs = {k: v for k, v in pairs.items() if v > 0}
+    names = sorted({a for pair in pairs for a in pair})
     if len(names) < 3:
         return None
-    fit = bradley_terry(names, results.pairs)
+    fit = bradley_terry(names, pairs)
     if fit is None:
         return None
     rows = []
     for name, (theta, se) in sorted(fit.items(), key=lambda kv: -kv[1][0]):
         r = 1500 + ELO * theta
-        comparisons = sum(v for (a, b), v in results.pairs.items() if name in (a, b))
+        comparisons = sum(v for (a, b), v in pairs.items() if name in (a, b))
         rows.append(
             {
                 "agent": name,
@@ -128,8 +139,12 @@ def ratings(results: Results) -> dict[str, Any] | None:
         )
     return {
         "method": "Bradley–Terry on pairings decided at one table (a first place beats the "
-        "others; a shared first place is half a win each; two losers are not compared), one "
-        "prior draw per pair, Elo scale with mean 1500",
+        + (
+            "others; a shared first place is half a win each; "
+            if ties == "half"
+            else "others; a shared first place is left out; "
+        )
+        + "two losers are not compared), one prior draw per pair, Elo scale with mean 1500",
         "agents": rows,
     }
 
@@ -144,8 +159,8 @@ def _round_means(results: Results) -> list[dict[str, Any]]:
     ]
 
 
-def analyse(results: Results, title: str = "") -> dict[str, Any]:
-    """The JSON-ready report of one group of records."""
+def analyse(results: Results, title: str = "", ties: str = "half") -> dict[str, Any]:
+    """The JSON-ready report of one group of records (``ties``: see :func:`ratings`)."""
     cells = list(results.cells.items())
     return {
         "game": results.game,
@@ -159,7 +174,7 @@ def analyse(results: Results, title: str = "") -> dict[str, Any]:
         "agents": [{"agent": k, **v} for k, v in _rows(cells, 0).items()],
         "seats": [{"seat": k, **v} for k, v in _rows(cells, 1).items()],
         "paired": paired(results),
-        "ratings": ratings(results),
+        "ratings": ratings(results, ties),
         "length": (
             {"column": results.length, **histogram_summary(results.lengths)}
             if results.length and results.lengths

@@ -230,6 +230,7 @@ def _add_batch(
                 if ox == oy:
                     group.pairs[(na, nb)] += 0.5 * c
                     group.pairs[(nb, na)] += 0.5 * c
+                    group.pair_ties.update({(na, nb): c, (nb, na): c})
                 elif ox < oy:
                     group.pairs[(na, nb)] += c
                 else:

@@ -78,7 +78,8 @@ class Results:
     """The counts of one group of comparable records (same game, seats and options).
 
     ``cells[(agent, seat, outcome, score)]`` counts seat-games; ``pairs[(a, b)]`` counts how
-    often agent ``a`` beat agent ``b`` when both sat at one table (ties count half each way);
+    often agent ``a`` beat agent ``b`` when both sat at one table (ties count half each way)
+    and ``pair_ties[(a, b)]`` (kept both ways) how often they shared first place;
     ``lengths`` histograms the game length column; ``rounds[(agent, round, score)]`` counts
     per-round scores and ``round_counts`` the rounds per record. With ``pair_deals``, every
     record's deal seed and, per seat, agent id (``agent_ids``), score and whether it won are
@@ -95,6 +96,7 @@ class Results:
     ties: int = 0
     cells: Counter[tuple[str, int, int, float]] = field(default_factory=Counter)
     pairs: defaultdict[tuple[str, str], float] = field(default_factory=lambda: defaultdict(float))
+    pair_ties: Counter[tuple[str, str]] = field(default_factory=Counter)
     lengths: Counter[float] = field(default_factory=Counter)
     rounds: Counter[tuple[str, int, float]] = field(default_factory=Counter)
     round_counts: Counter[int] = field(default_factory=Counter)
@@ -123,6 +125,7 @@ class Results:
                 if out[s] == out[t]:
                     self.pairs[(a, b)] += 0.5
                     self.pairs[(b, a)] += 0.5
+                    self.pair_ties.update(((a, b), (b, a)))
                 else:
                     win, lose = (a, b) if out[s] < out[t] else (b, a)
                     self.pairs[(win, lose)] += 1
