@@ -136,32 +136,220 @@ def min_deadwood_batch(
     decks: int = ...,
 ) -> list[int]: ...
 
-_HardView = tuple[bytes, bytes, int, int, int, bool]
-_HardParams = tuple[float, float, float, int, int, float]
+@_final
+class ThreeThirteenHardParams:
+    """The hard agent's tuning."""
+
+    def __new__(
+        cls,
+        *,
+        out_bonus: float,
+        feed_penalty: float,
+        now_weight: float,
+        slack: int,
+        max_candidates: int,
+        gamma: float,
+    ) -> ThreeThirteenHardParams: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    def __ne__(self, other: object, /) -> bool: ...
+    __hash__: _ClassVar[None]  # type: ignore[assignment]
+    @property
+    def out_bonus(self) -> float: ...
+    @property
+    def feed_penalty(self) -> float: ...
+    @property
+    def now_weight(self) -> float: ...
+    @property
+    def slack(self) -> int: ...
+    @property
+    def max_candidates(self) -> int: ...
+    @property
+    def gamma(self) -> float: ...
+
+@_final
+class ThreeThirteenView:
+    """What the hard agent sees at a decision (cards as faces)."""
+
+    def __new__(
+        cls,
+        *,
+        hand: bytes,
+        seen: bytes,
+        num_decks: int,
+        jokers: int,
+        wild: int,
+        ace_mode: int,
+        wild_points: int,
+        joker_points: int,
+        final_turn: bool,
+    ) -> ThreeThirteenView: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    def __ne__(self, other: object, /) -> bool: ...
+    __hash__: _ClassVar[None]  # type: ignore[assignment]
+    @property
+    def hand(self) -> bytes: ...
+    @property
+    def seen(self) -> bytes: ...
+    @property
+    def num_decks(self) -> int: ...
+    @property
+    def jokers(self) -> int: ...
+    @property
+    def wild(self) -> int: ...
+    @property
+    def ace_mode(self) -> int: ...
+    @property
+    def wild_points(self) -> int: ...
+    @property
+    def joker_points(self) -> int: ...
+    @property
+    def final_turn(self) -> bool: ...
 
 def tt_hard_take_pile(
-    view: _HardView,
-    top: int,
-    can_go_out: bool,
-    rules: tuple[int, int, int],
-    params: _HardParams,
+    view: ThreeThirteenView, top: int, can_go_out: bool, params: ThreeThirteenHardParams
 ) -> bool: ...
 def tt_hard_discard(
-    view: _HardView,
-    banned: int | None,
-    feed: bytes,
-    rules: tuple[int, int, int],
-    params: _HardParams,
+    view: ThreeThirteenView, banned: int | None, feed: bytes, params: ThreeThirteenHardParams
 ) -> int | None: ...
+
+@_final
+class ThreeThirteenTable:
+    """What the expert's seat sees (cards as faces)."""
+
+    def __new__(
+        cls,
+        *,
+        seat: int,
+        hand: bytes,
+        pile: bytes,
+        taken: _Sequence[bytes],
+        hand_sizes: _Sequence[int],
+        stock_size: int,
+        num_decks: int,
+        jokers: int,
+        wild: int,
+        ace_mode: int,
+        wild_points: int,
+        joker_points: int,
+        discard_phase: bool,
+        banned: int | None,
+        out_seat: int | None,
+        turn_in_round: int,
+        first: int,
+        min_own_turns: int,
+        max_turns: int,
+        forbid_return: bool,
+    ) -> ThreeThirteenTable: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    def __ne__(self, other: object, /) -> bool: ...
+    __hash__: _ClassVar[None]  # type: ignore[assignment]
+    @property
+    def seat(self) -> int: ...
+    @property
+    def hand(self) -> bytes: ...
+    @property
+    def pile(self) -> bytes: ...
+    @property
+    def taken(self) -> list[bytes]: ...
+    @property
+    def hand_sizes(self) -> list[int]: ...
+    @property
+    def stock_size(self) -> int: ...
+    @property
+    def num_decks(self) -> int: ...
+    @property
+    def jokers(self) -> int: ...
+    @property
+    def wild(self) -> int: ...
+    @property
+    def ace_mode(self) -> int: ...
+    @property
+    def wild_points(self) -> int: ...
+    @property
+    def joker_points(self) -> int: ...
+    @property
+    def discard_phase(self) -> bool: ...
+    @property
+    def banned(self) -> int | None: ...
+    @property
+    def out_seat(self) -> int | None: ...
+    @property
+    def turn_in_round(self) -> int: ...
+    @property
+    def first(self) -> int: ...
+    @property
+    def min_own_turns(self) -> int: ...
+    @property
+    def max_turns(self) -> int: ...
+    @property
+    def forbid_return(self) -> bool: ...
+
+@_final
+class ThreeThirteenExpertParams:
+    """The expert's search (search: 0 round, 1 lap, 2 pimc, 3 laphard)."""
+
+    def __new__(
+        cls,
+        *,
+        rollouts: int,
+        time_ms: float | None,
+        max_candidates: int,
+        slack: int,
+        margin: float,
+        hard_rollouts: bool,
+        infer_hands: bool,
+        search: int,
+        risk_weight: float,
+        hard: ThreeThirteenHardParams,
+    ) -> ThreeThirteenExpertParams: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    def __ne__(self, other: object, /) -> bool: ...
+    __hash__: _ClassVar[None]  # type: ignore[assignment]
+    @property
+    def rollouts(self) -> int: ...
+    @property
+    def time_ms(self) -> float | None: ...
+    @property
+    def max_candidates(self) -> int: ...
+    @property
+    def slack(self) -> int: ...
+    @property
+    def margin(self) -> float: ...
+    @property
+    def hard_rollouts(self) -> bool: ...
+    @property
+    def infer_hands(self) -> bool: ...
+    @property
+    def search(self) -> int: ...
+    @property
+    def risk_weight(self) -> float: ...
+    @property
+    def hard(self) -> ThreeThirteenHardParams: ...
+
+@_final
+class ThreeThirteenDecision:
+    """The expert's decision: 0 stock / 1 pile, or the hand index to discard."""
+
+    def __new__(
+        cls,
+        *,
+        choice: int,
+        deals: int,
+        candidates: int,
+    ) -> ThreeThirteenDecision: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    def __ne__(self, other: object, /) -> bool: ...
+    __hash__: _ClassVar[None]  # type: ignore[assignment]
+    @property
+    def choice(self) -> int: ...
+    @property
+    def deals(self) -> int: ...
+    @property
+    def candidates(self) -> int: ...
+
 def tt_expert_decide(
-    cards: tuple[int, bytes, bytes, list[bytes], list[int], int],
-    round: tuple[int, int, int, bool, int | None, int | None, int, int],
-    options: tuple[int, int, bool],
-    rules: tuple[int, int, int],
-    params: tuple[int, float | None, int, int, float, bool, bool, int, float],
-    hard_params: _HardParams,
-    seed: int,
-) -> tuple[int, int, int]: ...
+    table: ThreeThirteenTable, params: ThreeThirteenExpertParams, seed: int
+) -> ThreeThirteenDecision: ...
 
 # --- spite (spite & malice) ----------------------------------------------------------------
 SPITE_FEATURES: list[str]
@@ -204,14 +392,129 @@ class SpiteActions:
         discards: bool,
     ) -> list[int]: ...
 
+@_final
+class SpiteTable:
+    """What the expert's seat sees (cards as values) and the planner rules."""
+
+    def __new__(
+        cls,
+        *,
+        seat: int,
+        hand: bytes,
+        payoff_tops: bytes,
+        payoff_counts: _Sequence[int],
+        sides: _Sequence[_Sequence[bytes]],
+        center: _Sequence[bytes],
+        hand_sizes: _Sequence[int],
+        stock_count: int,
+        decks: int,
+        hand_size: int,
+        top: int,
+        wild_start: bool,
+        refill_empty_hand: bool,
+        side_rule: int,
+        must_play_aces: bool,
+        turn: int,
+        max_turns: int,
+    ) -> SpiteTable: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    def __ne__(self, other: object, /) -> bool: ...
+    __hash__: _ClassVar[None]  # type: ignore[assignment]
+    @property
+    def seat(self) -> int: ...
+    @property
+    def hand(self) -> bytes: ...
+    @property
+    def payoff_tops(self) -> bytes: ...
+    @property
+    def payoff_counts(self) -> list[int]: ...
+    @property
+    def sides(self) -> list[list[bytes]]: ...
+    @property
+    def center(self) -> list[bytes]: ...
+    @property
+    def hand_sizes(self) -> list[int]: ...
+    @property
+    def stock_count(self) -> int: ...
+    @property
+    def decks(self) -> int: ...
+    @property
+    def hand_size(self) -> int: ...
+    @property
+    def top(self) -> int: ...
+    @property
+    def wild_start(self) -> bool: ...
+    @property
+    def refill_empty_hand(self) -> bool: ...
+    @property
+    def side_rule(self) -> int: ...
+    @property
+    def must_play_aces(self) -> bool: ...
+    @property
+    def turn(self) -> int: ...
+    @property
+    def max_turns(self) -> int: ...
+
+@_final
+class SpiteExpertParams:
+    """The expert's search and the planner's weights."""
+
+    def __new__(
+        cls,
+        *,
+        rollouts: int,
+        time_ms: float | None,
+        candidates: int,
+        horizon: int,
+        margin: float,
+        win_value: float,
+        node_limit: int,
+        weights: _Sequence[float],
+    ) -> SpiteExpertParams: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    def __ne__(self, other: object, /) -> bool: ...
+    __hash__: _ClassVar[None]  # type: ignore[assignment]
+    @property
+    def rollouts(self) -> int: ...
+    @property
+    def time_ms(self) -> float | None: ...
+    @property
+    def candidates(self) -> int: ...
+    @property
+    def horizon(self) -> int: ...
+    @property
+    def margin(self) -> float: ...
+    @property
+    def win_value(self) -> float: ...
+    @property
+    def node_limit(self) -> int: ...
+    @property
+    def weights(self) -> list[float]: ...
+
+@_final
+class SpiteDecision:
+    """The expert's decision: the plan's steps (as spite_plan's), deals, plans compared."""
+
+    def __new__(
+        cls,
+        *,
+        steps: _Sequence[tuple[int, int, int]],
+        deals: int,
+        candidates: int,
+    ) -> SpiteDecision: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    def __ne__(self, other: object, /) -> bool: ...
+    __hash__: _ClassVar[None]  # type: ignore[assignment]
+    @property
+    def steps(self) -> list[tuple[int, int, int]]: ...
+    @property
+    def deals(self) -> int: ...
+    @property
+    def candidates(self) -> int: ...
+
 def spite_expert_decide(
-    table: tuple[int, bytes, bytes, list[int], list[list[bytes]], list[bytes], list[int], int],
-    game: tuple[int, int, int, int],
-    rules: tuple[int, bool, bool, int, bool],
-    params: tuple[int, float | None, int, int, float, float, int],
-    weights: list[float],
-    seed: int,
-) -> tuple[list[tuple[int, int, int]], int, int]: ...
+    table: SpiteTable, params: SpiteExpertParams, seed: int
+) -> SpiteDecision: ...
 
 # --- nerts ---------------------------------------------------------------------------------
 NERTS_STATE_BYTES: int

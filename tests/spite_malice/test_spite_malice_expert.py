@@ -63,32 +63,35 @@ def test_bad_budget_and_tables_raise_value_errors() -> None:
     with pytest.raises(ValueError, match="time_ms"):
         ExpertAgent(time_ms=-5)
     sides = [[b"", b"", b"", b""], [b"", b"", b"", b""]]
-    table = (
-        0,
-        bytes([1, 2, 7, 9, 0]),
-        bytes([3, 11]),
-        [20, 20],
-        sides,
-        [b"", b"", b""],
-        [5, 5],
-        55,
+    params = _core.SpiteExpertParams(
+        rollouts=4,
+        time_ms=None,
+        candidates=4,
+        horizon=2,
+        margin=1.0,
+        win_value=10.0,
+        node_limit=1000,
+        weights=_core.spite_weights("hard"),
     )
-    weights = _core.spite_weights("hard")
-    with pytest.raises(ValueError, match="unseen"):  # one stock card too many
-        _core.spite_expert_decide(
-            table,
-            (2, 5, 0, 1000),
-            (12, True, True, 0, False),
-            (4, None, 4, 2, 1.0, 10.0, 1000),
-            weights,
-            1,
+    for side_rule, match in [(0, "unseen"), (7, "side_rule")]:  # one stock card too many
+        table = _core.SpiteTable(
+            seat=0,
+            hand=bytes([1, 2, 7, 9, 0]),
+            payoff_tops=bytes([3, 11]),
+            payoff_counts=[20, 20],
+            sides=sides,
+            center=[b"", b"", b""],
+            hand_sizes=[5, 5],
+            stock_count=55,
+            decks=2,
+            hand_size=5,
+            top=12,
+            wild_start=True,
+            refill_empty_hand=True,
+            side_rule=side_rule,
+            must_play_aces=False,
+            turn=0,
+            max_turns=1000,
         )
-    with pytest.raises(ValueError, match="side_rule"):
-        _core.spite_expert_decide(
-            table,
-            (2, 5, 0, 1000),
-            (12, True, True, 7, False),
-            (4, None, 4, 2, 1.0, 10.0, 1000),
-            weights,
-            1,
-        )
+        with pytest.raises(ValueError, match=match):
+            _core.spite_expert_decide(table, params, 1)

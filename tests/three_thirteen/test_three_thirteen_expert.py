@@ -10,7 +10,7 @@ import cardcore
 from agent_play import play_out, same_at_any_jobs
 from cardcore import _core
 from cardcore.errors import OptionError
-from cardcore.three_thirteen.agents import ExpertAgent, HardAgent
+from cardcore.three_thirteen.agents import ExpertAgent, HardAgent, hard_params
 from cardcore.three_thirteen.rules import Options, State
 
 
@@ -75,13 +75,44 @@ def test_bad_budget_and_tables_raise_typed_errors() -> None:
         ExpertAgent(time_ms=0)
     with pytest.raises(ValueError, match="search"):
         ExpertAgent(search="deep")  # type: ignore[arg-type]
-    hard = (10.0, 2.0, 0.05, 10, 4, 0.8)
-    cards = (0, bytes([0, 1, 2]), bytes([40]), [b"", b""], [3, 3], 100)  # stock too big
-    rnd = (1, 0, 3, False, None, None, 0, 0)
-    for params, match in [
-        ((4, None, 4, 10, 1.0, True, True, 0, 1.0), "inconsistent"),
-        ((4, None, 4, 10, 1.0, True, True, 9, 1.0), "search must be"),
-        ((4, -1.0, 4, 10, 1.0, True, True, 1, 1.0), "time budget"),
+    table = _core.ThreeThirteenTable(  # stock too big
+        seat=0,
+        hand=bytes([0, 1, 2]),
+        pile=bytes([40]),
+        taken=[b"", b""],
+        hand_sizes=[3, 3],
+        stock_size=100,
+        num_decks=1,
+        jokers=0,
+        wild=3,
+        ace_mode=0,
+        wild_points=15,
+        joker_points=20,
+        discard_phase=False,
+        banned=None,
+        out_seat=None,
+        turn_in_round=0,
+        first=0,
+        min_own_turns=0,
+        max_turns=400,
+        forbid_return=False,
+    )
+    for search, time_ms, match in [
+        (0, None, "inconsistent"),
+        (9, None, "search must be"),
+        (1, -1.0, "time budget"),
     ]:
+        params = _core.ThreeThirteenExpertParams(
+            rollouts=4,
+            time_ms=time_ms,
+            max_candidates=4,
+            slack=10,
+            margin=1.0,
+            hard_rollouts=True,
+            infer_hands=True,
+            search=search,
+            risk_weight=1.0,
+            hard=hard_params(HardAgent),
+        )
         with pytest.raises(OptionError, match=match):
-            _core.tt_expert_decide(cards, rnd, (0, 400, False), (0, 15, 20), params, hard, 1)
+            _core.tt_expert_decide(table, params, 1)

@@ -165,37 +165,37 @@ class ExpertAgent:
         rank = obs.rank
         p = o.num_players
         horizon = p if self.horizon is None else self.horizon
-        steps, deals, _ = _core.spite_expert_decide(
-            (
-                obs.seat,
-                bytes(rank(c) for c in obs.hand),
-                bytes(NO_CARD if t is None else rank(t) for t in obs.payoff_tops),
-                list(obs.payoff_counts),
-                [[bytes(rank(c) for c in st) for st in seat] for seat in obs.side_stacks],
-                [bytes(rank(c) for c in st) for st in obs.center],
-                list(obs.hand_sizes),
-                obs.stock_count,
-            ),
-            (o.decks, o.hand_size, obs.turn, o.max_turns),
-            (
-                o.top_rank,
-                o.king_can_start_stack,
-                o.refill_empty_hand,
-                _SIDE_RULES[o.side_stack_rule],
-                o.must_play_aces,
-            ),
-            (
-                self.rollouts,
-                self.time_ms,
-                self.candidates,
-                horizon,
-                self.margin,
-                self.win_value,
-                self.node_limit,
-            ),
-            self.weights,
-            int(rng.next_u64()),
+        table = _core.SpiteTable(
+            seat=obs.seat,
+            hand=bytes(rank(c) for c in obs.hand),
+            payoff_tops=bytes(NO_CARD if t is None else rank(t) for t in obs.payoff_tops),
+            payoff_counts=list(obs.payoff_counts),
+            sides=[[bytes(rank(c) for c in st) for st in seat] for seat in obs.side_stacks],
+            center=[bytes(rank(c) for c in st) for st in obs.center],
+            hand_sizes=list(obs.hand_sizes),
+            stock_count=obs.stock_count,
+            decks=o.decks,
+            hand_size=o.hand_size,
+            top=o.top_rank,
+            wild_start=o.king_can_start_stack,
+            refill_empty_hand=o.refill_empty_hand,
+            side_rule=_SIDE_RULES[o.side_stack_rule],
+            must_play_aces=o.must_play_aces,
+            turn=obs.turn,
+            max_turns=o.max_turns,
         )
+        params = _core.SpiteExpertParams(
+            rollouts=self.rollouts,
+            time_ms=self.time_ms,
+            candidates=self.candidates,
+            horizon=horizon,
+            margin=self.margin,
+            win_value=self.win_value,
+            node_limit=self.node_limit,
+            weights=self.weights,
+        )
+        decision = _core.spite_expert_decide(table, params, int(rng.next_u64()))
+        steps, deals = decision.steps, decision.deals
         self.deals += deals
         self.searches += 1
         plan = list(plan_moves(obs, steps))

@@ -152,37 +152,44 @@ class HardAgent:
         for s, cards in enumerate(obs.taken):
             if s != obs.seat:
                 seen.extend(cards)
-        view = (
-            bytes(hand).translate(ft),
-            bytes(seen).translate(ft),
-            obs.num_decks,
-            obs.jokers,
-            obs.wild_rank,
-            obs.out_seat is not None,
-        )
         r = obs.rules
-        rules = (r.ace_code, r.wild_points, r.joker_points)
-        params = (
-            self.out_bonus,
-            self.feed_penalty,
-            self.now_weight,
-            self.slack,
-            self.max_candidates,
-            self.gamma,
+        view = _core.ThreeThirteenView(
+            hand=bytes(hand).translate(ft),
+            seen=bytes(seen).translate(ft),
+            num_decks=obs.num_decks,
+            jokers=obs.jokers,
+            wild=obs.wild_rank,
+            ace_mode=r.ace_code,
+            wild_points=r.wild_points,
+            joker_points=r.joker_points,
+            final_turn=obs.out_seat is not None,
         )
+        params = hard_params(self)
         if obs.phase == "draw":
             can_go_out = obs.own_turns >= obs.min_own_turns_before_out
             top = ft[obs.discard_pile[-1]]
-            take = _core.tt_hard_take_pile(view, top, can_go_out, rules, params)
+            take = _core.tt_hard_take_pile(view, top, can_go_out, params)
             return DRAW_DISCARD if take else DRAW_STOCK
         banned = None
         if obs.forbid_return_of_discard_draw and obs.drawn_from_discard and obs.drawn in hand:
             banned = hand.index(obs.drawn)
         nxt = (obs.seat + 1) % obs.num_players
         feed = bytes(obs.taken[nxt]).translate(ft)
-        i = _core.tt_hard_discard(view, banned, feed, rules, params)
+        i = _core.tt_hard_discard(view, banned, feed, params)
         move = Discard(hand[i]) if i is not None else legal[0]
         return move if move in legal else legal[0]
+
+
+def hard_params(agent: HardAgent | type[HardAgent]) -> _core.ThreeThirteenHardParams:
+    """The tuning knobs of a hard agent (or its class), as the Rust calls take them."""
+    return _core.ThreeThirteenHardParams(
+        out_bonus=agent.out_bonus,
+        feed_penalty=agent.feed_penalty,
+        now_weight=agent.now_weight,
+        slack=agent.slack,
+        max_candidates=agent.max_candidates,
+        gamma=agent.gamma,
+    )
 
 
 class NormalAgent(Blend):
@@ -276,42 +283,42 @@ class ExpertAgent:
         ):
             banned = hand.index(obs.drawn)
         r = obs.rules
-        h = self.hard
-        choice, deals, _ = _core.tt_expert_decide(
-            (
-                obs.seat,
-                bytes(hand).translate(ft),
-                bytes(obs.discard_pile).translate(ft),
-                [bytes(t).translate(ft) for t in obs.taken],
-                list(obs.hand_sizes),
-                obs.stock_size,
-            ),
-            (
-                obs.num_decks,
-                obs.jokers,
-                obs.wild_rank,
-                discard_phase,
-                banned,
-                obs.out_seat,
-                obs.turn_in_round,
-                (obs.dealer + 1) % p,
-            ),
-            (obs.min_own_turns_before_out, _MAX_TURNS, obs.forbid_return_of_discard_draw),
-            (r.ace_code, r.wild_points, r.joker_points),
-            (
-                self.rollouts,
-                self.time_ms,
-                self.max_candidates,
-                self.slack,
-                self.margin,
-                self.hard_rollouts,
-                self.infer_hands,
-                _SEARCH_CODES[self.search],
-                self.risk_weight,
-            ),
-            (h.out_bonus, h.feed_penalty, h.now_weight, h.slack, h.max_candidates, h.gamma),
-            rng.next_u64(),
+        table = _core.ThreeThirteenTable(
+            seat=obs.seat,
+            hand=bytes(hand).translate(ft),
+            pile=bytes(obs.discard_pile).translate(ft),
+            taken=[bytes(t).translate(ft) for t in obs.taken],
+            hand_sizes=list(obs.hand_sizes),
+            stock_size=obs.stock_size,
+            num_decks=obs.num_decks,
+            jokers=obs.jokers,
+            wild=obs.wild_rank,
+            ace_mode=r.ace_code,
+            wild_points=r.wild_points,
+            joker_points=r.joker_points,
+            discard_phase=discard_phase,
+            banned=banned,
+            out_seat=obs.out_seat,
+            turn_in_round=obs.turn_in_round,
+            first=(obs.dealer + 1) % p,
+            min_own_turns=obs.min_own_turns_before_out,
+            max_turns=_MAX_TURNS,
+            forbid_return=obs.forbid_return_of_discard_draw,
         )
+        params = _core.ThreeThirteenExpertParams(
+            rollouts=self.rollouts,
+            time_ms=self.time_ms,
+            max_candidates=self.max_candidates,
+            slack=self.slack,
+            margin=self.margin,
+            hard_rollouts=self.hard_rollouts,
+            infer_hands=self.infer_hands,
+            search=_SEARCH_CODES[self.search],
+            risk_weight=self.risk_weight,
+            hard=hard_params(self.hard),
+        )
+        decision = _core.tt_expert_decide(table, params, rng.next_u64())
+        choice, deals = decision.choice, decision.deals
         self.deals += deals
         self.decisions += 1
         if not discard_phase:

@@ -2,6 +2,7 @@
 //! submodule converts types, maps errors and releases the GIL around long calls, and the
 //! declarative module below lists everything Python sees.
 
+mod boundary;
 mod budget;
 mod cards;
 mod errors;
@@ -22,8 +23,10 @@ mod _core {
     use crate::cards::{Card, card_faces, cards_from_ids, format_cards, format_face, parse_cards};
     #[pymodule_export]
     use crate::meld::{
-        meld_best, meld_deadwood, meld_deadwood_batch, meld_deadwood_packed, meld_discards,
-        min_deadwood, min_deadwood_batch, tt_expert_decide, tt_hard_discard, tt_hard_take_pile,
+        ThreeThirteenDecision, ThreeThirteenExpertParams, ThreeThirteenHardParams,
+        ThreeThirteenTable, ThreeThirteenView, meld_best, meld_deadwood, meld_deadwood_batch,
+        meld_deadwood_packed, meld_discards, min_deadwood, min_deadwood_batch, tt_expert_decide,
+        tt_hard_discard, tt_hard_take_pile,
     };
     #[pymodule_export]
     use crate::nerts::{
@@ -40,7 +43,10 @@ mod _core {
     #[pymodule_export]
     use crate::rl_episode::{Episode, SpiteMaliceRules};
     #[pymodule_export]
-    use crate::spite::{SpiteActions, spite_expert_decide, spite_plan, spite_weights};
+    use crate::spite::{
+        SpiteActions, SpiteDecision, SpiteExpertParams, SpiteTable, spite_expert_decide,
+        spite_plan, spite_weights,
+    };
 
     #[pymodule_export]
     const RNG_VERSION: &str = rng::RNG_VERSION;

@@ -1,15 +1,19 @@
 //! Bindings of `cardcore_engine::meld`: the Three-Thirteen meld solver.
 //!
-//! Hands cross the boundary as `bytes` of face codes; rules as `(ace_mode code, wild points,
-//! joker points)`. Invalid input raises `OptionError` / `CardParseError`, never a panic.
+//! Hands cross the boundary as `bytes` of face codes; rules as `ace_mode` code, wild points and
+//! joker points; the hard and expert agents' inputs and decisions as typed frozen classes.
+//! Invalid input raises `OptionError` / `CardParseError`, never a panic.
 
 use cardcore_engine::meld::{self, AceMode, MeldKind, MeldRules};
-use cardcore_engine::three_thirteen_expert::{self as expert, ExpertParams, Search, Table};
+use cardcore_engine::three_thirteen_expert::{
+    self as expert, Decision, ExpertParams, Search, Table,
+};
 use cardcore_engine::three_thirteen_hard::{self as hard, HardParams, View};
 use pyo3::buffer::{Element, PyBuffer};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyInt, PyList, PySequence, PyString};
 
+use crate::boundary::{boundary_struct, keyword_class};
 use crate::cards::read_faces;
 use crate::errors::{CardParseError, OptionError, py_err};
 
@@ -381,156 +385,186 @@ pub(crate) fn min_deadwood_batch(
     solve_batch(py, &split_at_ends(&flat, &ends), wild, &r)
 }
 
-/// The hard agent's tuning: `(out_bonus, feed_penalty, now_weight, slack, max_candidates, gamma)`.
-type PyHardParams = (f64, f64, f64, u32, usize, f64);
+boundary_struct!(
+    /// The hard agent's tuning (`three_thirteen_hard::HardParams`; built by
+    /// `cardcore.three_thirteen.agents.hard_params` from an agent's class constants).
+    ThreeThirteenHardParams => HardParams {
+        out_bonus: f64,
+        feed_penalty: f64,
+        now_weight: f64,
+        slack: u32,
+        max_candidates: usize,
+        gamma: f64,
+    }
+);
 
-/// The hard agent's view: `(hand, seen, num_decks, jokers, wild, final_turn)` with the rules.
-type PyView<'a> = (&'a [u8], &'a [u8], u8, u8, u8, bool);
+keyword_class!(
+    /// What the hard agent sees at a decision (`three_thirteen_hard::View`, cards as faces,
+    /// its meld rules as `ace_mode` code, `wild_points` and `joker_points`).
+    ThreeThirteenView {
+        hand: Vec<u8>,
+        seen: Vec<u8>,
+        num_decks: u8,
+        jokers: u8,
+        wild: u8,
+        ace_mode: u8,
+        wild_points: u32,
+        joker_points: u32,
+        final_turn: bool,
+    }
+);
 
-fn hard_inputs<'a>(
-    view: PyView<'a>,
-    rules_: (u8, u32, u32),
-    params: PyHardParams,
-) -> PyResult<(View<'a>, HardParams)> {
-    let (hand, seen, num_decks, jokers, wild, final_turn) = view;
-    let rules = rules(rules_.0, rules_.1, rules_.2)?;
-    let (out_bonus, feed_penalty, now_weight, slack, max_candidates, gamma) = params;
-    Ok((
-        View {
-            hand,
-            seen,
-            num_decks,
-            jokers,
-            wild,
-            rules,
-            final_turn,
-        },
-        HardParams {
-            out_bonus,
-            feed_penalty,
-            now_weight,
-            slack,
-            max_candidates,
-            gamma,
-        },
-    ))
+impl ThreeThirteenView {
+    fn view(&self) -> PyResult<View<'_>> {
+        Ok(View {
+            hand: &self.hand,
+            seen: &self.seen,
+            num_decks: self.num_decks,
+            jokers: self.jokers,
+            wild: self.wild,
+            rules: rules(self.ace_mode, self.wild_points, self.joker_points)?,
+            final_turn: self.final_turn,
+        })
+    }
 }
 
 /// Three-Thirteen hard agent, draw phase: whether to take the discard-pile top `top`.
 #[pyfunction]
 pub(crate) fn tt_hard_take_pile(
-    view: PyView<'_>,
+    view: &ThreeThirteenView,
     top: u8,
     can_go_out: bool,
-    rules: (u8, u32, u32),
-    params: PyHardParams,
+    params: &ThreeThirteenHardParams,
 ) -> PyResult<bool> {
-    let (v, p) = hard_inputs(view, rules, params)?;
-    hard::take_pile(&v, top, can_go_out, &p).map_err(py_err)
+    hard::take_pile(&view.view()?, top, can_go_out, &HardParams::from(*params)).map_err(py_err)
 }
 
 /// Three-Thirteen hard agent, discard phase: the hand index to discard (never `banned`).
 #[pyfunction]
 pub(crate) fn tt_hard_discard(
-    view: PyView<'_>,
+    view: &ThreeThirteenView,
     banned: Option<usize>,
     feed: &[u8],
-    rules: (u8, u32, u32),
-    params: PyHardParams,
+    params: &ThreeThirteenHardParams,
 ) -> PyResult<Option<usize>> {
-    let (v, p) = hard_inputs(view, rules, params)?;
-    hard::discard(&v, banned, feed, &p).map_err(py_err)
+    hard::discard(&view.view()?, banned, feed, &HardParams::from(*params)).map_err(py_err)
 }
 
-/// The expert's table: `(seat, hand, pile, taken, hand_sizes, stock_size)` (cards as faces).
-type PyTableCards<'a> = (usize, &'a [u8], &'a [u8], Vec<Vec<u8>>, Vec<usize>, usize);
+keyword_class!(
+    /// What the expert's seat sees (`three_thirteen_expert::Table`, cards as faces, its meld
+    /// rules as `ace_mode` code, `wild_points` and `joker_points`).
+    ThreeThirteenTable {
+        seat: usize,
+        hand: Vec<u8>,
+        pile: Vec<u8>,
+        taken: Vec<Vec<u8>>,
+        hand_sizes: Vec<usize>,
+        stock_size: usize,
+        num_decks: u8,
+        jokers: u8,
+        wild: u8,
+        ace_mode: u8,
+        wild_points: u32,
+        joker_points: u32,
+        discard_phase: bool,
+        banned: Option<usize>,
+        out_seat: Option<usize>,
+        turn_in_round: u32,
+        first: usize,
+        min_own_turns: u32,
+        max_turns: u32,
+        forbid_return: bool,
+    }
+);
 
-/// `(num_decks, jokers, wild, discard_phase, banned, out_seat, turn_in_round, first)`.
-type PyTableRound = (u8, u8, u8, bool, Option<usize>, Option<usize>, u32, usize);
+impl ThreeThirteenTable {
+    fn table(&self) -> PyResult<Table> {
+        Ok(Table {
+            seat: self.seat,
+            hand: self.hand.clone(),
+            pile: self.pile.clone(),
+            taken: self.taken.clone(),
+            hand_sizes: self.hand_sizes.clone(),
+            stock_size: self.stock_size,
+            num_decks: self.num_decks,
+            jokers: self.jokers,
+            wild: self.wild,
+            rules: rules(self.ace_mode, self.wild_points, self.joker_points)?,
+            discard_phase: self.discard_phase,
+            banned: self.banned,
+            out_seat: self.out_seat,
+            turn_in_round: self.turn_in_round,
+            first: self.first,
+            min_own_turns: self.min_own_turns,
+            max_turns: self.max_turns,
+            forbid_return: self.forbid_return,
+        })
+    }
+}
 
-/// `(min_own_turns_before_out, max_turns_per_round, forbid_return_of_discard_draw)`.
-type PyTableOptions = (u32, u32, bool);
+keyword_class!(
+    /// The expert's search (`three_thirteen_expert::ExpertParams`): `time_ms` a time budget or
+    /// `None` (the rollout budget); `search` 0 `Search::Round`, 1 `Search::Lap`, 2
+    /// `Search::Pimc`, 3 `Search::LapHard`; `hard` the tuning of its `hard` moves.
+    ThreeThirteenExpertParams {
+        rollouts: u32,
+        time_ms: Option<f64>,
+        max_candidates: usize,
+        slack: u32,
+        margin: f64,
+        hard_rollouts: bool,
+        infer_hands: bool,
+        search: u8,
+        risk_weight: f64,
+        hard: ThreeThirteenHardParams,
+    }
+);
 
-/// The expert's search: `(rollouts, time limit in ms or None, max_candidates, slack, margin,
-/// hard_rollouts, infer_hands, search, risk_weight)` (`search`: 0 `Search::Round`, 1 `Search::Lap`,
-/// 2 `Search::Pimc`, 3 `Search::LapHard`).
-type PyExpertParams = (u32, Option<f64>, usize, u32, f64, bool, bool, u8, f64);
+impl ThreeThirteenExpertParams {
+    fn params(&self) -> PyResult<ExpertParams> {
+        Ok(ExpertParams {
+            rollouts: self.rollouts,
+            time_limit: crate::budget::time_limit(self.time_ms)?,
+            max_candidates: self.max_candidates,
+            slack: self.slack,
+            margin: self.margin,
+            hard_rollouts: self.hard_rollouts,
+            infer_hands: self.infer_hands,
+            search: match self.search {
+                0 => Search::Round,
+                1 => Search::Lap,
+                2 => Search::Pimc,
+                3 => Search::LapHard,
+                _ => return Err(crate::errors::range_error("search must be 0, 1, 2 or 3")),
+            },
+            risk_weight: self.risk_weight,
+            hard: self.hard.into(),
+        })
+    }
+}
 
-/// Three-Thirteen expert agent: `(choice, deals, candidates)`; the choice is 0 (stock) or 1
-/// (pile) in the draw phase, else the hand index to discard. The search runs without the GIL.
+boundary_struct!(
+    /// The expert's decision (`three_thirteen_expert::Decision`): `choice` 0 (stock) or 1
+    /// (pile) in the draw phase, else the hand index to discard; the deals searched and the
+    /// candidates compared.
+    ThreeThirteenDecision => Decision {
+        choice: usize,
+        deals: u32,
+        candidates: usize,
+    }
+);
+
+/// Three-Thirteen expert agent: the decision at `table`. The search runs without the GIL.
 #[pyfunction]
-#[allow(clippy::too_many_arguments)]
 pub(crate) fn tt_expert_decide(
     py: Python<'_>,
-    cards: PyTableCards<'_>,
-    round: PyTableRound,
-    options: PyTableOptions,
-    rules: (u8, u32, u32),
-    params: PyExpertParams,
-    hard_params: PyHardParams,
+    table: &ThreeThirteenTable,
+    params: &ThreeThirteenExpertParams,
     seed: u64,
-) -> PyResult<(usize, u32, usize)> {
-    let (seat, hand, pile, taken, hand_sizes, stock_size) = cards;
-    let (num_decks, jokers, wild, discard_phase, banned, out_seat, turn_in_round, first) = round;
-    let (min_own_turns, max_turns, forbid_return) = options;
-    let (
-        rollouts,
-        time_ms,
-        max_candidates,
-        slack,
-        margin,
-        hard_rollouts,
-        infer_hands,
-        search,
-        risk_weight,
-    ) = params;
-    let time_limit = crate::budget::time_limit(time_ms)?;
-    let meld_rules = self::rules(rules.0, rules.1, rules.2)?;
-    let (_, hp) = hard_inputs(
-        (hand, pile, num_decks, jokers, wild, false),
-        rules,
-        hard_params,
-    )?;
-    let table = Table {
-        seat,
-        hand: hand.to_vec(),
-        pile: pile.to_vec(),
-        taken,
-        hand_sizes,
-        stock_size,
-        num_decks,
-        jokers,
-        wild,
-        rules: meld_rules,
-        discard_phase,
-        banned,
-        out_seat,
-        turn_in_round,
-        first,
-        min_own_turns,
-        max_turns,
-        forbid_return,
-    };
-    let p = ExpertParams {
-        rollouts,
-        time_limit,
-        max_candidates,
-        slack,
-        margin,
-        hard_rollouts,
-        infer_hands,
-        search: match search {
-            0 => Search::Round,
-            1 => Search::Lap,
-            2 => Search::Pimc,
-            3 => Search::LapHard,
-            _ => return Err(crate::errors::range_error("search must be 0, 1, 2 or 3")),
-        },
-        risk_weight,
-        hard: hp,
-    };
-    let d = py
-        .detach(|| expert::decide(&table, &p, seed))
-        .map_err(py_err)?;
-    Ok((d.choice, d.deals, d.candidates))
+) -> PyResult<ThreeThirteenDecision> {
+    let p = params.params()?;
+    let table = table.table()?;
+    py.detach(|| expert::decide(&table, &p, seed))
+        .map(ThreeThirteenDecision::from)
+        .map_err(py_err)
 }

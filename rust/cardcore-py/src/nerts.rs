@@ -9,6 +9,7 @@ use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
+use crate::boundary::{boundary_struct, same_fields};
 use crate::errors::{option_error, py_err};
 
 /// Every legal move of one 32-byte player state, as 4 bytes per move.
@@ -68,48 +69,6 @@ pub(crate) fn nerts_count_batch(py: Python<'_>, states: &[u8], repeat: u32) -> P
         Ok(total)
     })
     .map_err(py_err)
-}
-
-/// `From` both ways between two structs with the same named fields.
-macro_rules! same_fields {
-    ($a:ident, $b:ident { $($f:ident),* $(,)? }) => {
-        impl From<$a> for $b {
-            fn from(x: $a) -> Self {
-                Self { $($f: x.$f),* }
-            }
-        }
-        impl From<$b> for $a {
-            fn from(x: $b) -> Self {
-                Self { $($f: x.$f),* }
-            }
-        }
-    };
-}
-
-/// A frozen pyclass mirroring an engine struct field for field: built in Python by keyword
-/// (every field required), read back as attributes, converted to the engine struct by `From`
-/// (which stops compiling when the engine's fields change). Each field is written once.
-macro_rules! boundary_struct {
-    ($(#[$doc:meta])* $name:ident => $engine:ident { $($f:ident: $t:ty),* $(,)? }) => {
-        $(#[$doc])*
-        #[pyclass(module = "cardcore._core", frozen, get_all, eq, from_py_object)]
-        #[derive(Clone, Copy, PartialEq)]
-        pub struct $name {
-            $($f: $t),*
-        }
-
-        #[pymethods]
-        impl $name {
-            #[new]
-            #[pyo3(signature = (*, $($f),*))]
-            #[allow(clippy::too_many_arguments)]
-            fn new($($f: $t),*) -> Self {
-                Self { $($f),* }
-            }
-        }
-
-        same_fields!($name, $engine { $($f),* });
-    };
 }
 
 boundary_struct!(

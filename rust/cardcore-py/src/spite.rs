@@ -7,6 +7,7 @@ use cardcore_engine::spite_expert::{self, ExpertParams, Table};
 use pyo3::prelude::*;
 use pyo3::types::PyList;
 
+use crate::boundary::keyword_class;
 use crate::errors::{int_arg, option_error, py_err, type_error};
 
 /// One plan step as `(kind, a, b)`: kind 0 = pay-off to centre `a`; 1 = side `a` to centre
@@ -96,84 +97,115 @@ fn side_rule_of(code: u8) -> PyResult<SideRule> {
     }
 }
 
-/// The expert's table: `(seat, hand, payoff_tops, payoff_counts, sides, center, hand_sizes,
-/// stock_count)` as card values (`sides[seat][i]` and `center[c]` bottom first).
-type PyTable = (
-    usize,
-    Vec<u8>,
-    Vec<u8>,
-    Vec<u32>,
-    Vec<Vec<Vec<u8>>>,
-    Vec<Vec<u8>>,
-    Vec<usize>,
-    usize,
+keyword_class!(
+    /// What the expert's seat sees (`spite_expert::Table`, cards as values; `sides[seat][i]`
+    /// and `center[c]` bottom first), its planner rules (`top`, `wild_start`,
+    /// `refill_empty_hand`, `side_rule` code as in `spite_plan`, `must_play_aces`) flattened.
+    SpiteTable {
+        seat: usize,
+        hand: Vec<u8>,
+        payoff_tops: Vec<u8>,
+        payoff_counts: Vec<u32>,
+        sides: Vec<Vec<Vec<u8>>>,
+        center: Vec<Vec<u8>>,
+        hand_sizes: Vec<usize>,
+        stock_count: usize,
+        decks: u8,
+        hand_size: usize,
+        top: u8,
+        wild_start: bool,
+        refill_empty_hand: bool,
+        side_rule: u8,
+        must_play_aces: bool,
+        turn: u32,
+        max_turns: u32,
+    }
 );
 
-/// `(decks, hand_size, turn, max_turns)`.
-type PyGame = (u8, usize, u32, u32);
+impl SpiteTable {
+    fn table(&self) -> PyResult<Table> {
+        Ok(Table {
+            seat: self.seat,
+            hand: self.hand.clone(),
+            payoff_tops: self.payoff_tops.clone(),
+            payoff_counts: self.payoff_counts.clone(),
+            sides: self.sides.clone(),
+            center: self.center.clone(),
+            hand_sizes: self.hand_sizes.clone(),
+            stock_count: self.stock_count,
+            decks: self.decks,
+            hand_size: self.hand_size,
+            rules: PlanRules {
+                top: self.top,
+                wild_start: self.wild_start,
+                refill_empty_hand: self.refill_empty_hand,
+                side_rule: side_rule_of(self.side_rule)?,
+                must_play_aces: self.must_play_aces,
+            },
+            turn: self.turn,
+            max_turns: self.max_turns,
+        })
+    }
+}
 
-/// `(top, wild_start, refill_empty_hand, side_rule, must_play_aces)`.
-type PyRules = (u8, bool, bool, u8, bool);
+keyword_class!(
+    /// The expert's search (`spite_expert::ExpertParams`): `time_ms` a time budget or `None`
+    /// (the rollout budget); `weights` the planner's (`spite_weights`).
+    SpiteExpertParams {
+        rollouts: u32,
+        time_ms: Option<f64>,
+        candidates: usize,
+        horizon: usize,
+        margin: f64,
+        win_value: f64,
+        node_limit: u32,
+        weights: Vec<f64>,
+    }
+);
 
-/// `(rollouts, time limit in ms or None, candidates, horizon, margin, win_value, node_limit)`.
-type PyExpertParams = (u32, Option<f64>, usize, usize, f64, f64, u32);
+impl SpiteExpertParams {
+    fn params(&self) -> PyResult<ExpertParams> {
+        Ok(ExpertParams {
+            rollouts: self.rollouts,
+            time_limit: crate::budget::time_limit(self.time_ms)?,
+            candidates: self.candidates,
+            horizon: self.horizon,
+            margin: self.margin,
+            win_value: self.win_value,
+            node_limit: self.node_limit,
+            weights: spite::check_weights(&self.weights).map_err(py_err)?,
+        })
+    }
+}
 
-/// `(steps, deals, candidates)`.
-type ExpertTuple = (Vec<(u8, u8, u8)>, u32, usize);
+keyword_class!(
+    /// The expert's decision (`spite_expert::Decision`): the plan to play (`steps` as in
+    /// `spite_plan`), the deals searched and the plans compared.
+    SpiteDecision {
+        steps: Vec<(u8, u8, u8)>,
+        deals: u32,
+        candidates: usize,
+    }
+);
 
-/// Spite & Malice expert agent: `(steps, deals, candidates)`, the plan to play (steps as in
-/// `spite_plan`). The search runs without the GIL.
+/// Spite & Malice expert agent: the decision at `table`. The search runs without the GIL.
 #[pyfunction]
 pub(crate) fn spite_expert_decide(
     py: Python<'_>,
-    table: PyTable,
-    game: PyGame,
-    rules: PyRules,
-    params: PyExpertParams,
-    weights: Vec<f64>,
+    table: &SpiteTable,
+    params: &SpiteExpertParams,
     seed: u64,
-) -> PyResult<ExpertTuple> {
-    let (seat, hand, payoff_tops, payoff_counts, sides, center, hand_sizes, stock_count) = table;
-    let (decks, hand_size, turn, max_turns) = game;
-    let (top, wild_start, refill_empty_hand, side_rule, must_play_aces) = rules;
-    let (rollouts, time_ms, candidates, horizon, margin, win_value, node_limit) = params;
-    let time_limit = crate::budget::time_limit(time_ms)?;
-    let table = Table {
-        seat,
-        hand,
-        payoff_tops,
-        payoff_counts,
-        sides,
-        center,
-        hand_sizes,
-        stock_count,
-        decks,
-        hand_size,
-        rules: PlanRules {
-            top,
-            wild_start,
-            refill_empty_hand,
-            side_rule: side_rule_of(side_rule)?,
-            must_play_aces,
-        },
-        turn,
-        max_turns,
-    };
-    let p = ExpertParams {
-        rollouts,
-        time_limit,
-        candidates,
-        horizon,
-        margin,
-        win_value,
-        node_limit,
-        weights: spite::check_weights(&weights).map_err(py_err)?,
-    };
+) -> PyResult<SpiteDecision> {
+    let p = params.params()?;
+    let table = table.table()?;
     let d = py
         .detach(|| spite_expert::decide(&table, &p, seed))
         .map_err(py_err)?;
-    let steps = d.steps.iter().map(|&s| step_tuple(s)).collect();
-    Ok((steps, d.deals, d.candidates))
+    Ok(SpiteDecision {
+        steps: d.steps.iter().map(|&s| step_tuple(s)).collect(),
+        deals: d.deals,
+        candidates: d.candidates,
+    })
 }
 
 /// The built-in weight vector `name` ("hard", "plays", "payoff").
