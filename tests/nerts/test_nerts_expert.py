@@ -14,6 +14,7 @@ import cardcore.nerts.agents as nerts_agents
 from cardcore.games.base import get_game
 from cardcore.games.levels import agent_for_level
 from cardcore.nerts import ExpertAgent, HardAgent, Options, Round
+from cardcore.nerts.agents import Search
 from cardcore.nerts.lookahead import choose, rollout_values
 
 
@@ -21,9 +22,23 @@ def test_expert_is_the_nerts_expert_level() -> None:
     spec = get_game("nerts")
     assert spec.agents["expert"] is ExpertAgent
     assert agent_for_level(spec, "expert") == "expert"
-    assert ExpertAgent().samples == 4 * HardAgent().samples
     with pytest.raises(ValueError, match="positive"):
         ExpertAgent(samples=0)
+
+
+def test_expert_budget_follows_the_table_size_and_explicit_settings() -> None:
+    expert, hard = ExpertAgent(), HardAgent()
+    assert set(ExpertAgent.TABLE) == {2, 3, 4}
+    for players in (2, 3, 4):
+        assert expert.search(players) == ExpertAgent.TABLE[players]
+        assert hard.search(players) == Search(64, 20_000, 0.5, (8, 8, 2.5))
+    # a size without a row of its own plays the nearest one
+    assert expert.search(5) == ExpertAgent.TABLE[4]
+    # settings given to the constructor hold at every table size, the rest stay the table's
+    given = ExpertAgent(samples=16, racing=None)
+    for players, row in ExpertAgent.TABLE.items():
+        assert given.search(players) == row._replace(samples=16, racing=None)
+    assert ExpertAgent(64, 20_000, 0.5, (8, 8, 2.5)).search(3) == hard.search(3)
 
 
 def test_expert_rounds_repeat_byte_for_byte_at_any_jobs_and_replay() -> None:
@@ -63,9 +78,19 @@ def test_expert_choices_beat_hard_where_they_differ(monkeypatch: pytest.MonkeyPa
     for seed in (7000, 7001):
         Round(Options(num_players=4), seed, [HardAgent() for _ in range(4)]).run()
     gains: list[float] = []
+    search = ExpertAgent().search(4)
     for obs, cands, cycle, kw in seen:
         hard = choose(obs, cands, cycle, **kw)
-        expert = choose(obs, cands, cycle, **{**kw, "samples": ExpertAgent().samples})
+        expert = choose(
+            obs,
+            cands,
+            cycle,
+            bonus=[search.margin if b else 0.0 for b in kw["bonus"]],
+            samples=search.samples,
+            horizon_ms=search.horizon_ms,
+            seed=kw["seed"],
+            racing=search.racing,
+        )
         if expert != hard:
             values = rollout_values(
                 obs,

@@ -17,7 +17,7 @@ def _snapshot(rnd: Round) -> dict[str, Any]:
     t = rnd.table
     agents = []
     for s, a in enumerate(rnd.agents):
-        if isinstance(a, HardAgent):
+        if isinstance(a, HardAgent | ExpertAgent):
             m = a._memory.get(s)
             mem = None if m is None else (m.cycle, m.waste, m.stalemates)
             agents.append((mem, a._last_ms.get(s), a.searches))
@@ -68,6 +68,7 @@ def _hard(samples: int = 8, **kw: Any) -> HardAgent:
 AGENTS: dict[str, Any] = {
     "hard": lambda p: [_hard() for _ in range(p)],
     "hard-default": lambda p: [HardAgent() for _ in range(p)],
+    "expert-default": lambda p: [ExpertAgent() if s % 2 == 0 else HardAgent() for s in range(p)],
     "mixed": lambda p: [
         [_hard(), GreedyAgent(), RandomAgent(), RuleOfThumbAgent()][s % 4] for s in range(p)
     ],
@@ -102,6 +103,8 @@ def test_native_round_matches_the_python_loop(agents: str, k: int) -> None:
     for players in (2, 3, 4):
         if agents == "hard-default" and (players, k) != (4, 0):
             continue
+        if agents == "expert-default" and k != 0:
+            continue  # every table size: the expert's budget depends on it
         opts = Options(num_players=players, **OPTIONS[k])
         seed = 1000 * k + players
         py, native = _both(opts, seed, lambda p=players: AGENTS[agents](p))

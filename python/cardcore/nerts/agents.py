@@ -8,8 +8,9 @@ change only when actions execute (the engine's timing), never what is legal.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any, NamedTuple
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
+from typing import Any, ClassVar, NamedTuple
 
 from cardcore._core import NertsRacing
 from cardcore.cards import rank_of, suit_of
@@ -29,7 +30,14 @@ from cardcore.nerts.rules import (
     fits_work,
 )
 
-__all__ = ["ExpertAgent", "GreedyAgent", "HardAgent", "RandomAgent", "RuleOfThumbAgent"]
+__all__ = [
+    "ExpertAgent",
+    "GreedyAgent",
+    "HardAgent",
+    "RandomAgent",
+    "RuleOfThumbAgent",
+    "Search",
+]
 
 
 class RandomAgent:
@@ -286,7 +294,87 @@ def _distinct(
     return out or list(candidates[:1])
 
 
-class HardAgent:
+class Search(NamedTuple):
+    """One look-ahead budget (see :class:`HardAgent`): ``samples`` sampled deals at most,
+    ``horizon_ms`` of simulated play after each candidate, the plan's head start ``margin`` in
+    points, and how the candidates are raced (``None``: every candidate all ``samples``)."""
+
+    samples: int
+    horizon_ms: int
+    margin: float
+    racing: Racing | None
+
+
+def _check_search(search: Search) -> Search:
+    if search.samples < 1 or search.horizon_ms < 1:
+        raise OptionError("samples and horizon_ms must be positive")
+    return search
+
+
+class _LookAheadAgent:
+    """What :class:`HardAgent` and :class:`ExpertAgent` share: the stock memory, the
+    candidates and the one Rust call per decision; :meth:`search` gives the budget for a
+    table size."""
+
+    def __init__(self) -> None:
+        self._prior = RuleOfThumbAgent()
+        self._memory: dict[int, StockMemory] = {}
+        self._last_ms: dict[int, int] = {}
+        self.searches = 0
+        """Decisions that ran the look-ahead (for benchmarks)."""
+
+    def search(self, players: int) -> Search:
+        """The look-ahead budget at a table of ``players`` seats."""
+        raise NotImplementedError
+
+    def act(
+        self, observation: NertsObservation, legal: Sequence[Action], rng: Any
+    ) -> Action | None:
+        obs = observation
+        cycle = self._remember(obs)
+        # every action but Undo is a candidate (pruning pile-to-pile moves cost about 0.9)
+        candidates: list[Action] = [a for a in legal if not isinstance(a, Undo)]
+        for a in candidates:
+            if isinstance(a, CallNerts) or (isinstance(a, ToFoundation) and a.src == NERTS):
+                return a
+        if len(candidates) <= 1:
+            return candidates[0] if candidates else None
+        prior = self._prior.act(obs, legal, rng)  # never Undo, so among the candidates
+        candidates = _distinct(candidates, obs.me.work, prior)
+        if len(candidates) == 1:
+            return candidates[0]
+        seed = rng.next_u64()
+        search = self.search(len(obs.players))
+        bonus = [search.margin if a == prior else 0.0 for a in candidates]
+        self.searches += 1
+        try:
+            best = choose(
+                obs,
+                candidates,
+                cycle,
+                bonus=bonus,
+                samples=search.samples,
+                horizon_ms=search.horizon_ms,
+                seed=seed,
+                racing=search.racing,
+            )
+        except ValueError:
+            # a position the simulator cannot describe (set up by hand with missing cards, or
+            # a memory out of step): forget the memory and follow the plan
+            self._memory[obs.seat] = StockMemory()
+            return prior if prior is not None else candidates[0]
+        return candidates[best]
+
+    def _remember(self, obs: NertsObservation) -> list[int | None]:
+        """The seat's stock memory, fresh at the start of every round."""
+        seat = obs.seat
+        if obs.now == 0 or obs.now < self._last_ms.get(seat, 0) or seat not in self._memory:
+            self._memory[seat] = StockMemory()
+        self._last_ms[seat] = obs.now
+        return self._memory[seat].update(obs)
+
+
+class HardAgent(_LookAheadAgent):
     """Monte Carlo look-ahead over the cards it cannot see (the default agent).
 
     At every decision with a real choice it deals the unseen cards ``samples`` times (each
@@ -318,87 +406,68 @@ class HardAgent:
         margin: float = 0.5,
         racing: Racing | None = (8, 8, 2.5),
     ) -> None:
-        if samples < 1 or horizon_ms < 1:
-            raise OptionError("samples and horizon_ms must be positive")
+        super().__init__()
+        _check_search(Search(samples, horizon_ms, margin, racing))
         self.samples = samples
         self.horizon_ms = horizon_ms
         self.margin = margin
         self.racing = racing
-        self._prior = RuleOfThumbAgent()
-        self._memory: dict[int, StockMemory] = {}
-        self._last_ms: dict[int, int] = {}
-        self.searches = 0
-        """Decisions that ran the look-ahead (for benchmarks)."""
 
-    def act(
-        self, observation: NertsObservation, legal: Sequence[Action], rng: Any
-    ) -> Action | None:
-        obs = observation
-        cycle = self._remember(obs)
-        # every action but Undo is a candidate (pruning pile-to-pile moves cost about 0.9)
-        candidates: list[Action] = [a for a in legal if not isinstance(a, Undo)]
-        for a in candidates:
-            if isinstance(a, CallNerts) or (isinstance(a, ToFoundation) and a.src == NERTS):
-                return a
-        if len(candidates) <= 1:
-            return candidates[0] if candidates else None
-        prior = self._prior.act(obs, legal, rng)  # never Undo, so among the candidates
-        candidates = _distinct(candidates, obs.me.work, prior)
-        if len(candidates) == 1:
-            return candidates[0]
-        seed = rng.next_u64()
-        bonus = [self.margin if a == prior else 0.0 for a in candidates]
-        self.searches += 1
-        try:
-            best = choose(
-                obs,
-                candidates,
-                cycle,
-                bonus=bonus,
-                samples=self.samples,
-                horizon_ms=self.horizon_ms,
-                seed=seed,
-                racing=self.racing,
-            )
-        except ValueError:
-            # a position the simulator cannot describe (set up by hand with missing cards, or
-            # a memory out of step): forget the memory and follow the plan
-            self._memory[obs.seat] = StockMemory()
-            return prior if prior is not None else candidates[0]
-        return candidates[best]
-
-    def _remember(self, obs: NertsObservation) -> list[int | None]:
-        """The seat's stock memory, fresh at the start of every round."""
-        seat = obs.seat
-        if obs.now == 0 or obs.now < self._last_ms.get(seat, 0) or seat not in self._memory:
-            self._memory[seat] = StockMemory()
-        self._last_ms[seat] = obs.now
-        return self._memory[seat].update(obs)
+    def search(self, players: int) -> Search:
+        """The same budget at every table size."""
+        return Search(self.samples, self.horizon_ms, self.margin, self.racing)
 
 
-class ExpertAgent(HardAgent):
-    """:class:`HardAgent`'s search with four times its deals: up to ``samples = 256`` sampled
-    deals per decision instead of 64, raced the same way (8 deals each, then 8 more at a time
-    for the candidates still in the running), so clear choices cost what ``hard``'s do and the
-    close ones get the extra deals. Built like any outside agent, on the observation and
-    :func:`~cardcore.nerts.lookahead.choose`; it plays the same moves as ``hard`` whenever
-    ``hard``'s race ends before 64 deals.
+_BY_TABLE: Any = object()  # ExpertAgent's racing left to the table size
 
-    Measured against ``hard`` (paired, seats rotated, 2,000 rounds each): 4 players +0.32 points
-    a round (95% interval +0.03 to +0.62) with the same win rate, 2 players +0.39 (-0.10 to
-    +0.88), wins 48.3% against ``hard``'s 48.4%: barely stronger, at about 1.7x (2 players) to
-    2x (4 players) ``hard``'s CPU time per decision; ``docs/agents.md`` has the figures
-    (``scripts/nerts-expert-strength``) and ``benches/test_bench_nerts.py`` the cost.
+
+class ExpertAgent(_LookAheadAgent):
+    """:class:`HardAgent`'s search with a budget chosen by the table size: :attr:`TABLE` has one
+    :class:`Search` per number of players (a size without a row plays the nearest one). Settings
+    given to the constructor (``samples``, ``horizon_ms``, ``margin``, ``racing``, as for
+    ``hard``) hold at every table size and the others stay the table's; :meth:`search` is the
+    budget it plays at a table. Built like any outside agent, on the observation and
+    :func:`~cardcore.nerts.lookahead.choose`.
+
+    The rows are ``hard``'s search with four times its deals: up to 256 sampled deals per
+    decision instead of 64, raced the same way (8 deals each, then 8 more at a time for the
+    candidates still in the running), so clear choices cost what ``hard``'s do and the close
+    ones get the extra deals; it plays the same moves as ``hard`` whenever ``hard``'s race ends
+    before 64 deals. Measured against ``hard`` (paired, seats rotated, 2,000 rounds each):
+    4 players +0.32 points a round (95% interval +0.03 to +0.62) with the same win rate,
+    2 players +0.39 (-0.10 to +0.88), wins 48.3% against ``hard``'s 48.4%: barely stronger, at
+    about 1.7x (2 players) to 2x (4 players) ``hard``'s CPU time per decision;
+    ``docs/agents.md`` has the figures (``scripts/nerts-expert-strength``) and
+    ``benches/test_bench_nerts.py`` the cost.
     """
+
+    TABLE: ClassVar[Mapping[int, Search]] = MappingProxyType(
+        {players: Search(256, 20_000, 0.5, (8, 8, 2.5)) for players in (2, 3, 4)}
+    )
+    """The default budget per table size (number of players)."""
 
     def __init__(
         self,
-        samples: int = 256,
-        horizon_ms: int = 20_000,
-        margin: float = 0.5,
-        racing: Racing | None = (8, 8, 2.5),
+        samples: int | None = None,
+        horizon_ms: int | None = None,
+        margin: float | None = None,
+        racing: Racing | None = _BY_TABLE,
     ) -> None:
-        super().__init__(samples, horizon_ms, margin, racing)
+        super().__init__()
+        given: dict[str, Any] = {"samples": samples, "horizon_ms": horizon_ms, "margin": margin}
+        given = {k: v for k, v in given.items() if v is not None}
+        if racing is not _BY_TABLE:
+            given["racing"] = racing
+        self.table: dict[int, Search] = {
+            players: _check_search(row._replace(**given)) for players, row in self.TABLE.items()
+        }
+        """The budget this agent plays at each table size: :attr:`TABLE` with the settings
+        given to the constructor in every row."""
+
+    def search(self, players: int) -> Search:
+        """This table size's row of :attr:`table` (the nearest row for a size it lacks)."""
+        row = min(self.table, key=lambda p: (abs(p - players), p))
+        return self.table[row]
 
 
 _NATIVE_KINDS: dict[type[Any], int] = {
@@ -413,13 +482,14 @@ _RULE_OF_THUMB = (RuleOfThumbAgent.CLEAR_RANKS, RuleOfThumbAgent.act)
 _CHOOSE = choose
 
 
-def native_agent_state(agent: object, seat: int) -> dict[str, Any] | None:
-    """What ``cardcore_engine::nerts_round`` needs of a built-in agent at ``seat`` (its kind,
-    settings and stock memory), or None for any other agent (or one changed after it was
-    built: a replaced ``act``, a different plan, this module's ``choose`` replaced)."""
+def native_agent_state(agent: object, seat: int, players: int) -> dict[str, Any] | None:
+    """What ``cardcore_engine::nerts_round`` needs of a built-in agent at ``seat`` of a table of
+    ``players`` (its kind, settings and stock memory), or None for any other agent (or one
+    changed after it was built: a replaced ``act`` or ``search``, a different plan, this
+    module's ``choose`` replaced)."""
     cls: type[Any] = type(agent)
     kind = _NATIVE_KINDS.get(cls)
-    if kind is None or cls.act is not _NATIVE_ACTS[cls] or "act" in vars(agent):
+    if kind is None or cls.act is not _NATIVE_ACTS[cls] or {"act", "search"} & vars(agent).keys():
         return None
     if (RuleOfThumbAgent.CLEAR_RANKS, RuleOfThumbAgent.act) != _RULE_OF_THUMB:
         return None
@@ -434,22 +504,23 @@ def native_agent_state(agent: object, seat: int) -> dict[str, Any] | None:
         "memory": None,
         "last_ms": None,
     }
-    if isinstance(agent, HardAgent):
+    if isinstance(agent, _LookAheadAgent):
         if type(agent._prior) is not RuleOfThumbAgent or "act" in vars(agent._prior):
             return None
-        racing = agent.racing
+        search = agent.search(players)
+        racing = search.racing
         if racing is not None and len(racing) not in (3, 4):
             return None  # settings the look-ahead refuses: the Python agent handles them
-        first, step = (agent.samples, 1) if racing is None else racing[:2]
-        counts = (agent.samples, agent.horizon_ms, first, step)
+        first, step = (search.samples, 1) if racing is None else racing[:2]
+        counts = (search.samples, search.horizon_ms, first, step)
         if not all(type(x) is int and 0 < x < 2**32 for x in counts):
             return None
         memory = agent._memory.get(seat)
         state.update(
-            samples=agent.samples,
-            horizon_ms=agent.horizon_ms,
-            margin=agent.margin,
-            racing=_full_race(racing, agent.samples),
+            samples=search.samples,
+            horizon_ms=search.horizon_ms,
+            margin=search.margin,
+            racing=_full_race(racing, search.samples),
             memory=None
             if memory is None
             else (
@@ -464,7 +535,7 @@ def native_agent_state(agent: object, seat: int) -> dict[str, Any] | None:
 
 def native_agent_update(agent: object, seat: int, state: dict[str, Any]) -> None:
     """Takes back what a round played in Rust changed of a built-in agent at ``seat``."""
-    if not isinstance(agent, HardAgent):
+    if not isinstance(agent, _LookAheadAgent):
         return
     memory = state["memory"]
     if memory is not None:

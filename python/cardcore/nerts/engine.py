@@ -443,7 +443,7 @@ def _native_run(rnd: Round) -> bool:
     from cardcore.nerts.agents import native_agent_state
 
     n = len(rnd.agents)
-    agents = [native_agent_state(a, s) for s, a in enumerate(rnd.agents)]
+    agents = [native_agent_state(a, s, n) for s, a in enumerate(rnd.agents)]
     pending: list[tuple[int, int, int, int | None] | None] = [None] * n
     for t, tb, seat, kind, action in rnd._queue:
         if pending[seat] is not None:
