@@ -467,6 +467,38 @@ impl Table {
     }
 }
 
+/// Plays every plan in the same deals of the unseen cards until the budget is spent.
+fn search(
+    table: &Table,
+    params: &ExpertParams,
+    plans: &[spite::Plan],
+    unseen: &[u8],
+    seed: u64,
+) -> PairedTally {
+    let ctx = Ctx { table, params };
+    PairedTally::run(
+        plans.len(),
+        params.rollouts,
+        params.time_limit,
+        seed,
+        |rng, roll_seed, values| {
+            let deal = table.deal(unseen, rng);
+            for (v, plan) in values.iter_mut().zip(plans) {
+                let mut g = deal.clone();
+                let mut roll = CardRng::new(roll_seed);
+                g.finish_turn(&ctx, Some(&plan.steps), &mut roll);
+                for _ in 0..params.horizon {
+                    if g.end.is_some() {
+                        break;
+                    }
+                    g.finish_turn(&ctx, None, &mut roll);
+                }
+                *v = g.utility(&ctx);
+            }
+        },
+    )
+}
+
 /// The expert's plan at `table` (see the module docs).
 ///
 /// # Errors
@@ -487,28 +519,7 @@ pub fn decide(table: &Table, params: &ExpertParams, seed: u64) -> Result<Decisio
         });
     }
     let unseen = table.unseen()?;
-    let ctx = Ctx { table, params };
-    let tally = PairedTally::run(
-        plans.len(),
-        params.rollouts,
-        params.time_limit,
-        seed,
-        |rng, roll_seed, values| {
-            let deal = table.deal(&unseen, rng);
-            for (v, plan) in values.iter_mut().zip(&plans) {
-                let mut g = deal.clone();
-                let mut roll = CardRng::new(roll_seed);
-                g.finish_turn(&ctx, Some(&plan.steps), &mut roll);
-                for _ in 0..params.horizon {
-                    if g.end.is_some() {
-                        break;
-                    }
-                    g.finish_turn(&ctx, None, &mut roll);
-                }
-                *v = g.utility(&ctx);
-            }
-        },
-    );
+    let tally = search(table, params, &plans, &unseen, seed);
     let (choice, deals, k) = (tally.choice(params.margin), tally.deals(), plans.len());
     Ok(Decision {
         steps: plans[choice].steps.clone(),
@@ -615,5 +626,262 @@ mod tests {
         let mut t = table();
         t.hand.push(0);
         assert!(decide(&t, &params(), 1).is_err());
+    }
+}
+
+/// Offline comparison of search settings (issue 18), on positions of planner self-play (2
+/// players, default rules; every `SMX_EVERY`-th turn start of seat 0 in `SMX_GAMES` games from
+/// `SMX_SEED`). At each position the planner's best plans are valued over `SMX_REF_DEALS` deals
+/// (the reference: the same rollouts, scored after 2, 4 and 8 turns); each setting of
+/// `SMX_SETTINGS` (`rollouts/candidates/horizon/margin`, comma-separated, the first one the
+/// baseline) then searches with its own seed, and its choice is scored by the reference value it
+/// gains over the planner's plan (pay-off cards). Printed per setting: CPU time relative to the
+/// first, how often it leaves the planner's plan, the mean gain and the mean gain minus the
+/// first setting's on the same positions, with 95% intervals. The reference uses the search's
+/// own model (uniform deals, planner rollouts), so it judges budgets and selection rules, not
+/// a different model. Run with
+/// `SMX_GAMES=4 SMX_SEED=3 cargo test --release -p cardcore-engine --lib frontier -- --ignored
+/// --nocapture` (about 80 positions; 5-15 minutes).
+#[cfg(test)]
+mod frontier {
+    use super::*;
+    use crate::spite::SideRule;
+    use std::time::Instant;
+
+    fn env(name: &str, default: u64) -> u64 {
+        std::env::var(name)
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(default)
+    }
+
+    fn rules() -> PlanRules {
+        PlanRules {
+            top: 12,
+            wild_start: true,
+            refill_empty_hand: true,
+            side_rule: SideRule::Any,
+            must_play_aces: false,
+        }
+    }
+
+    fn view(g: &Game, s: usize) -> Table {
+        Table {
+            seat: s,
+            hand: g.hands[s].clone(),
+            payoff_tops: g
+                .payoffs
+                .iter()
+                .map(|p| p.last().copied().unwrap_or(NO_CARD))
+                .collect(),
+            payoff_counts: g
+                .payoffs
+                .iter()
+                .map(|p| u32::try_from(p.len()).unwrap())
+                .collect(),
+            sides: g.sides.clone(),
+            center: g.center.clone(),
+            hand_sizes: g.hands.iter().map(Vec::len).collect(),
+            stock_count: g.stock.len(),
+            decks: 2,
+            hand_size: 5,
+            rules: rules(),
+            turn: g.turn,
+            max_turns: 100_000,
+        }
+    }
+
+    fn new_game(rng: &mut CardRng) -> Game {
+        let mut cards: Vec<u8> = (0u8..=12).flat_map(|v| std::iter::repeat_n(v, 8)).collect();
+        shuffle(rng, &mut cards);
+        let mut payoffs = Vec::new();
+        for _ in 0..2 {
+            let at = cards.len() - 20;
+            payoffs.push(cards.split_off(at));
+        }
+        let mut g = Game {
+            hands: vec![Vec::new(), Vec::new()],
+            payoffs,
+            sides: vec![vec![Vec::new(); 4]; 2],
+            center: vec![Vec::new(); 3],
+            stock: cards,
+            current: usize::try_from(rng.next_u64() % 2).unwrap(),
+            turn: 0,
+            end: None,
+        };
+        g.draw(5);
+        g
+    }
+
+    /// Reference values: every plan over `deals` deals, utility after each of `horizons`.
+    fn reference(
+        table: &Table,
+        params: &ExpertParams,
+        plans: &[spite::Plan],
+        unseen: &[u8],
+        deals: u32,
+        horizons: &[usize],
+        seed: u64,
+    ) -> Vec<Vec<f64>> {
+        let ctx = Ctx { table, params };
+        let hmax = *horizons.iter().max().unwrap();
+        let mut sums = vec![vec![0.0; plans.len()]; horizons.len()];
+        let mut rng = CardRng::new(seed);
+        for d in 0..deals {
+            let deal = table.deal(unseen, &mut rng);
+            let roll_seed =
+                crate::rng::mix64(seed ^ u64::from(d).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+            for (j, plan) in plans.iter().enumerate() {
+                let mut g = deal.clone();
+                let mut roll = CardRng::new(roll_seed);
+                g.finish_turn(&ctx, Some(&plan.steps), &mut roll);
+                for t in 0..=hmax {
+                    if let Some(k) = horizons.iter().position(|&h| h == t) {
+                        sums[k][j] += g.utility(&ctx);
+                    }
+                    if t < hmax && g.end.is_none() {
+                        g.finish_turn(&ctx, None, &mut roll);
+                    }
+                }
+            }
+        }
+        let n = f64::from(deals);
+        sums.iter()
+            .map(|r| r.iter().map(|x| x / n).collect())
+            .collect()
+    }
+
+    #[test]
+    #[ignore = "offline experiment"]
+    fn frontier() {
+        let games = env("SMX_GAMES", 4);
+        let seed = env("SMX_SEED", 1);
+        let ref_deals = u32::try_from(env("SMX_REF_DEALS", 512)).unwrap();
+        let every = env("SMX_EVERY", 2);
+        let horizons = [2usize, 4, 8];
+        // (label, rollouts, candidates, horizon, margin)
+        let settings: Vec<(String, u32, usize, usize, f64)> = std::env::var("SMX_SETTINGS")
+            .unwrap_or_else(|_| "32/6/2/1,32/10/2/1,20/10/2/1,16/12/2/1,32/6/4/1,20/10/4/1,16/10/4/1,24/8/3/1,64/10/2/1,32/10/4/1,12/16/2/1".into())
+            .split(',')
+            .map(|s| {
+                let f: Vec<&str> = s.split('/').collect();
+                (
+                    format!("r{} k{} h{} m{}", f[0], f[1], f[2], f[3]),
+                    f[0].parse().unwrap(),
+                    f[1].parse().unwrap(),
+                    f[2].parse().unwrap(),
+                    f[3].parse().unwrap(),
+                )
+            })
+            .collect();
+        let kmax = settings.iter().map(|s| s.2).max().unwrap();
+        let base = ExpertParams {
+            rollouts: 32,
+            time_limit: None,
+            candidates: 6,
+            horizon: 2,
+            margin: 1.0,
+            win_value: 10.0,
+            node_limit: 500_000,
+            weights: spite::preset("hard").unwrap(),
+        };
+        // gains[setting][horizon]: sum and sum of squares; time per setting; overrides.
+        let ns = settings.len();
+        let mut gain = vec![vec![(0.0f64, 0.0f64); horizons.len()]; ns];
+        let mut secs = vec![0.0f64; ns];
+        let mut moved = vec![0u32; ns];
+        let mut best_gain = vec![(0.0f64, 0.0f64); horizons.len()];
+        let mut diff = vec![vec![(0.0f64, 0.0f64); horizons.len()]; ns];
+        let mut n = 0u32;
+        let mut rng = CardRng::new(seed);
+        let dummy = view(&new_game(&mut CardRng::new(0)), 0);
+        for gi in 0..games {
+            let mut g = new_game(&mut rng);
+            let mut turn = 0u64;
+            while g.end.is_none() && g.turn < 400 {
+                if g.current == 0 && turn % every == 0 {
+                    let t = view(&g, 0);
+                    let inp = t.plan_input().unwrap();
+                    let plans = spite::plan_top(&inp, &base.weights, base.node_limit, kmax);
+                    if plans.len() > 1 {
+                        let unseen = t.unseen().unwrap();
+                        let vals = reference(
+                            &t,
+                            &base,
+                            &plans,
+                            &unseen,
+                            ref_deals,
+                            &horizons,
+                            rng.next_u64(),
+                        );
+                        for (hi, v) in vals.iter().enumerate() {
+                            let b = v.iter().copied().fold(f64::MIN, f64::max) - v[0];
+                            best_gain[hi].0 += b;
+                            best_gain[hi].1 += b * b;
+                        }
+                        let sel_seed = rng.next_u64();
+                        let mut first = Vec::new();
+                        for (si, (_, r, k, h, m)) in settings.iter().enumerate() {
+                            let params = ExpertParams {
+                                rollouts: *r,
+                                candidates: *k,
+                                horizon: *h,
+                                margin: *m,
+                                ..base
+                            };
+                            let k = (*k).min(plans.len());
+                            let start = Instant::now();
+                            let tally = search(&t, &params, &plans[..k], &unseen, sel_seed);
+                            let c = tally.choice(*m);
+                            secs[si] += start.elapsed().as_secs_f64();
+                            moved[si] += u32::from(c != 0);
+                            for (hi, v) in vals.iter().enumerate() {
+                                let d = v[c] - v[0];
+                                gain[si][hi].0 += d;
+                                gain[si][hi].1 += d * d;
+                                if si == 0 {
+                                    first.push(d);
+                                }
+                                let e = d - first[hi];
+                                diff[si][hi].0 += e;
+                                diff[si][hi].1 += e * e;
+                            }
+                        }
+                        n += 1;
+                    }
+                }
+                if g.current == 0 {
+                    turn += 1;
+                }
+                let ctx = Ctx {
+                    table: &dummy,
+                    params: &base,
+                };
+                g.finish_turn(&ctx, None, &mut rng);
+            }
+            eprintln!("game {gi}: {n} decisions so far");
+        }
+        let nf = f64::from(n);
+        let ci = |(s, q): (f64, f64)| {
+            let m = s / nf;
+            let se = ((q / nf - m * m).max(0.0) / nf).sqrt();
+            format!("{m:+.4} ({:+.4} to {:+.4})", m - 1.96 * se, m + 1.96 * se)
+        };
+        eprintln!("decisions {n}, reference {ref_deals} deals, horizons {horizons:?}");
+        let bests: Vec<String> = best_gain.iter().map(|&x| ci(x)).collect();
+        eprintln!("oracle best-of-{kmax}: {}", bests.join(" | "));
+        for (si, s) in settings.iter().enumerate() {
+            let gs: Vec<String> = gain[si].iter().map(|&x| ci(x)).collect();
+            let ds: Vec<String> = diff[si].iter().map(|&x| ci(x)).collect();
+            eprintln!(
+                "{:<18} cost {:.2}x moved {:.1}% gain h2/h4/h8: {}\n{:<18} minus first: {}",
+                s.0,
+                secs[si] / secs[0],
+                100.0 * f64::from(moved[si]) / nf,
+                gs.join(" | "),
+                "",
+                ds.join(" | ")
+            );
+        }
     }
 }
