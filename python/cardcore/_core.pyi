@@ -682,9 +682,23 @@ def nerts_rollouts(
     rules: NertsRules,
     candidates: _Sequence[int],
 ) -> list[int]: ...
-def nerts_knowledge(
-    obs: _Any, own_cycle: _Sequence[int | None]
-) -> tuple[list[NertsSeat], list[list[int]]]: ...
+
+@_final
+class NertsKnowledge:
+    """Every seat as the observing seat knows it, and the foundations' next ranks (4 x 16)."""
+
+    def __new__(
+        cls, *, seats: _Sequence[NertsSeat], need: _Sequence[_Sequence[int]]
+    ) -> NertsKnowledge: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    def __ne__(self, other: object, /) -> bool: ...
+    __hash__: _ClassVar[None]  # type: ignore[assignment]
+    @property
+    def seats(self) -> list[NertsSeat]: ...
+    @property
+    def need(self) -> list[list[int]]: ...
+
+def nerts_knowledge(obs: _Any, own_cycle: _Sequence[int | None]) -> NertsKnowledge: ...
 def nerts_choose(
     obs: _Any,
     own_cycle: _Sequence[int | None],

@@ -97,7 +97,8 @@ class Recorder:
         if not self.rnd_ref:  # a decision inside Round() itself, at t = 0
             return choice
         if legal == self.rnd_ref[0].legal(obs.seat):  # not the re-decision after a miss
-            seats, need = knowledge(obs, cycle)
+            known = knowledge(obs, cycle)
+            seats, need = known.seats, known.need
             assert (seats, need) == reference_knowledge(obs, cycle)
             code = _core.nerts_greedy_move(seats, need, obs.seat, table_rules(obs.table_options))
             assert code == (None if choice is None else choice.code), (obs.seat, obs.now)
@@ -163,7 +164,8 @@ def test_values_are_seeded_and_per_candidate() -> None:
 def test_bad_knowledge_is_a_value_error_not_a_panic() -> None:
     rnd = Round(Options(), 3, [GreedyAgent(), GreedyAgent()])
     obs = rnd.observation(0)
-    seats, need = knowledge(obs, StockMemory().update(obs))
+    known = knowledge(obs, StockMemory().update(obs))
+    seats, need = known.seats, known.need
     rules = table_rules(obs.table_options)
     timing = table_timing(obs.table_options)
     flip = [a.code for a in rnd.legal(0) if str(a) == "flip"]

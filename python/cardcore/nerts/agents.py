@@ -523,11 +523,11 @@ def native_agent_state(agent: object, seat: int, players: int) -> dict[str, Any]
             racing=_full_race(racing, search.samples),
             memory=None
             if memory is None
-            else (
-                None if memory.cycle is None else list(memory.cycle),
-                memory.waste,
-                memory.stalemates,
-            ),
+            else {
+                "cycle": None if memory.cycle is None else list(memory.cycle),
+                "waste": memory.waste,
+                "stalemates": memory.stalemates,
+            },
             last_ms=agent._last_ms.get(seat),
         )
     return state
@@ -540,7 +540,7 @@ def native_agent_update(agent: object, seat: int, state: dict[str, Any]) -> None
     memory = state["memory"]
     if memory is not None:
         m = StockMemory()
-        m.cycle, m.waste, m.stalemates = memory
+        m.cycle, m.waste, m.stalemates = memory["cycle"], memory["waste"], memory["stalemates"]
         agent._memory[seat] = m
     if state["last_ms"] is not None:
         agent._last_ms[seat] = state["last_ms"]

@@ -444,11 +444,12 @@ def _native_run(rnd: Round) -> bool:
 
     n = len(rnd.agents)
     agents = [native_agent_state(a, s, n) for s, a in enumerate(rnd.agents)]
-    pending: list[tuple[int, int, int, int | None] | None] = [None] * n
+    pending: list[dict[str, Any] | None] = [None] * n
     for t, tb, seat, kind, action in rnd._queue:
         if pending[seat] is not None:
             return False
-        pending[seat] = (t, tb, kind, None if action is None else action.code)
+        code = None if action is None else action.code
+        pending[seat] = {"t": t, "tiebreak": tb, "kind": kind, "action": code}
     if None in agents or [p is not None for p in pending] != rnd._pending:
         return False
     table, o = rnd.table, rnd.options
@@ -484,7 +485,14 @@ def _native_run(rnd: Round) -> bool:
                 "flip_count": pl.flip_count,
                 "stalemates": pl.stalemates,
                 "undo": [
-                    (r.action.code, r.kind, r.src, r.dst, r.depth, r.card)
+                    {
+                        "action": r.action.code,
+                        "kind": r.kind,
+                        "src": r.src,
+                        "dst": r.dst,
+                        "depth": r.depth,
+                        "card": r.card,
+                    }
                     for r in table.undo_stacks[s]
                 ],
             }
@@ -510,8 +518,10 @@ def _native_run(rnd: Round) -> bool:
         pl.nerts, pl.work, pl.stock, pl.waste = d["nerts"], d["work"], d["stock"], d["waste"]
         pl.recycles, pl.flip_count, pl.stalemates = d["recycles"], d["flip_count"], d["stalemates"]
         table.undo_stacks[s] = [
-            _UndoRecord(action_from_code(code), kind, src, dst, depth, card)
-            for code, kind, src, dst, depth, card in d["undo"]
+            _UndoRecord(
+                action_from_code(u["action"]), u["kind"], u["src"], u["dst"], u["depth"], u["card"]
+            )
+            for u in d["undo"]
         ]
     table.foundations = out["foundations"]
     table.running = out["table_running"]
@@ -523,10 +533,9 @@ def _native_run(rnd: Round) -> bool:
     rnd._pending = [False] * n
     for s, ev in enumerate(out["pending"]):
         if ev is not None:
-            t, tb, kind, code = ev
-            heapq.heappush(
-                rnd._queue, (t, tb, s, kind, None if code is None else action_from_code(code))
-            )
+            code = ev["action"]
+            action = None if code is None else action_from_code(code)
+            heapq.heappush(rnd._queue, (ev["t"], ev["tiebreak"], s, ev["kind"], action))
             rnd._pending[s] = True
     rnd._timing = [Rng.from_state(st) for st in out["timing"]]
     rnd._agent_rng = [Rng.from_state(st) for st in out["agent_rng"]]

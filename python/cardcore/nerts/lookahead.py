@@ -121,13 +121,11 @@ def table_rules(options: Options) -> _core.NertsRules:
     )
 
 
-def knowledge(
-    obs: NertsObservation, own_cycle: Sequence[int | None]
-) -> tuple[list[_core.NertsSeat], list[list[int]]]:
-    """Every seat as the observing seat knows it (faces ``0..52`` per seat; ``255`` marks an
-    unknown card), and per suit how many foundations take each rank next. Built in Rust
-    (``cardcore_engine::nerts_rollout::knowledge``); raises ``ValueError`` for a card that is
-    not its seat's or a memory that does not fit."""
+def knowledge(obs: NertsObservation, own_cycle: Sequence[int | None]) -> _core.NertsKnowledge:
+    """Every seat as the observing seat knows it (``seats``: faces ``0..52`` per seat; ``255``
+    marks an unknown card), and per suit how many foundations take each rank next (``need``).
+    Built in Rust (``cardcore_engine::nerts_rollout::knowledge``); raises ``ValueError`` for a
+    card that is not its seat's or a memory that does not fit."""
     return _core.nerts_knowledge(obs, list(own_cycle))
 
 
@@ -146,11 +144,11 @@ def rollout_samples(
     and ``ValueError`` if the knowledge is inconsistent."""
     if samples < 1 or horizon_ms < 1:
         raise OptionError("samples and horizon_ms must be positive")
-    seats, need = knowledge(obs, own_cycle)
+    known = knowledge(obs, own_cycle)
     opts = obs.table_options
     flat = _core.nerts_rollouts(
-        seats,
-        need,
+        known.seats,
+        known.need,
         obs.seat,
         horizon_ms,
         samples,

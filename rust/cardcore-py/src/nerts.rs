@@ -9,7 +9,7 @@ use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
-use crate::boundary::{boundary_struct, same_fields};
+use crate::boundary::{boundary_struct, keyword_class, same_fields};
 use crate::errors::{option_error, py_err};
 
 /// Every legal move of one 32-byte player state, as 4 bytes per move.
@@ -117,7 +117,7 @@ boundary_struct!(
 
 /// What the deciding seat knows of one seat (`nerts_rollout::SeatKnowledge`; faces `0..52`,
 /// `255` for a card not known), as `nerts_knowledge` returns it.
-#[pyclass(module = "cardcore._core", frozen, eq)]
+#[pyclass(module = "cardcore._core", frozen, eq, from_py_object)]
 #[derive(Clone, PartialEq, Eq)]
 pub struct NertsSeat(SeatKnowledge);
 
@@ -297,16 +297,27 @@ fn observed(
     Ok((seats, need, me))
 }
 
-/// `(seats, need)` for `nerts_rollouts` from a `NertsObservation` and its seat's remembered
-/// stock cycle (`None` for a card not seen).
+keyword_class!(
+    /// Every seat as the observing seat knows it, and per suit how many foundations take each
+    /// rank next (`need`, 4 x 16): the `seats` and `need` arguments of `nerts_rollouts`.
+    NertsKnowledge {
+        seats: Vec<NertsSeat>,
+        need: Vec<Vec<u16>>,
+    }
+);
+
+/// What a `NertsObservation`'s seat knows of the table, from the observation and its
+/// remembered stock cycle (`None` for a card not seen).
 #[pyfunction]
 pub(crate) fn nerts_knowledge(
     obs: &Bound<'_, PyAny>,
     own_cycle: Vec<Option<u8>>,
-) -> PyResult<(Vec<NertsSeat>, Vec<Vec<u16>>)> {
+) -> PyResult<NertsKnowledge> {
     let (seats, need, _) = observed(obs, &own_cycle)?;
-    let need = need.iter().map(|row| ints(row)).collect();
-    Ok((seats.into_iter().map(NertsSeat).collect(), need))
+    Ok(NertsKnowledge {
+        seats: seats.into_iter().map(NertsSeat).collect(),
+        need: need.iter().map(|row| ints(row)).collect(),
+    })
 }
 
 /// The look-ahead's choice for the observation's seat (GIL released while it plays): the index

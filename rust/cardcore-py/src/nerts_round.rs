@@ -1,6 +1,7 @@
 //! Bindings of `cardcore_engine::nerts_round`: a whole Nerts round of built-in agents, handed
 //! over by `cardcore.nerts.engine.Round.run` as dicts and handed back the same way.
 
+use crate::boundary::same_fields;
 use crate::errors::option_error;
 use crate::nerts::NertsRacing;
 use cardcore_engine::nerts_rollout::Racing;
@@ -11,12 +12,67 @@ use cardcore_engine::nerts_round::{
 use cardcore_engine::rng::CardRng;
 use pyo3::prelude::*;
 
-/// `(action code, kind, src, dst, depth, card)` of one `_UndoRecord`.
-type UndoTuple = (u32, u8, u8, usize, usize, i32);
-/// `(cycle or None, waste, stalemates)` of a `StockMemory`.
-type MemoryTuple = (Option<Vec<Option<u8>>>, u32, u32);
-/// `(t, tiebreak, kind, action code or None)` of a seat's pending event.
-type PendingTuple = (i64, u64, u8, Option<u32>);
+/// One `_UndoRecord` as a dict (`nerts_round::UndoRecord`; `action` the action's code).
+#[derive(FromPyObject, IntoPyObject)]
+#[pyo3(from_item_all)]
+struct UndoDict {
+    action: u32,
+    kind: u8,
+    src: u8,
+    dst: usize,
+    depth: usize,
+    card: i32,
+}
+
+same_fields!(
+    UndoDict,
+    UndoRecord {
+        action,
+        kind,
+        src,
+        dst,
+        depth,
+        card
+    }
+);
+
+/// A hard agent's `StockMemory` as a dict (`cycle` `None` until known).
+#[derive(FromPyObject, IntoPyObject)]
+#[pyo3(from_item_all)]
+struct MemoryDict {
+    cycle: Option<Vec<Option<u8>>>,
+    waste: u32,
+    stalemates: u32,
+}
+
+same_fields!(
+    MemoryDict,
+    StockMemory {
+        cycle,
+        waste,
+        stalemates
+    }
+);
+
+/// A seat's pending event as a dict (`nerts_round::Pending`; `action` a code or `None`).
+#[derive(FromPyObject, IntoPyObject)]
+#[pyo3(from_item_all)]
+struct PendingDict {
+    t: i64,
+    tiebreak: u64,
+    kind: u8,
+    action: Option<u32>,
+}
+
+same_fields!(
+    PendingDict,
+    Pending {
+        t,
+        tiebreak,
+        kind,
+        action
+    }
+);
 
 #[derive(FromPyObject)]
 #[pyo3(from_item_all)]
@@ -53,7 +109,7 @@ struct LayoutDict<C> {
     recycles: u32,
     flip_count: u8,
     stalemates: u32,
-    undo: Vec<UndoTuple>,
+    undo: Vec<UndoDict>,
 }
 
 #[derive(FromPyObject)]
@@ -64,13 +120,13 @@ struct AgentDict {
     horizon_ms: u32,
     margin: f64,
     racing: NertsRacing,
-    memory: Option<MemoryTuple>,
+    memory: Option<MemoryDict>,
     last_ms: Option<i64>,
 }
 
 #[derive(IntoPyObject)]
 struct AgentOut {
-    memory: Option<MemoryTuple>,
+    memory: Option<MemoryDict>,
     last_ms: Option<i64>,
     searches: u64,
 }
@@ -110,7 +166,7 @@ round_dicts! {
         executed: u64,
         stalemates: u32,
         recycles_since: Vec<u32>,
-        pending: Vec<Option<PendingTuple>>,
+        pending: Vec<Option<PendingDict>>,
         sleeping: Vec<bool>,
         timing: Vec<[u64; 4]>,
         agent_rng: Vec<[u64; 4]>,
@@ -175,18 +231,7 @@ fn layout(d: LayoutDict<u8>) -> Layout {
         recycles: d.recycles,
         flip_count: d.flip_count,
         stalemates: d.stalemates,
-        undo: d
-            .undo
-            .into_iter()
-            .map(|(action, kind, src, dst, depth, card)| UndoRecord {
-                action,
-                kind,
-                src,
-                dst,
-                depth,
-                card,
-            })
-            .collect(),
+        undo: d.undo.into_iter().map(UndoRecord::from).collect(),
     }
 }
 
@@ -203,11 +248,7 @@ fn layout_out(l: Layout) -> LayoutDict<u16> {
         recycles: l.recycles,
         flip_count: l.flip_count,
         stalemates: l.stalemates,
-        undo: l
-            .undo
-            .into_iter()
-            .map(|r| (r.action, r.kind, r.src, r.dst, r.depth, r.card))
-            .collect(),
+        undo: l.undo.into_iter().map(UndoDict::from).collect(),
     }
 }
 
@@ -226,11 +267,7 @@ fn agent(d: AgentDict) -> PyResult<SeatAgent> {
     };
     Ok(SeatAgent {
         agent,
-        memory: d.memory.map(|(cycle, waste, stalemates)| StockMemory {
-            cycle,
-            waste,
-            stalemates,
-        }),
+        memory: d.memory.map(StockMemory::from),
         last_ms: d.last_ms,
         searches: 0,
     })
@@ -271,14 +308,7 @@ fn state(d: RoundDict) -> PyResult<RoundState> {
         pending: d
             .pending
             .into_iter()
-            .map(|p| {
-                p.map(|(t, tiebreak, kind, action)| Pending {
-                    t,
-                    tiebreak,
-                    kind,
-                    action,
-                })
-            })
+            .map(|p| p.map(Pending::from))
             .collect(),
         sleeping: d.sleeping,
         timing: d.timing.into_iter().map(rng).collect::<PyResult<_>>()?,
@@ -303,7 +333,7 @@ fn out(s: RoundState) -> RoundOut {
         pending: s
             .pending
             .into_iter()
-            .map(|p| p.map(|p| (p.t, p.tiebreak, p.kind, p.action)))
+            .map(|p| p.map(PendingDict::from))
             .collect(),
         sleeping: s.sleeping,
         timing: s.timing.iter().map(CardRng::state).collect(),
@@ -313,7 +343,7 @@ fn out(s: RoundState) -> RoundOut {
             .agents
             .into_iter()
             .map(|a| AgentOut {
-                memory: a.memory.map(|m| (m.cycle, m.waste, m.stalemates)),
+                memory: a.memory.map(MemoryDict::from),
                 last_ms: a.last_ms,
                 searches: a.searches,
             })
