@@ -141,6 +141,47 @@ def test_bindings_map_errors_in_one_place() -> None:
                 assert bare not in path.read_text(), f"{path.name} raises {bare}"
 
 
+def test_package_raises_no_bare_builtin_errors() -> None:
+    """Every error the package raises on purpose is a ``cardcore.errors`` class (the ones that
+    were a bare ``ValueError`` subclass it, so ``except ValueError`` still catches them); the
+    one ``raise ValueError`` left is caught on the next lines (``OptionSpec.parse``)."""
+    import re
+    from pathlib import Path
+
+    pkg = Path(cardcore.__file__).parent
+    bare = re.compile(r"raise (ValueError|TypeError|KeyError|RuntimeError|OverflowError)\b")
+    found = [
+        f"{path.relative_to(pkg)}:{n}"
+        for path in sorted(pkg.rglob("*.py"))
+        for n, line in enumerate(path.read_text().splitlines(), 1)
+        if bare.search(line)
+    ]
+    assert found == ["games/base.py:84"], found
+
+
+def test_positions_records_and_patches_raise_typed_errors() -> None:
+    from cardcore.games.records import replay_start
+    from cardcore.nerts import Options as NertsOptions
+    from cardcore.nerts.table import NertsTable
+    from cardcore.report.results import numbers, seats
+    from cardcore.three_thirteen.rules import Options as TTOptions
+    from cardcore.three_thirteen.rules import State as TTState
+    from cardcore.web.patch import Mirror
+
+    with pytest.raises(StateFormatError, match="one deck per player"):
+        NertsTable(NertsOptions(), [list(range(52))])
+    with pytest.raises(StateFormatError, match="not a permutation"):
+        TTState(TTOptions(num_players=2), 1, stacked_decks={1: [0, 0, 1]})
+    with pytest.raises(StateFormatError, match="winner must be seats"):
+        seats([5], 2, "winner")
+    with pytest.raises(StateFormatError, match="scores must be numbers"):
+        numbers([float("nan")], "scores")
+    with pytest.raises(StateFormatError, match="before the first state"):
+        Mirror().feed({"type": "patch", "ops": []})
+    with pytest.raises(OptionError, match="lacks"):
+        replay_start("toy", 1, 2, ["a", "b"], {}, order=("format",))
+
+
 def test_rng_below_names_its_argument() -> None:
     from cardcore.rng import Rng
 

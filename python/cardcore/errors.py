@@ -50,8 +50,9 @@ class ReplayMismatchError(CardcoreError):
 
 
 class StateFormatError(CardcoreError, ValueError):
-    """JSON that is not a valid state, observation or move of the game reading it: malformed,
-    inconsistent (cards missing or twice), of another format or of another game."""
+    """JSON (or a position built in code) that is not a valid state, observation, move or
+    record of the game reading it: malformed, inconsistent (cards missing or twice), of another
+    format or of another game."""
 
 
 class UnsupportedVersionError(StateFormatError):

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
+from cardcore.errors import OptionError
 from cardcore.rng import RNG_VERSION
 
 __all__ = [
@@ -109,5 +110,5 @@ def replay_start(
     }
     missing = [k for k, v in values.items() if v is not None and k not in order]
     if missing:
-        raise ValueError(f"replay head order {list(order)} lacks {missing}")
+        raise OptionError(f"replay head order {list(order)} lacks {missing}")
     return {k: values[k] for k in order if values[k] is not None}

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from cardcore import _core
 from cardcore.cards import deck_of, id_text, is_red, natural_face, rank_of, suit_of
-from cardcore.errors import IllegalMoveError
+from cardcore.errors import IllegalMoveError, StateFormatError
 from cardcore.nerts.actions import (
     K_FLIP,
     K_FOUNDATION,
@@ -116,7 +116,7 @@ class NertsTable:
 
     def __init__(self, options: Options, decks: Sequence[Sequence[int]]) -> None:
         if len(decks) != options.num_players:
-            raise ValueError("need one deck per player")
+            raise StateFormatError("need one deck per player")
         self.options = options
         self.decks = [list(d) for d in decks]
         self.players: list[PlayerLayout] = []
@@ -142,7 +142,7 @@ class NertsTable:
         ``decks`` is rebuilt from the cards each seat holds; nothing checks that the position
         is reachable."""
         if len(layouts) != options.num_players:
-            raise ValueError("need one layout per player")
+            raise StateFormatError("need one layout per player")
         new = object.__new__(NertsTable)
         new.options = options
         new.players = [p.clone() for p in layouts]
@@ -151,7 +151,7 @@ class NertsTable:
         new.decks = [sorted(p.all_cards()) for p in new.players]
         new.foundations = [list(f) for f in foundations]
         if any(not f for f in new.foundations):
-            raise ValueError("foundations may not be empty")
+            raise StateFormatError("foundations may not be empty")
         new.running = True
         new.undo_stacks = [[] for _ in layouts]
         new._masks = None

@@ -8,7 +8,7 @@ import json
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from cardcore.errors import CardcoreError, OptionError
+from cardcore.errors import CardcoreError, OptionError, StateFormatError
 from cardcore.games.base import get_game
 from cardcore.report.results import Results
 from cardcore.sim.writers import format_for
@@ -60,7 +60,7 @@ class Groups:
     def add(self, record: Mapping[str, Any], source: str) -> None:
         players = record["players"]
         if isinstance(players, bool) or not isinstance(players, int) or players < 1:
-            raise ValueError(f"players must be an int >= 1, not {players!r}")
+            raise StateFormatError(f"players must be an int >= 1, not {players!r}")
         self.for_record(str(record["game"]), players, set(record)).add(record, source)
 
     def __iter__(self) -> Iterator[Results]:

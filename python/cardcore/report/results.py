@@ -16,6 +16,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from cardcore.errors import StateFormatError
+
 __all__ = ["OUTCOMES", "Results", "first_place", "outcomes", "round_scores", "seats"]
 
 OUTCOMES = ("win", "tie", "loss")
@@ -38,11 +40,12 @@ def first_place(record: Mapping[str, Any], players: int) -> list[int]:
 
 def seats(values: Iterable[Any], players: int, what: str) -> list[int]:
     """``values`` as a list if each is a seat (an int in ``0..players-1``; a bool is not), else
-    ``ValueError`` naming ``what``: a winner outside the table would count for nobody."""
+    ``StateFormatError`` (a ``ValueError``) naming ``what``: a winner outside the table would
+    count for nobody."""
     out: list[int] = []
     for v in [values] if isinstance(values, str | bytes | Mapping) else values:
         if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v < players:
-            raise ValueError(f"{what} must be seats 0..{players - 1}, not {v!r}")
+            raise StateFormatError(f"{what} must be seats 0..{players - 1}, not {v!r}")
         out.append(v)
     return out
 
@@ -65,11 +68,12 @@ def round_scores(record: Mapping[str, Any], path: str | None) -> list[Sequence[f
 
 def numbers(values: Iterable[Any], what: str) -> tuple[float, ...]:
     """``values`` as a tuple if each is a finite int or float (a bool is not), else
-    ``ValueError`` naming ``what`` (records come from files anyone may have written)."""
+    ``StateFormatError`` (a ``ValueError``) naming ``what`` (records come from files anyone may
+    have written)."""
     out = tuple(values)
     for v in out:
         if isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v):
-            raise ValueError(f"{what} must be numbers, not {v!r}")
+            raise StateFormatError(f"{what} must be numbers, not {v!r}")
     return out
 
 
@@ -139,7 +143,7 @@ class Results:
         if self.pair_deals and record.get("seed") is not None:
             seed = int(record["seed"])
             if not 0 <= seed < 1 << 64:
-                raise ValueError(f"seed must be in 0..2**64-1, not {seed}")
+                raise StateFormatError(f"seed must be in 0..2**64-1, not {seed}")
             ids = tuple(self.agent_id(a) for a in agents)
             self.deal_rows.append((seed, ids, scores, tuple(o == 0 for o in out)))
 

@@ -18,7 +18,7 @@ from bisect import insort
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Final, NamedTuple
 
-from cardcore.errors import IllegalMoveError
+from cardcore.errors import IllegalMoveError, StateFormatError
 from cardcore.games import api
 from cardcore.rng import Rng
 from cardcore.three_thirteen.melds import (
@@ -240,7 +240,9 @@ class State(api.EngineState["ThreeThirteenGame"], api.State[Move]):
         if rnd in self._stacked:
             deck = self._stacked[rnd]
             if sorted(deck) != list(range(total)):
-                raise ValueError(f"stacked deck for round {rnd} is not a permutation of the cards")
+                raise StateFormatError(
+                    f"stacked deck for round {rnd} is not a permutation of the cards"
+                )
         else:
             deck = self._rng.permutation(total)
         self.round = rnd

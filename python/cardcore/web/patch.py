@@ -18,6 +18,8 @@ from __future__ import annotations
 import marshal
 from typing import Any
 
+from cardcore.errors import StateFormatError
+
 __all__ = ["Mirror", "apply", "diff"]
 
 Op = list[Any]
@@ -119,7 +121,7 @@ class Mirror:
             return True
         if kind == "patch":
             if self.state is None:
-                raise ValueError("a patch arrived before the first state")
+                raise StateFormatError("a patch arrived before the first state")
             apply(self.state, msg["ops"])
             return True
         return False
