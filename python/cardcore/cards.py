@@ -42,7 +42,7 @@ __all__ = [
 
 RANKS: Final = "A23456789TJQK"
 SUITS: Final = "cdhs"
-NATURALS: Final = 52
+NATURALS: Final[int] = _core.NATURALS
 """Natural cards in a deck (faces ``0..51``); physical ids of ``d`` decks start their jokers at
 ``NATURALS * d``."""
 JOKER0: Final[int] = _core.JOKER0

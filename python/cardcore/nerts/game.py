@@ -23,7 +23,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Final, cast
 
 from cardcore import _core
-from cardcore.cards import natural_face
+from cardcore.cards import NATURALS, RANKS, natural_face
 from cardcore.errors import (
     IllegalMoveError,
     OptionError,
@@ -54,8 +54,8 @@ if TYPE_CHECKING:
 
 __all__ = ["NertsGame", "NertsState", "game_for"]
 
-FACES: Final = 52
-MAX_DEPTH: Final = 13
+FACES: Final = NATURALS
+MAX_DEPTH: Final = len(RANKS)
 """The deepest pile-to-pile move: a work pile holds at most K down to A."""
 
 
@@ -230,10 +230,10 @@ class NertsGame(api.Game[Action]):
         players = []
         for pd in api.read_list(b["players"], p):
             pl = object.__new__(PublicPlayer)
-            pl.nerts_count = api.read_int(pd["nerts_count"], 0, 52)
+            pl.nerts_count = api.read_int(pd["nerts_count"], 0, NATURALS)
             pl.nerts_top = None if pd["nerts_top"] is None else c.card(pd["nerts_top"])
-            pl.stock_count = api.read_int(pd["stock_count"], 0, 52)
-            pl.waste_count = api.read_int(pd["waste_count"], 0, 52)
+            pl.stock_count = api.read_int(pd["stock_count"], 0, NATURALS)
+            pl.waste_count = api.read_int(pd["waste_count"], 0, NATURALS)
             pl.waste_top = None if pd["waste_top"] is None else c.card(pd["waste_top"])
             pl.work = tuple(tuple(x) for x in c.decode_piles(pd["work"], self.rules.work_piles))
             players.append(pl)

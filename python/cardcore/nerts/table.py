@@ -37,6 +37,7 @@ __all__ = ["NertsTable", "PlayerLayout", "card_text", "fits_work"]
 _F_PARTIAL, _F_FILL_ANY = _core.NERTS_F_PARTIAL, _core.NERTS_F_FILL_ANY
 _F_RECYCLE, _F_RUNNING = _core.NERTS_F_RECYCLE, _core.NERTS_F_RUNNING
 _NONE = _core.NERTS_NONE  # no card: an empty pile's top in the encoded state
+_MAX_WORK = _core.NERTS_MAX_WORK  # work-pile slots in the encoded state
 
 
 # --- cards --------------------------------------------------------------------------------
@@ -219,8 +220,8 @@ class NertsTable:
             | (_F_RECYCLE if self.may_recycle(seat) else 0)
             | (_F_RUNNING if self.running else 0)
         )
-        lens = [0] * 5
-        tops = [_NONE] * 5
+        lens = [0] * _MAX_WORK
+        tops = [_NONE] * _MAX_WORK
         for i, pile in enumerate(p.work):
             if pile:
                 lens[i] = len(pile)

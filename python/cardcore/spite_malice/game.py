@@ -66,7 +66,7 @@ class SpiteMaliceGame(api.Game[Move]):
             **{k: v for k, v in o.as_dict().items() if k != "num_players"},
         }
         naturals = NATURALS * o.decks
-        self.faces = 53 if o.jokers else 52
+        self.faces = NATURALS + 1 if o.jokers else NATURALS
         self.slots = o.max_center_slots
         n_sides = o.num_side_stacks
         c, f = self.slots, self.faces
@@ -75,7 +75,7 @@ class SpiteMaliceGame(api.Game[Move]):
         self.num_actions = self.discard_base + f * n_sides
         # every joker is one face (52): jokers are interchangeable
         self.face = [min(face_of(i, o.decks), JOKER0) for i in range(o.total_cards)]
-        self.face_rank = [card_rank(f, 1, o.wild_mode) for f in range(53)]
+        self.face_rank = [card_rank(f, 1, o.wild_mode) for f in range(JOKER0 + 1)]
         # the physical cards of every face in id order
         self.copies: list[list[int]] = [[] for _ in range(f)]
         for card, x in enumerate(self.face):
@@ -93,7 +93,7 @@ class SpiteMaliceGame(api.Game[Move]):
         self._card_moves: dict[tuple[int, int, int], Move] = {}
         self._parsed: dict[str, Move] = {}
         self._codec = codec(o.decks, o.jokers)
-        self._canonical = [*range(52), naturals] if o.jokers else list(range(52))
+        self._canonical = [*range(NATURALS), naturals] if o.jokers else list(range(NATURALS))
         segments = [
             ("hand", f),
             ("payoff_tops", p * f),

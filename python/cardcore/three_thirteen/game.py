@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Final
 
-from cardcore.cards import NATURALS
+from cardcore.cards import JOKER0, NATURALS
 from cardcore.errors import IllegalMoveError, StateFormatError
 from cardcore.games import api
 from cardcore.games.codec import codec, is_permutation
@@ -65,13 +65,13 @@ class ThreeThirteenGame(api.Game[Move]):
         p = options.num_players
         self.num_players = p
         self.options = {"players": p, **options.as_dict()}
-        self.num_actions = ACTION_DISCARD + 52 + (1 if options.jokers else 0)
+        self.num_actions = ACTION_DISCARD + NATURALS + (1 if options.jokers else 0)
         self._act = action_table(options.num_decks, options.jokers)
-        self._face = bytes(min(f, 52) for f in face_table(options.num_decks, options.jokers))
+        self._face = bytes(min(f, JOKER0) for f in face_table(options.num_decks, options.jokers))
         self._codec = codec(options.num_decks, options.jokers)
         naturals = NATURALS * options.num_decks
         # the canonical card of each discard action: the lowest copy of its face
-        self._canonical = [*range(52), naturals] if options.jokers else list(range(52))
+        self._canonical = [*range(NATURALS), naturals] if options.jokers else list(range(NATURALS))
         self._code_texts = {-1: str(DRAW_STOCK), -2: str(DRAW_DISCARD)}
         self._code_texts.update((i, f"discard {t}") for i, t in enumerate(self._codec.texts))
         self._codes = {t: code for code, t in self._code_texts.items()}

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final
 
-from cardcore.cards import NATURALS, Card, face_of, is_joker, rank_of
+from cardcore.cards import JOKER0, NATURALS, Card, face_of, is_joker, rank_of
 from cardcore.errors import IllegalMoveError
 from cardcore.three_thirteen.melds import MeldRules
 
@@ -138,7 +138,7 @@ face ``f`` (0..51 the naturals as face codes, 52 any joker: jokers are interchan
 def action_table(num_decks: int, jokers: int) -> bytes:
     """256-byte table mapping physical id -> the action id that discards it."""
     face = face_table(num_decks, jokers)
-    return bytes(ACTION_DISCARD + min(face[i], 52) for i in range(256))
+    return bytes(ACTION_DISCARD + min(face[i], JOKER0) for i in range(256))
 
 
 def card_points(face: int, wild_rank: int, rules: MeldRules) -> int:

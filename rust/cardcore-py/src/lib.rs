@@ -53,6 +53,8 @@ mod _core {
 
     // cards
     #[pymodule_export]
+    const NATURALS: u8 = card::NATURALS;
+    #[pymodule_export]
     const JOKER0: u8 = card::JOKER0;
     #[pymodule_export]
     const MAX_JOKER: u8 = card::MAX_JOKER;
@@ -69,9 +71,11 @@ mod _core {
     #[pymodule_export]
     const SPITE_MAX_CENTER: usize = spite::MAX_CENTER;
 
-    // Nerts: the encoded state's size, the move-code and state-flag constants
+    // Nerts: the encoded state's size and work-pile slots, the move-code and state-flag constants
     #[pymodule_export]
     const NERTS_STATE_BYTES: usize = nerts::STATE_BYTES;
+    #[pymodule_export]
+    const NERTS_MAX_WORK: usize = nerts::MAX_WORK;
     #[pymodule_export]
     const NERTS_UNLIMITED_RECYCLES: u32 = u32::MAX;
     #[pymodule_export]
