@@ -128,7 +128,8 @@ def test_low_level_functions_raise_typed_errors(
 
 def test_bindings_map_errors_in_one_place() -> None:
     """Only ``rust/cardcore-py/src/errors.rs`` chooses exception classes: no other binding
-    file raises a built-in ValueError/TypeError/OverflowError."""
+    file raises a built-in ValueError/TypeError/OverflowError or builds any exception itself
+    (``X::new_err``); they use its constructors and ``py_err``."""
     from pathlib import Path
 
     roots = [p for p in Path(__file__).resolve().parents if (p / "rust" / "cardcore-py").is_dir()]
@@ -139,6 +140,7 @@ def test_bindings_map_errors_in_one_place() -> None:
         if path.name != "errors.rs":
             for bare in ("PyValueError", "PyTypeError", "PyOverflowError", "PyRuntimeError"):
                 assert bare not in path.read_text(), f"{path.name} raises {bare}"
+            assert "::new_err(" not in path.read_text(), f"{path.name} builds an exception"
 
 
 def test_package_raises_no_bare_builtin_errors() -> None:

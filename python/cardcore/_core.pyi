@@ -116,9 +116,32 @@ def meld_deadwood_packed(
     wild_points: int = ...,
     joker_points: int = ...,
 ) -> list[int]: ...
+
+@_final
+class MeldArrangement:
+    """One optimal arrangement: melds (kind 0 set / 1 run, [(hand index, face stood for or
+    -1)]), the deadwood's hand indices and its points."""
+
+    def __new__(
+        cls,
+        *,
+        melds: _Sequence[tuple[int, _Sequence[tuple[int, int]]]],
+        deadwood: _Sequence[int],
+        points: int,
+    ) -> MeldArrangement: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    def __ne__(self, other: object, /) -> bool: ...
+    __hash__: _ClassVar[None]  # type: ignore[assignment]
+    @property
+    def melds(self) -> list[tuple[int, list[tuple[int, int]]]]: ...
+    @property
+    def deadwood(self) -> list[int]: ...
+    @property
+    def points(self) -> int: ...
+
 def meld_best(
     faces: bytes, wild: int, ace_mode: int = ..., wild_points: int = ..., joker_points: int = ...
-) -> tuple[list[tuple[int, list[tuple[int, int]]]], list[int], int]: ...
+) -> MeldArrangement: ...
 def min_deadwood(
     hand: str | _Iterable[Card],
     wild: int | str,
@@ -359,6 +382,30 @@ SPITE_NO_CARD: int
 SPITE_MAX_SIDE_DEPTH: int
 SPITE_MAX_CENTER: int
 
+@_final
+class SpitePlan:
+    """The planner's answer: steps (kind, a, b), score, nodes expanded, whether it finished."""
+
+    def __new__(
+        cls,
+        *,
+        score: float,
+        steps: _Sequence[tuple[int, int, int]],
+        nodes: int,
+        complete: bool,
+    ) -> SpitePlan: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    def __ne__(self, other: object, /) -> bool: ...
+    __hash__: _ClassVar[None]  # type: ignore[assignment]
+    @property
+    def score(self) -> float: ...
+    @property
+    def steps(self) -> list[tuple[int, int, int]]: ...
+    @property
+    def nodes(self) -> int: ...
+    @property
+    def complete(self) -> bool: ...
+
 def spite_plan(
     hand: bytes,
     sides: list[bytes],
@@ -376,7 +423,7 @@ def spite_plan(
     side_rule: int = 0,
     must_play_aces: bool = False,
     node_limit: int = ...,
-) -> tuple[float, list[tuple[int, int, int]], int, bool]: ...
+) -> SpitePlan: ...
 def spite_weights(name: str) -> list[float]: ...
 
 @_final

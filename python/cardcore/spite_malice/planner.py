@@ -94,7 +94,7 @@ def plan_raw(
     ``(3, hand_index, side)`` discard.
     """
     w = preset_weights(weights) if isinstance(weights, str) else [float(x) for x in weights]
-    return _core.spite_plan(
+    plan = _core.spite_plan(
         bytes(inp.hand),
         [bytes(s[:MAX_SIDE_DEPTH]) for s in inp.sides],
         list(inp.side_lens),
@@ -111,6 +111,7 @@ def plan_raw(
         must_play_aces=inp.must_play_aces,
         node_limit=node_limit,
     )
+    return plan.score, plan.steps, plan.nodes, plan.complete
 
 
 def planner_input(obs: Observation) -> PlannerInput:

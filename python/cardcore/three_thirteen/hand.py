@@ -41,11 +41,13 @@ def arrange_hand(hand: Sequence[int], wild_rank: int, options: Options) -> HandV
 def _arrange(hand: tuple[int, ...], wild_rank: int, options: Options) -> HandView:
     face_of = face_table(options.num_decks, options.jokers)
     r = options.meld_rules
-    melds, dead, points = _core.meld_best(
+    best = _core.meld_best(
         bytes(hand).translate(face_of), wild_rank, r.ace_code, r.wild_points, r.joker_points
     )
     return HandView(
-        tuple(tuple((hand[k], None if f < 0 else f) for k, f in members) for _, members in melds),
-        tuple(sorted((hand[k] for k in dead), key=lambda i: (rank_of(face_of[i]), i))),
-        points,
+        tuple(
+            tuple((hand[k], None if f < 0 else f) for k, f in members) for _, members in best.melds
+        ),
+        tuple(sorted((hand[k] for k in best.deadwood), key=lambda i: (rank_of(face_of[i]), i))),
+        best.points,
     )

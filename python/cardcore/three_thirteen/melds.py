@@ -163,11 +163,11 @@ def best_melds(
     """One optimal arrangement of ``hand``; ``str()`` gives ``"[3h 4h X1=5h] [7c 7d 7s] | Kd"``."""
     r = _rules(ace_mode, wild_points, joker_points)
     cards = _cards(hand)
-    melds, dead, points = _core.meld_best(
+    best = _core.meld_best(
         _faces(cards), parse_wild(wild), r.ace_code, r.wild_points, r.joker_points
     )
     out: list[Meld] = []
-    for kind, members in melds:
+    for kind, members in best.melds:
         out.append(
             Meld(
                 kind="set" if kind == 0 else "run",
@@ -175,7 +175,7 @@ def best_melds(
                 stands_for=tuple(None if f < 0 else Card(f) for _, f in members),
             )
         )
-    return Arrangement(tuple(out), tuple(cards[k] for k in dead), points)
+    return Arrangement(tuple(out), tuple(cards[k] for k in best.deadwood), best.points)
 
 
 def best_discards(

@@ -9,7 +9,7 @@ use pyo3::prelude::*;
 use pyo3::pyclass::CompareOp;
 use pyo3::types::{PyBool, PyBytes, PyInt, PyList, PyString, PyTuple, PyType};
 
-use crate::errors::{CardParseError, int_arg, iter_arg, py_err, str_arg, type_error};
+use crate::errors::{card_parse_error, int_arg, iter_arg, py_err, str_arg, type_error};
 
 /// What a hand argument may be.
 const HAND: &str = "card text or an iterable of Card";
@@ -39,13 +39,13 @@ fn card_int(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<i128> {
 impl Card {
     fn checked(face: i128, deck: i128) -> PyResult<Self> {
         let Ok(f) = u8::try_from(face) else {
-            return Err(CardParseError::new_err(format!(
+            return Err(card_parse_error(format!(
                 "face code {face} out of range 0..255"
             )));
         };
         match u32::try_from(deck) {
             Ok(d) if !(card::is_joker(f) && d != 0) => Ok(Self { face: f, deck: d }),
-            _ => Err(CardParseError::new_err(format!(
+            _ => Err(card_parse_error(format!(
                 "bad deck {deck} for {}",
                 card::format_face(f)
             ))),
@@ -82,7 +82,7 @@ impl Card {
         let (rank, suit) = (card_int(rank, "rank")?, card_int(suit, "suit")?);
         let deck = deck.map_or(Ok(0), |d| card_int(d, "deck"))?;
         if !((1..=13).contains(&rank) && (0..=3).contains(&suit)) {
-            return Err(CardParseError::new_err(format!(
+            return Err(card_parse_error(format!(
                 "no card with rank {rank} and suit {suit}"
             )));
         }
@@ -94,7 +94,7 @@ impl Card {
     fn joker(_cls: &Bound<'_, PyType>, k: &Bound<'_, PyAny>) -> PyResult<Self> {
         let k = card_int(k, "k")?;
         if !(1..=i128::from(MAX_JOKER)).contains(&k) {
-            return Err(CardParseError::new_err(format!(
+            return Err(card_parse_error(format!(
                 "jokers are X1..X{MAX_JOKER}, not X{k}"
             )));
         }
@@ -115,7 +115,7 @@ impl Card {
         let naturals = nd.saturating_mul(52);
         let end = naturals.saturating_add(i128::from(MAX_JOKER));
         if nd < 0 || !(0..end).contains(&id) {
-            return Err(CardParseError::new_err(format!(
+            return Err(card_parse_error(format!(
                 "card id {id} out of range 0..{} for {nd} deck(s)",
                 end - 1
             )));
@@ -133,7 +133,7 @@ impl Card {
         let cards = parse_text(text)?;
         if cards.len() != 1 {
             let shown = PyString::new(cls.py(), text).repr()?;
-            return Err(CardParseError::new_err(format!(
+            return Err(card_parse_error(format!(
                 "expected one card, got {} in {shown}",
                 cards.len()
             )));
@@ -189,7 +189,7 @@ impl Card {
             return Ok(52 * num_decks + face - i64::from(JOKER0));
         }
         if i64::from(self.deck) >= num_decks {
-            return Err(CardParseError::new_err(format!(
+            return Err(card_parse_error(format!(
                 "{} is not in a game of {num_decks} deck(s)",
                 self.full()
             )));
@@ -253,7 +253,7 @@ fn parse_text(text: &str) -> PyResult<Vec<Card>> {
 
 fn not_a_card(item: &Bound<'_, PyAny>) -> PyErr {
     match item.repr() {
-        Ok(r) => CardParseError::new_err(format!("not a card: {r}")),
+        Ok(r) => card_parse_error(format!("not a card: {r}")),
         Err(e) => e,
     }
 }
@@ -339,7 +339,7 @@ pub(crate) fn cards_from_ids<'py>(
                 deck: 0,
             })
         } else {
-            Err(CardParseError::new_err(format!(
+            Err(card_parse_error(format!(
                 "card id {id} out of range 0..{} for {num_decks} deck(s)",
                 naturals + u32::from(MAX_JOKER) - 1
             )))

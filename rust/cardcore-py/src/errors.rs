@@ -1,7 +1,7 @@
 //! Every error that crosses the boundary, mapped here and only here to the pure-Python classes
 //! of `cardcore.errors`: engine errors through [`EngineError`] (`.map_err(py_err)?`), bad
 //! arguments through [`int_arg`], [`float_arg`], [`str_arg`] and the `*_error` constructors.
-//! Nothing else in the bindings raises a built-in exception class.
+//! No other binding file names an exception class (the classes are private to this module).
 
 use cardcore_engine::error::CardError;
 use cardcore_engine::meld::MeldError;
@@ -13,12 +13,19 @@ use cardcore_engine::three_thirteen_expert::ExpertError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyInt, PyIterator, PyString};
 
-pyo3::import_exception!(cardcore.errors, ArgumentRangeError);
-pyo3::import_exception!(cardcore.errors, ArgumentTypeError);
-pyo3::import_exception!(cardcore.errors, CardParseError);
-pyo3::import_exception!(cardcore.errors, IllegalMoveError);
-pyo3::import_exception!(cardcore.errors, OptionError);
-pyo3::import_exception!(cardcore.errors, StateFormatError);
+/// The classes of `cardcore.errors` (private: other modules use the constructors below).
+mod classes {
+    pyo3::import_exception!(cardcore.errors, ArgumentRangeError);
+    pyo3::import_exception!(cardcore.errors, ArgumentTypeError);
+    pyo3::import_exception!(cardcore.errors, CardParseError);
+    pyo3::import_exception!(cardcore.errors, IllegalMoveError);
+    pyo3::import_exception!(cardcore.errors, OptionError);
+    pyo3::import_exception!(cardcore.errors, StateFormatError);
+}
+use classes::{
+    ArgumentRangeError, ArgumentTypeError, CardParseError, IllegalMoveError, OptionError,
+    StateFormatError,
+};
 
 /// `EngineError` with one variant per engine error type, and `From` each of them (so
 /// `.map_err(py_err)?` takes any): every variant is written once.
@@ -84,6 +91,21 @@ pub fn py_err(e: impl Into<EngineError>) -> PyErr {
 /// A bad argument value: `OptionError`.
 pub fn option_error(msg: impl Into<String>) -> PyErr {
     OptionError::new_err(msg.into())
+}
+
+/// Card text or a card value that cannot be read: `CardParseError`.
+pub fn card_parse_error(msg: impl Into<String>) -> PyErr {
+    CardParseError::new_err(msg.into())
+}
+
+/// An action the rules forbid now (nothing was played): `IllegalMoveError`.
+pub fn illegal_move_error(msg: impl Into<String>) -> PyErr {
+    IllegalMoveError::new_err(msg.into())
+}
+
+/// An allocation the machine cannot make: the built-in `MemoryError` (not a bad argument).
+pub fn memory_error(msg: impl Into<String>) -> PyErr {
+    pyo3::exceptions::PyMemoryError::new_err(msg.into())
 }
 
 /// An argument of the wrong type: `ArgumentTypeError` (also a `TypeError`).

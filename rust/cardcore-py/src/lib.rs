@@ -23,7 +23,7 @@ mod _core {
     use crate::cards::{Card, card_faces, cards_from_ids, format_cards, format_face, parse_cards};
     #[pymodule_export]
     use crate::meld::{
-        ThreeThirteenDecision, ThreeThirteenExpertParams, ThreeThirteenHardParams,
+        MeldArrangement, ThreeThirteenDecision, ThreeThirteenExpertParams, ThreeThirteenHardParams,
         ThreeThirteenTable, ThreeThirteenView, meld_best, meld_deadwood, meld_deadwood_batch,
         meld_deadwood_packed, meld_discards, min_deadwood, min_deadwood_batch, tt_expert_decide,
         tt_hard_discard, tt_hard_take_pile,
@@ -44,7 +44,7 @@ mod _core {
     use crate::rl_episode::{Episode, SpiteMaliceRules};
     #[pymodule_export]
     use crate::spite::{
-        SpiteActions, SpiteDecision, SpiteExpertParams, SpiteTable, spite_expert_decide,
+        SpiteActions, SpiteDecision, SpiteExpertParams, SpitePlan, SpiteTable, spite_expert_decide,
         spite_plan, spite_weights,
     };
 

@@ -15,7 +15,7 @@ use pyo3::types::{PyBool, PyBytes, PyInt, PyList, PySequence, PyString};
 
 use crate::boundary::{boundary_struct, keyword_class};
 use crate::cards::read_faces;
-use crate::errors::{CardParseError, OptionError, py_err};
+use crate::errors::{card_parse_error, option_error, py_err};
 
 /// Batches at or above this many hands run with the GIL released.
 const DETACH_HANDS: usize = 64;
@@ -53,7 +53,7 @@ fn split_at_ends<'a>(flat: &'a [u8], ends: &[usize]) -> Vec<&'a [u8]> {
 
 fn rules(ace_mode: u8, wild_points: u32, joker_points: u32) -> PyResult<MeldRules> {
     let ace_mode = AceMode::from_code(ace_mode).ok_or_else(|| {
-        OptionError::new_err(format!(
+        option_error(format!(
             "ace_mode code must be 0 (low), 1 (high) or 2 (both), got {ace_mode}"
         ))
     })?;
@@ -132,7 +132,7 @@ pub(crate) fn meld_deadwood_packed(
 ) -> PyResult<Vec<u32>> {
     let r = rules(ace_mode, wild_points, joker_points)?;
     if hand_size == 0 || buf.len() % hand_size != 0 {
-        return Err(OptionError::new_err(format!(
+        return Err(option_error(format!(
             "buffer of {} bytes is not a whole number of {hand_size}-card hands",
             buf.len()
         )));
@@ -144,7 +144,17 @@ pub(crate) fn meld_deadwood_packed(
 /// A meld as `(kind, [(hand index, face stood for or -1)])`; kind 0 = set, 1 = run.
 type PyMeld = (u8, Vec<(usize, i16)>);
 
-/// One optimal arrangement: `(melds, deadwood indices, points)`.
+keyword_class!(
+    /// One optimal arrangement (`meld::Arrangement`): the melds, the hand indices left as
+    /// deadwood and their points.
+    MeldArrangement {
+        melds: Vec<PyMeld>,
+        deadwood: Vec<usize>,
+        points: u32,
+    }
+);
+
+/// One optimal arrangement of a hand.
 #[pyfunction]
 #[pyo3(signature = (faces, wild, ace_mode = 0, wild_points = 15, joker_points = 20))]
 pub(crate) fn meld_best(
@@ -153,7 +163,7 @@ pub(crate) fn meld_best(
     ace_mode: u8,
     wild_points: u32,
     joker_points: u32,
-) -> PyResult<(Vec<PyMeld>, Vec<usize>, u32)> {
+) -> PyResult<MeldArrangement> {
     let r = rules(ace_mode, wild_points, joker_points)?;
     let a = meld::best_arrangement(faces, wild, &r).map_err(py_err)?;
     let melds = a
@@ -172,7 +182,11 @@ pub(crate) fn meld_best(
             (kind, cards)
         })
         .collect();
-    Ok((melds, a.deadwood, a.points))
+    Ok(MeldArrangement {
+        melds,
+        deadwood: a.deadwood,
+        points: a.points,
+    })
 }
 
 // --- the public surface: `cardcore.three_thirteen.min_deadwood` and `min_deadwood_batch` -------
@@ -195,7 +209,7 @@ fn wild_arg(obj: &Bound<'_, PyAny>) -> PyResult<u32> {
         None
     };
     rank.ok_or_else(|| match obj.repr() {
-        Ok(r) => OptionError::new_err(format!("wild rank must be 3..13 or 3-9/T/J/Q/K, got {r}")),
+        Ok(r) => option_error(format!("wild rank must be 3..13 or 3-9/T/J/Q/K, got {r}")),
         Err(e) => e,
     })
 }
@@ -210,7 +224,7 @@ fn points_arg(obj: Option<&Bound<'_, PyAny>>, name: &str, default: u32) -> PyRes
         .flatten()
         .filter(|&v| v <= meld::MAX_POINTS);
     v.ok_or_else(|| match obj.repr() {
-        Ok(r) => OptionError::new_err(format!("{name} must be an int in 0..1000, got {r}")),
+        Ok(r) => option_error(format!("{name} must be an int in 0..1000, got {r}")),
         Err(e) => e,
     })
 }
@@ -230,7 +244,7 @@ fn rules_args(
                 Some("high") => AceMode::High,
                 Some("both") => AceMode::Both,
                 _ => {
-                    return Err(OptionError::new_err(format!(
+                    return Err(option_error(format!(
                         "ace_mode must be 'low', 'high' or 'both', got {}",
                         obj.repr()?
                     )));
@@ -296,7 +310,7 @@ fn buffer_faces<T: Element + Copy + TryInto<usize> + std::fmt::Display>(
         return Ok(None);
     };
     if buf.dimensions() != 2 {
-        return Err(OptionError::new_err(format!(
+        return Err(option_error(format!(
             "an array of card ids must be 2-D (hands x cards), got {} dimension(s)",
             buf.dimensions()
         )));
@@ -309,7 +323,7 @@ fn buffer_faces<T: Element + Copy + TryInto<usize> + std::fmt::Display>(
         match v.try_into().ok().and_then(|i: usize| table.get(i)) {
             Some(&f) => faces.push(f),
             None => {
-                return Err(CardParseError::new_err(format!(
+                return Err(card_parse_error(format!(
                     "card id {v} out of range 0..{} for {decks} deck(s)",
                     table.len() - 1
                 )));

@@ -4,11 +4,12 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use cardcore_engine::rng::{CardRng, derive_seed as engine_derive_seed};
 use cardcore_engine::shuffle;
-use pyo3::exceptions::PyMemoryError;
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes};
 
-use crate::errors::{float_arg, int_arg, option_error, range_error, seed_arg, str_arg};
+use crate::errors::{
+    float_arg, int_arg, memory_error, option_error, range_error, seed_arg, str_arg,
+};
 
 /// Largest `permutation` / `permutations` length: ids fit in two bytes.
 const MAX_ITEMS: i128 = 65_536;
@@ -120,7 +121,7 @@ impl Rng {
         let n = n32 as usize;
         let mut v: Vec<u32> = Vec::new();
         v.try_reserve_exact(n)
-            .map_err(|_| PyMemoryError::new_err("permutation too large"))?;
+            .map_err(|_| memory_error("permutation too large"))?;
         v.extend(0..n32);
         if n >= DETACH_ITEMS {
             // the lock is taken and dropped without the GIL, so a thread waiting for it while

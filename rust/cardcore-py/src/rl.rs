@@ -6,7 +6,7 @@ use cardcore_engine::three_thirteen_batch::{Batch, Outputs, Rules};
 use pyo3::prelude::*;
 use pyo3::types::PyByteArray;
 
-use crate::errors::{IllegalMoveError, option_error};
+use crate::errors::{illegal_move_error, option_error};
 
 /// Validated Three-Thirteen options for the native engines (built by `cardcore.rl.native`).
 #[pyclass(module = "cardcore._core", frozen)]
@@ -144,7 +144,7 @@ impl ThreeThirteenBatch {
         let (batch, out, threads) = (&mut self.batch, &mut self.out, self.threads);
         py.detach(move || batch.step(&acts, out, threads))
             .map_err(|e| {
-                IllegalMoveError::new_err(format!(
+                illegal_move_error(format!(
                     "game {}: action {} is not legal now (nothing was played)",
                     e.game, e.action
                 ))

@@ -7,7 +7,7 @@ use cardcore_engine::three_thirteen_batch;
 use pyo3::prelude::*;
 use pyo3::types::PyByteArray;
 
-use crate::errors::{IllegalMoveError, option_error};
+use crate::errors::{illegal_move_error, option_error};
 use crate::rl::{ThreeThirteenRules, bytes_of};
 
 /// Validated Spite & Malice options for the native engine (built by `cardcore.rl.native`).
@@ -156,7 +156,7 @@ impl Episode {
     /// `IllegalMoveError` and changes nothing.
     fn apply(&mut self, action: i64) -> PyResult<()> {
         self.game.apply(action).map_err(|a| {
-            IllegalMoveError::new_err(format!("action {a} is not legal now (nothing was played)"))
+            illegal_move_error(format!("action {a} is not legal now (nothing was played)"))
         })
     }
 

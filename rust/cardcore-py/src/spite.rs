@@ -22,12 +22,18 @@ fn step_tuple(s: Step) -> (u8, u8, u8) {
     }
 }
 
-/// `(score, steps, nodes, complete)`.
-type PlanTuple = (f64, Vec<(u8, u8, u8)>, u32, bool);
+keyword_class!(
+    /// The planner's answer (`spite::Plan`): its steps (as `step_tuple` writes them), score,
+    /// nodes expanded and whether the search finished.
+    SpitePlan {
+        score: f64,
+        steps: Vec<(u8, u8, u8)>,
+        nodes: u32,
+        complete: bool,
+    }
+);
 
 /// Best building sequence of the current turn; see `cardcore.spite_malice.planner`.
-///
-/// Returns `(score, steps, nodes, complete)`.
 #[pyfunction]
 #[pyo3(signature = (
     hand, sides, side_lens, payoff, payoff_left, center, opp_payoffs, next_side_tops,
@@ -52,7 +58,7 @@ pub(crate) fn spite_plan(
     side_rule: u8,
     must_play_aces: bool,
     node_limit: u32,
-) -> PyResult<PlanTuple> {
+) -> PyResult<SpitePlan> {
     let side_rule = side_rule_of(side_rule)?;
     let rules = PlanRules {
         top,
@@ -84,8 +90,12 @@ pub(crate) fn spite_plan(
     } else {
         work()
     };
-    let steps = plan.steps.iter().map(|&s| step_tuple(s)).collect();
-    Ok((plan.score, steps, plan.nodes, plan.complete))
+    Ok(SpitePlan {
+        score: plan.score,
+        steps: plan.steps.iter().map(|&s| step_tuple(s)).collect(),
+        nodes: plan.nodes,
+        complete: plan.complete,
+    })
 }
 
 fn side_rule_of(code: u8) -> PyResult<SideRule> {
