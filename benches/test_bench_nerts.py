@@ -226,7 +226,7 @@ def _per_decision(times: list[float], searches: int) -> str:
     )
 
 
-@pytest.mark.parametrize("players", [2, 4])
+@pytest.mark.parametrize("players", [2, 3, 4])
 def test_expert_cost(benchmark: Any, players: int) -> None:
     """``expert`` against ``hard`` seats: the CPU time of each decision of either agent."""
     deals = int(os.environ.get("CARDCORE_EXPERT_GAMES", "2"))

@@ -429,20 +429,21 @@ class ExpertAgent(_LookAheadAgent):
     budget it plays at a table. Built like any outside agent, on the observation and
     :func:`~cardcore.nerts.lookahead.choose`.
 
-    The rows are ``hard``'s search with four times its deals: up to 256 sampled deals per
-    decision instead of 64, raced the same way (8 deals each, then 8 more at a time for the
-    candidates still in the running), so clear choices cost what ``hard``'s do and the close
-    ones get the extra deals; it plays the same moves as ``hard`` whenever ``hard``'s race ends
-    before 64 deals. Measured against ``hard`` (paired, seats rotated, 2,000 rounds each):
-    4 players +0.32 points a round (95% interval +0.03 to +0.62) with the same win rate,
-    2 players +0.39 (-0.10 to +0.88), wins 48.3% against ``hard``'s 48.4%: barely stronger, at
-    about 1.7x (2 players) to 2x (4 players) ``hard``'s CPU time per decision;
-    ``docs/agents.md`` has the figures (``scripts/nerts-expert-strength``) and
-    ``benches/test_bench_nerts.py`` the cost.
+    The rows (``docs/agents.md`` has the figures, ``scripts/nerts-expert-strength``, 2,000
+    paired rounds each, seed 2026): with 2 players 64 deals, the plan's head start 0.25 instead
+    of 0.5 and a race that also stops once the expected loss is below 0.005 points: +0.95
+    points a round over ``hard`` (95% interval +0.39 to +1.52) at 0.81-0.89x ``hard``'s CPU
+    time per decision. With 3 and 4 players up to 256 deals with the same stop, each candidate
+    played 16 s forward instead of 20 s: 4 players +0.33 (+0.04 to +0.63) at 1.03-1.10x
+    ``hard``'s CPU time, 3 players +0.06 (-0.30 to +0.42) at 0.80-1.04x (level).
     """
 
     TABLE: ClassVar[Mapping[int, Search]] = MappingProxyType(
-        {players: Search(256, 20_000, 0.5, (8, 8, 2.5)) for players in (2, 3, 4)}
+        {
+            2: Search(64, 20_000, 0.25, (8, 8, 2.5, 0.005)),
+            3: Search(256, 16_000, 0.5, (8, 8, 2.5, 0.005)),
+            4: Search(256, 16_000, 0.5, (8, 8, 2.5, 0.005)),
+        }
     )
     """The default budget per table size (number of players)."""
 
