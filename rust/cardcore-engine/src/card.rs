@@ -6,6 +6,8 @@
 //! the copies in multi-deck games: `deck * 52 + face` for naturals and `num_decks * 52 + (k - 1)`
 //! for jokers.
 
+use std::ops::{Add, Div, Mul, Rem, Sub};
+
 use crate::error::CardError;
 
 /// Number of natural faces.
@@ -15,6 +17,10 @@ pub const JOKER0: u8 = 52;
 /// Highest joker number: `X204` is face 255. Cards, ids and the text notation take any joker
 /// up to it.
 pub const MAX_JOKER: u8 = u8::MAX - JOKER0 + 1;
+/// Rank of the ace.
+pub const ACE: u8 = 1;
+/// Rank of the king, the highest.
+pub const KING: u8 = 13;
 /// Most jokers in a Three-Thirteen game (RULES §2: 0, 2 or 4), the most the meld solver and the
 /// Three-Thirteen agents take (faces up to `X4`).
 pub const MAX_JOKERS: u8 = 4;
@@ -57,23 +63,168 @@ pub const fn face(rank: u8, suit: u8) -> u8 {
     suit * 13 + rank - 1
 }
 
-/// Physical id of copy `deck` of `face` in a game of `num_decks` decks.
+/// Face of joker `Xk` (`k` = 1..=[`MAX_JOKER`]).
+#[inline]
 #[must_use]
-pub const fn card_id(face: u8, deck: u16, num_decks: u16) -> u16 {
-    if is_joker(face) {
-        num_decks * 52 + (face - JOKER0) as u16
+pub const fn joker(k: u8) -> u8 {
+    JOKER0 + (k - 1)
+}
+
+/// Number `k` of joker `Xk` (`face` a joker).
+#[inline]
+#[must_use]
+pub const fn joker_number(face: u8) -> u8 {
+    face - JOKER0 + 1
+}
+
+/// Whether `face` is one of the 52 naturals: below the jokers, so also `false` for a
+/// "no card" byte such as 255.
+#[inline]
+#[must_use]
+pub const fn is_natural(face: u8) -> bool {
+    face < NATURALS
+}
+
+/// Face of the next rank of the same suit (a natural `face` below [`KING`]).
+#[inline]
+#[must_use]
+pub const fn next_in_suit(face: u8) -> u8 {
+    face + 1
+}
+
+/// Whether natural `card` builds down on natural `top` (Solitaire-style piles): one rank lower
+/// and of the other colour.
+#[inline]
+#[must_use]
+pub const fn builds_down(card: u8, top: u8) -> bool {
+    rank(top) == rank(card) + 1 && is_red(top) != is_red(card)
+}
+
+/// Integer types that hold physical card ids, deck numbers and deck counts (the engines use
+/// `u8` ids in Nerts, `u16` in Spite & Malice, `usize`, and the bindings wider types while
+/// checking Python ints). Ids are never negative.
+pub trait CardId:
+    Copy
+    + Ord
+    + From<u8>
+    + Add<Output = Self>
+    + Sub<Output = Self>
+    + Mul<Output = Self>
+    + Div<Output = Self>
+    + Rem<Output = Self>
+{
+    /// The value as a byte, for values below 256 (a face, a joker's offset).
+    fn low_byte(self) -> u8;
+}
+
+macro_rules! card_id_types {
+    ($($t:ty),*) => {$(
+        impl CardId for $t {
+            #[inline]
+            fn low_byte(self) -> u8 {
+                self as u8
+            }
+        }
+    )*};
+}
+
+card_id_types!(u8, u16, u32, u64, usize, i64, i128);
+
+/// Face 0..52 of a natural card's physical id (`deck * 52 + face`; in a game without jokers,
+/// of any id).
+#[inline]
+#[must_use]
+pub fn natural_face<T: CardId>(id: T) -> u8 {
+    (id % T::from(NATURALS)).low_byte()
+}
+
+/// Deck of a natural card's physical id (in Nerts the seat that owns the card).
+#[inline]
+#[must_use]
+pub fn deck_of<T: CardId>(id: T) -> T {
+    id / T::from(NATURALS)
+}
+
+/// Physical id of copy `deck` of the natural `face`: `deck * 52 + face`.
+#[inline]
+#[must_use]
+pub fn natural_id<T: CardId>(face: u8, deck: T) -> T {
+    deck * T::from(NATURALS) + T::from(face)
+}
+
+/// Number of natural physical ids in a game of `num_decks` decks (the jokers' ids follow).
+#[inline]
+#[must_use]
+pub fn natural_ids<T: CardId>(num_decks: T) -> T {
+    num_decks * T::from(NATURALS)
+}
+
+/// Physical id of joker `face` in a game of `num_decks` decks.
+#[inline]
+#[must_use]
+pub fn joker_id<T: CardId>(face: u8, num_decks: T) -> T {
+    natural_ids(num_decks) + T::from(face - JOKER0)
+}
+
+/// Whether physical id `id` is a joker in a game of `num_decks` decks.
+#[inline]
+#[must_use]
+pub fn is_joker_id<T: CardId>(id: T, num_decks: T) -> bool {
+    id >= natural_ids(num_decks)
+}
+
+/// Rank 1..=13 of a natural card's physical id.
+#[inline]
+#[must_use]
+pub fn rank_of<T: CardId>(id: T) -> u8 {
+    rank(natural_face(id))
+}
+
+/// Suit 0..=3 of a natural card's physical id.
+#[inline]
+#[must_use]
+pub fn suit_of<T: CardId>(id: T) -> u8 {
+    suit(natural_face(id))
+}
+
+/// Whether a natural card's physical id is a diamond or a heart.
+#[inline]
+#[must_use]
+pub fn is_red_id<T: CardId>(id: T) -> bool {
+    is_red(natural_face(id))
+}
+
+/// Face code of a physical id in a game of `num_decks` decks (jokers keep their own faces).
+#[inline]
+#[must_use]
+pub fn face_of<T: CardId>(id: T, num_decks: T) -> u8 {
+    let naturals = natural_ids(num_decks);
+    if id < naturals {
+        natural_face(id)
     } else {
-        deck * 52 + face as u16
+        JOKER0 + (id - naturals).low_byte()
+    }
+}
+
+/// Physical id of copy `deck` of `face` in a game of `num_decks` decks.
+#[inline]
+#[must_use]
+pub fn card_id<T: CardId>(face: u8, deck: T, num_decks: T) -> T {
+    if is_joker(face) {
+        joker_id(face, num_decks)
+    } else {
+        natural_id(face, deck)
     }
 }
 
 /// `(face, deck)` of a physical id in a game of `num_decks` decks.
+#[inline]
 #[must_use]
-pub const fn split_id(id: u16, num_decks: u16) -> (u8, u16) {
-    if id >= num_decks * 52 {
-        (JOKER0 + (id - num_decks * 52) as u8, 0)
+pub fn split_id<T: CardId>(id: T, num_decks: T) -> (u8, T) {
+    if is_joker_id(id, num_decks) {
+        (face_of(id, num_decks), T::from(0))
     } else {
-        ((id % 52) as u8, id / 52)
+        (natural_face(id), deck_of(id))
     }
 }
 
@@ -81,7 +232,7 @@ pub const fn split_id(id: u16, num_decks: u16) -> (u8, u16) {
 #[must_use]
 pub fn format_face(face: u8) -> String {
     if is_joker(face) {
-        format!("X{}", face - JOKER0 + 1)
+        format!("X{}", joker_number(face))
     } else {
         let r = RANKS[usize::from(rank(face) - 1)] as char;
         let s = SUITS[usize::from(suit(face))] as char;
@@ -190,7 +341,7 @@ pub fn parse_token(token: &str) -> Result<Option<Token>, CardError> {
             .filter(|n| (1..=MAX_JOKER).contains(n));
         return match number {
             Some(n) => Ok(Some(Token {
-                face: JOKER0 + (n - 1),
+                face: joker(n),
                 deck: None,
             })),
             None => Err(bad("jokers are X1..X204 or JK")),
@@ -278,13 +429,86 @@ mod tests {
 
     #[test]
     fn ids() {
-        assert_eq!(card_id(face(7, 2), 1, 2), 52 + 26 + 6);
-        assert_eq!(card_id(JOKER0 + 1, 0, 2), 105);
+        assert_eq!(card_id(face(7, 2), 1u16, 2), 52 + 26 + 6);
+        assert_eq!(card_id(JOKER0 + 1, 0u16, 2), 105);
         for nd in 1..4u16 {
             for id in 0..(nd * 52 + 4) {
                 let (f, d) = split_id(id, nd);
                 assert_eq!(card_id(f, d, nd), id);
             }
+        }
+    }
+
+    /// The face helpers against each other and against the definition, for every face byte.
+    #[test]
+    fn face_helpers_agree_for_every_face() {
+        let mut per_suit = [0u8; 4];
+        for f in 0..=u8::MAX {
+            assert_eq!(is_natural(f), !is_joker(f), "{f}");
+            if is_joker(f) {
+                let k = joker_number(f);
+                assert!((1..=MAX_JOKER).contains(&k));
+                assert_eq!(joker(k), f);
+                assert_eq!(format_face(f), format!("X{k}"));
+                continue;
+            }
+            let (r, s) = (rank(f), suit(f));
+            assert!((ACE..=KING).contains(&r) && s < 4, "{f}");
+            assert_eq!(face(r, s), f);
+            assert_eq!(is_red(f), [false, true, true, false][usize::from(s)]);
+            per_suit[usize::from(s)] += 1;
+            if r < KING {
+                let n = next_in_suit(f);
+                assert_eq!((rank(n), suit(n)), (r + 1, s));
+            }
+            for t in 0..NATURALS {
+                let want = rank(t) == r + 1 && (suit(t) % 3 == 0) != (s % 3 == 0);
+                assert_eq!(builds_down(f, t), want, "{f} on {t}");
+            }
+        }
+        assert_eq!(per_suit, [13; 4]);
+        assert_eq!(joker(1), JOKER0);
+        assert_eq!(joker(MAX_JOKER), u8::MAX);
+    }
+
+    /// The id helpers against each other, in every id type, for every id of games of one to
+    /// four decks (Nerts' `u8` ids: every byte, the seat as the deck).
+    #[test]
+    fn id_helpers_agree_for_every_id() {
+        for nd in 1..=4u16 {
+            for id in 0..natural_ids(nd) + u16::from(MAX_JOKER) {
+                let (f, d) = split_id(id, nd);
+                assert_eq!(card_id(f, d, nd), id);
+                assert_eq!(face_of(id, nd), f);
+                assert_eq!(is_joker_id(id, nd), is_joker(f));
+                if is_joker(f) {
+                    assert_eq!(joker_id(f, nd), id);
+                    assert_eq!(d, 0);
+                } else {
+                    assert_eq!((natural_face(id), deck_of(id)), (f, d));
+                    assert_eq!(natural_id(f, d), id);
+                    assert_eq!(rank_of(id), rank(f));
+                    assert_eq!(suit_of(id), suit(f));
+                    assert_eq!(is_red_id(id), is_red(f));
+                }
+                let wide = |x: u16| (u32::from(x), u64::from(x), usize::from(x), i64::from(x));
+                let (i32_, i64_, iu, is) = wide(id);
+                let (n32, n64, nu, ns) = wide(nd);
+                assert_eq!(split_id(i32_, n32), (f, u32::from(d)));
+                assert_eq!(split_id(i64_, n64), (f, u64::from(d)));
+                assert_eq!(split_id(iu, nu), (f, usize::from(d)));
+                assert_eq!(split_id(is, ns), (f, i64::from(d)));
+                assert_eq!(split_id(i128::from(id), i128::from(nd)), (f, i128::from(d)));
+            }
+        }
+        for id in 0..=u8::MAX {
+            let (f, seat) = (natural_face(id), deck_of(id));
+            assert_eq!(u16::from(f), u16::from(id) % 52);
+            assert_eq!(natural_id(f, seat), id);
+            assert_eq!(
+                (rank_of(id), suit_of(id), is_red_id(id)),
+                (rank(f), suit(f), is_red(f))
+            );
         }
     }
 

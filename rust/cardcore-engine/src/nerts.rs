@@ -30,7 +30,7 @@
 
 use thiserror::Error;
 
-use crate::card::{is_red, rank, suit};
+use crate::card::{ACE, KING, NATURALS, is_natural, is_red, rank, suit};
 
 /// Bytes of one encoded player state.
 pub const STATE_BYTES: usize = 32;
@@ -129,11 +129,11 @@ impl PlayerView {
             v.need[s] = u16::from_le_bytes([chunk[0], chunk[1]]);
         }
         let top_ok =
-            |count: u8, top: u8| (count == 0) == (top == NONE) && (top == NONE || top < 52);
-        if v.nerts_count > 52 || !top_ok(v.nerts_count, v.nerts_top) {
+            |count: u8, top: u8| (count == 0) == (top == NONE) && (top == NONE || is_natural(top));
+        if v.nerts_count > NATURALS || !top_ok(v.nerts_count, v.nerts_top) {
             return Err(bad("Nerts count and top disagree"));
         }
-        if v.stock > 52 || v.waste > 52 || !top_ok(v.waste, v.waste_top) {
+        if v.stock > NATURALS || v.waste > NATURALS || !top_ok(v.waste, v.waste_top) {
             return Err(bad("stock/waste count and top disagree"));
         }
         if v.num_work == 0 || usize::from(v.num_work) > MAX_WORK {
@@ -147,7 +147,7 @@ impl PlayerView {
                 }
                 continue;
             }
-            if !top_ok(len, top) || (len > 0 && rank(top) + len - 1 > 13) {
+            if !top_ok(len, top) || (len > 0 && rank(top) + len - 1 > KING) {
                 return Err(bad("work pile length does not fit its top card"));
             }
         }
@@ -230,7 +230,7 @@ pub const fn pack(kind: u8, src: u8, depth: u8, dst: u8) -> u32 {
 
 #[inline]
 fn fits_foundation(face: u8, need: &[u16; 4]) -> bool {
-    rank(face) == 1 || need[usize::from(suit(face))] & (1 << rank(face)) != 0
+    rank(face) == ACE || need[usize::from(suit(face))] & (1 << rank(face)) != 0
 }
 
 /// Whether a card of `rank`/`red` may go on a work pile whose top is `top` (not empty).

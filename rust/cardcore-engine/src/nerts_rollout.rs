@@ -20,7 +20,10 @@ use std::sync::OnceLock;
 
 use thiserror::Error;
 
-use crate::card::{is_red, rank, suit};
+use crate::card::{
+    ACE, KING, NATURALS, builds_down, deck_of, face, is_natural, is_red, natural_face,
+    next_in_suit, rank, rank_of, suit, suit_of,
+};
 use crate::nerts::{
     K_CALL, K_FLIP, K_FOUNDATION, K_RECYCLE, K_WORK, MAX_WORK, NONE, SRC_NERTS, SRC_WASTE, pack,
 };
@@ -121,9 +124,9 @@ pub struct PublicSeat {
 fn foundation_needs(piles: &[Vec<u8>]) -> [[u8; 16]; 4] {
     let mut need = [[0u8; 16]; 4];
     for top in piles.iter().filter_map(|p| p.last()) {
-        let r = usize::from(rank(top % 52));
-        if r < 13 {
-            let cell = &mut need[usize::from(suit(top % 52))][r + 1];
+        let r = usize::from(rank_of(*top));
+        if r < usize::from(KING) {
+            let cell = &mut need[usize::from(suit_of(*top))][r + 1];
             *cell = cell.saturating_add(1);
         }
     }
@@ -147,17 +150,18 @@ pub fn knowledge(
     let need = foundation_needs(foundation_piles);
     let mut on_foundations = [0u64; MAX_SEATS];
     for &c in foundation_piles.iter().flatten() {
-        if let Some(bits) = on_foundations.get_mut(usize::from(c / 52)) {
-            *bits |= 1 << (c % 52);
+        if let Some(bits) = on_foundations.get_mut(usize::from(deck_of(c))) {
+            *bits |= 1 << natural_face(c);
         }
     }
     let mut out = Vec::with_capacity(players.len());
     for (seat, p) in players.iter().enumerate().take(MAX_SEATS) {
-        let base = (seat * 52) as u8;
         let own = |c: u8| -> Result<u8, RolloutError> {
-            c.checked_sub(base).filter(|&f| f < 52).ok_or_else(|| {
-                RolloutError(format!("seat {seat}: card id {c} is not one of its cards"))
-            })
+            (usize::from(deck_of(c)) == seat)
+                .then(|| natural_face(c))
+                .ok_or_else(|| {
+                    RolloutError(format!("seat {seat}: card id {c} is not one of its cards"))
+                })
         };
         let (cycle, rec) = if seat == me {
             let cycle = own_cycle
@@ -195,7 +199,7 @@ pub fn knowledge(
             work,
             cycle,
             waste: p.waste_count,
-            pool: (0..52u8).filter(|&f| seen >> f & 1 == 0).collect(),
+            pool: (0..NATURALS).filter(|&f| seen >> f & 1 == 0).collect(),
             recycles: rec,
             found: on_foundations[seat].count_ones() as u8,
         });
@@ -457,11 +461,6 @@ const CARD_KEY: [u8; 52] = {
     keys
 };
 
-#[inline]
-fn fits_work(card: u8, top: u8) -> bool {
-    rank(top) == rank(card) + 1 && is_red(top) != is_red(card)
-}
-
 /// The kind, source, depth and target bytes of a packed move code.
 #[inline]
 pub(crate) fn kind(mv: u32) -> u8 {
@@ -486,20 +485,20 @@ pub(crate) fn dst(mv: u32) -> u8 {
 impl Table {
     #[inline]
     fn fits_foundation(&self, card: u8) -> bool {
-        card != NONE && usize::from(card) < 52 && self.fit >> card & 1 == 1
+        is_natural(card) && self.fit >> card & 1 == 1
     }
 
     fn play_to_foundation(&mut self, seat: usize, card: u8) {
         let (s, r) = (usize::from(suit(card)), usize::from(rank(card)));
-        if r > 1 {
+        if r > usize::from(ACE) {
             self.need[s][r] -= 1;
             if self.need[s][r] == 0 {
                 self.fit &= !(1 << card);
             }
         }
-        if r < 13 {
+        if r < usize::from(KING) {
             self.need[s][r + 1] = self.need[s][r + 1].saturating_add(1);
-            self.fit |= 1 << (card + 1); // the next rank of the suit
+            self.fit |= 1 << next_in_suit(card);
         }
         self.seats[seat].found = self.seats[seat].found.saturating_add(1);
     }
@@ -545,7 +544,7 @@ impl Table {
                 if top == NONE {
                     rules.fill_any || s == SRC_NERTS
                 } else {
-                    fits_work(card, top)
+                    builds_down(card, top)
                 }
             }
             K_FLIP => p.ptr < p.cyc_len,
@@ -618,7 +617,7 @@ impl Table {
     #[inline(never)]
     fn full_greedy(&mut self, seat: usize, rules: &Rules, exclude: u32) -> u32 {
         let fit = self.fit;
-        let fits = |card: u8| card < 52 && fit >> card & 1 == 1;
+        let fits = |card: u8| is_natural(card) && fit >> card & 1 == 1;
         let p = &mut self.seats[seat];
         let nw = usize::from(rules.num_work);
         let ok = |mv: u32| mv != exclude;
@@ -712,9 +711,9 @@ impl Table {
     /// foundation, is a superset by colour of the cards a move may expose.
     #[inline(never)]
     fn pile_move(p: &Seat, fit: u64, nw: usize, partial: bool) -> u32 {
-        let fits = |card: u8| card < 52 && fit >> card & 1 == 1;
+        let fits = |card: u8| is_natural(card) && fit >> card & 1 == 1;
         // per suit, bit `rank` for the ranks that fit
-        let ranks = |s: u32| (fit >> (13 * s) & 0x1FFF) as u32 * 2;
+        let ranks = |s: u8| (fit >> face(ACE, s) & 0x1FFF) as u32 * 2;
         let red = ranks(1) | ranks(2);
         let black = ranks(0) | ranks(3);
         let (odd, even) = (0xAAAA_AAAA_u32, 0x5555_5555_u32);
@@ -953,7 +952,7 @@ impl Sim<'_> {
 }
 
 fn check_card(card: u8, seen: &mut u64, who: usize) -> Result<(), RolloutError> {
-    if card >= 52 {
+    if !is_natural(card) {
         return Err(RolloutError(format!(
             "seat {who}: card {card} is not a face 0..52"
         )));
@@ -986,10 +985,10 @@ fn check_timing(t: &Timing) -> Result<(), RolloutError> {
 fn validate_seat(k: &SeatKnowledge, who: usize, rules: &Rules) -> Result<usize, RolloutError> {
     let bad = |why: &str| Err(RolloutError(format!("seat {who}: {why}")));
     let mut seen = 0u64;
-    if k.found > 52 {
+    if k.found > NATURALS {
         return bad("more than 52 cards on foundations");
     }
-    if (k.nerts_count == 0) != (k.nerts_top == NONE) || k.nerts_count > 52 {
+    if (k.nerts_count == 0) != (k.nerts_top == NONE) || k.nerts_count > NATURALS {
         return bad("Nerts count and top disagree");
     }
     if k.nerts_top != NONE {
@@ -999,11 +998,11 @@ fn validate_seat(k: &SeatKnowledge, who: usize, rules: &Rules) -> Result<usize, 
         return bad("wrong number of work piles");
     }
     for pile in &k.work {
-        if pile.len() > 13 {
+        if pile.len() > usize::from(KING) {
             return bad("a work pile is longer than 13 cards");
         }
         for (a, b) in pile.iter().zip(pile.iter().skip(1)) {
-            if *a >= 52 || !fits_work(*b, *a) {
+            if !is_natural(*a) || !builds_down(*b, *a) {
                 return bad("a work pile is not a descending alternating run");
             }
         }
@@ -1011,7 +1010,7 @@ fn validate_seat(k: &SeatKnowledge, who: usize, rules: &Rules) -> Result<usize, 
             check_card(c, &mut seen, who)?;
         }
     }
-    if usize::from(k.waste) > k.cycle.len() || k.cycle.len() > 52 {
+    if usize::from(k.waste) > k.cycle.len() || k.cycle.len() > usize::from(NATURALS) {
         return bad("waste count exceeds the stock and waste");
     }
     let mut unknown = usize::from(k.nerts_count.saturating_sub(1));
@@ -1038,10 +1037,11 @@ fn validate_seat(k: &SeatKnowledge, who: usize, rules: &Rules) -> Result<usize, 
 fn fit_masks(need: &[[u8; 16]; 4]) -> u64 {
     let mut bits = 0;
     for (s, row) in need.iter().enumerate() {
-        bits |= 1 << (13 * s); // the ace
+        let s = s as u8;
+        bits |= 1 << face(ACE, s);
         for (r, &n) in row.iter().enumerate().take(14).skip(2) {
             if n > 0 {
-                bits |= 1 << (13 * s + r - 1);
+                bits |= 1 << face(r as u8, s);
             }
         }
     }

@@ -9,7 +9,7 @@
 //! Cards are physical ids (`seat * 52 + face`); moves are the packed codes of [`crate::nerts`]
 //! plus [`K_UNDO`].
 
-use crate::card::{is_red, rank, suit};
+use crate::card::{ACE, KING, builds_down, natural_face, rank_of, suit_of};
 use crate::nerts::{
     F_FILL_ANY, F_PARTIAL, F_RECYCLE, F_RUNNING, K_CALL, K_FLIP, K_FOUNDATION, K_RECYCLE, K_WORK,
     MAX_WORK, MoveBuf, NONE, PlayerView, SRC_NERTS, SRC_WASTE, generate,
@@ -29,20 +29,10 @@ const THINK: u8 = 1;
 /// `RuleOfThumbAgent.CLEAR_RANKS`.
 const CLEAR_RANKS: u8 = 3;
 
-/// Rank 1..=13, suit and colour of a physical card id (as `cardcore.cards` reads them).
-#[inline]
-fn rank_of(card: u8) -> u8 {
-    rank(card % 52)
-}
-
-#[inline]
-fn suit_of(card: u8) -> u8 {
-    suit(card % 52)
-}
-
+/// Whether physical card `card` may go on a work pile whose top is `top`.
 #[inline]
 fn fits_work(card: u8, top: u8) -> bool {
-    rank_of(top) == rank_of(card) + 1 && is_red(top % 52) != is_red(card % 52)
+    builds_down(natural_face(card), natural_face(top))
 }
 
 /// `str(action)` of a move code.
@@ -334,7 +324,7 @@ impl Obs {
 
     fn fits_foundation(&self, card: u8) -> bool {
         let r = rank_of(card);
-        if r == 1 {
+        if r == ACE {
             return true;
         }
         let s = suit_of(card);
@@ -689,7 +679,7 @@ impl RoundState {
         for f in &self.foundations {
             if let Some(&top) = f.last() {
                 let r = rank_of(top);
-                if r < 13 {
+                if r < KING {
                     masks[usize::from(suit_of(top))] |= 1 << (r + 1);
                 }
             }
@@ -698,7 +688,7 @@ impl RoundState {
     }
 
     fn fits_foundation(&self, card: u8) -> bool {
-        rank_of(card) == 1
+        rank_of(card) == ACE
             || self.need_masks()[usize::from(suit_of(card))] >> rank_of(card) & 1 == 1
     }
 
@@ -753,7 +743,7 @@ impl RoundState {
         if self.table_running {
             flags |= F_RUNNING;
         }
-        let face = |c: Option<&u8>| c.map_or(NONE, |&c| c % 52);
+        let face = |c: Option<&u8>| c.map_or(NONE, |&c| natural_face(c));
         let mut v = PlayerView {
             nerts_count: p.nerts.len() as u8,
             nerts_top: face(p.nerts.last()),
@@ -769,7 +759,7 @@ impl RoundState {
         for (i, pile) in p.work.iter().enumerate().take(MAX_WORK) {
             if let Some(&top) = pile.last() {
                 v.work_len[i] = pile.len() as u8;
-                v.work_top[i] = top % 52;
+                v.work_top[i] = natural_face(top);
             }
         }
         let mut buf = MoveBuf::default();
@@ -796,7 +786,7 @@ impl RoundState {
                     return self.fits_foundation(card);
                 }
                 let t = usize::from(dst(mv));
-                if rank_of(card) == 1 || t >= self.foundations.len() {
+                if rank_of(card) == ACE || t >= self.foundations.len() {
                     return false;
                 }
                 let top = *self.foundations[t].last().unwrap_or(&0);
@@ -854,7 +844,7 @@ impl RoundState {
         let rec = match kind(mv) {
             K_FOUNDATION => {
                 let card = self.pop_source(seat, src(mv));
-                let fid = if rank_of(card) == 1 {
+                let fid = if rank_of(card) == ACE {
                     self.foundations.push(vec![card]);
                     self.foundations.len() - 1
                 } else {
