@@ -290,12 +290,13 @@ fn side_takes(rule: SideRule, rank: u8, top: Option<u8>) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::card::{KING, NATURALS, rank};
 
     /// One deck, kings wild (rank 0), three slots, two side stacks.
     fn layout() -> ActionLayout {
         let face: Vec<u16> = (0..52).collect();
-        let face_rank = (0..52)
-            .map(|f| if f % 13 == 12 { 0 } else { f % 13 + 1 })
+        let face_rank = (0..NATURALS)
+            .map(|f| if rank(f) == KING { 0 } else { rank(f) })
             .collect();
         ActionLayout::new(3, 2, face, face_rank, true).unwrap()
     }

@@ -9,13 +9,14 @@
 //! module deals, plays the transitions and writes the tensor. Cards are physical ids (jokers
 //! after the naturals); piles are bottom to top.
 
+use crate::card::{self, KING, NATURALS};
 use crate::rng::CardRng;
 use crate::shuffle::permutation;
 use crate::spite::SideRule;
 use crate::spite_actions::{Action, ActionLayout, Discards};
 
 /// Face of every joker in action ids and tensors (jokers are interchangeable).
-const JOKER_FACE: usize = 52;
+const JOKER_FACE: usize = card::JOKER0 as usize;
 /// Rows of one centre slot in the tensor (effective ranks 0..=12).
 const CENTER_ROWS: usize = 13;
 
@@ -81,7 +82,7 @@ impl Rules {
     }
 
     fn naturals(&self) -> usize {
-        52 * self.decks
+        card::natural_ids(self.decks)
     }
 
     fn total_cards(&self) -> usize {
@@ -89,7 +90,7 @@ impl Rules {
     }
 
     fn faces(&self) -> usize {
-        if self.jokers { 53 } else { 52 }
+        usize::from(NATURALS) + usize::from(self.jokers)
     }
 
     /// Effective rank at which a centre stack is complete.
@@ -145,10 +146,10 @@ impl Rules {
     /// The face of a physical card in action ids and tensors.
     fn face(&self, card: impl Into<usize>) -> usize {
         let c = card.into();
-        if c < self.naturals() {
-            c % 52
-        } else {
+        if card::is_joker_id(c, self.decks) {
             JOKER_FACE
+        } else {
+            usize::from(card::natural_face(c))
         }
     }
 
@@ -157,8 +158,8 @@ impl Rules {
         if face == JOKER_FACE {
             return 0;
         }
-        let r = u8::try_from(face % 13).unwrap_or(0) + 1;
-        if r == 13 && !self.jokers { 0 } else { r }
+        let r = u8::try_from(face).map_or(0, card::rank);
+        if r == KING && !self.jokers { 0 } else { r }
     }
 }
 
@@ -248,10 +249,14 @@ impl Episode {
         if let Some(s) = self.rules.first_player {
             return s;
         }
-        let naturals = self.rules.naturals();
-        let value = |card: u16| {
-            let c = usize::from(card);
-            if c >= naturals { 14 } else { c % 13 + 1 }
+        let decks = self.rules.decks;
+        let value = |c: u16| {
+            let c = usize::from(c);
+            if card::is_joker_id(c, decks) {
+                14
+            } else {
+                usize::from(card::rank_of(c))
+            }
         };
         let mut contenders: Vec<usize> = (0..self.rules.players).collect();
         for _ in 0..1000 {

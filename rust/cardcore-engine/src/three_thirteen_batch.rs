@@ -8,12 +8,15 @@
 //! `derive_seed(derive_seed(seed, i, "rl-vector"), k, "rl-episode")`, as in the Python
 //! `VectorEnv`; a game that ends is dealt again at once.
 
+use crate::card;
 use crate::meld::{self, MeldRules};
 use crate::rng::{CardRng, derive_seed};
 use crate::shuffle::permutation;
 
+/// The tensor and action face of every joker (jokers are interchangeable).
+const JOKER_FACE: usize = card::JOKER0 as usize;
 /// Faces in tensors and action ids: the 52 naturals and one for every joker.
-const FACES: usize = 53;
+const FACES: usize = JOKER_FACE + 1;
 /// Rounds in a game.
 const ROUNDS: u32 = 11;
 /// Action ids: draw from the stock, draw the discard-pile top, then `2 + face` discards.
@@ -46,13 +49,13 @@ pub struct Rules {
 
 impl Rules {
     fn total_cards(&self) -> usize {
-        52 * self.decks + self.jokers
+        card::natural_ids(self.decks) + self.jokers
     }
 
     /// Size of the action space.
     #[must_use]
     pub fn num_actions(&self) -> usize {
-        DISCARD + 52 + usize::from(self.jokers > 0)
+        DISCARD + JOKER_FACE + usize::from(self.jokers > 0)
     }
 
     /// Length of the observation tensor.
@@ -64,18 +67,12 @@ impl Rules {
 
     /// The meld solver's face of a physical card (jokers keep their own codes).
     fn meld_face(&self, card: u8) -> u8 {
-        let naturals = 52 * self.decks;
-        let c = usize::from(card);
-        if c < naturals {
-            (c % 52) as u8
-        } else {
-            (52 + c - naturals) as u8
-        }
+        card::face_of(usize::from(card), self.decks)
     }
 
-    /// The tensor and action face of a physical card (every joker is face 52).
+    /// The tensor and action face of a physical card (every joker is [`JOKER_FACE`]).
     fn face(&self, card: u8) -> usize {
-        usize::from(self.meld_face(card)).min(52)
+        usize::from(self.meld_face(card)).min(JOKER_FACE)
     }
 }
 

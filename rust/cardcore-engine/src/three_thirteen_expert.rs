@@ -34,7 +34,7 @@ use std::time::Duration;
 
 use thiserror::Error;
 
-use crate::card::{JOKER0, MAX_JOKERS};
+use crate::card::{JOKER0, MAX_JOKERS, NATURALS};
 use crate::meld::{self, MeldError, MeldRules, fast};
 use crate::paired::PairedTally;
 use crate::rng::CardRng;
@@ -490,8 +490,12 @@ impl Table {
     /// Count per face of the cards the seat has not seen.
     fn unseen(&self) -> Result<Vec<u8>, ExpertError> {
         let mut counts = [0i32; FACES];
-        counts[..52].fill(i32::from(self.num_decks));
-        for c in counts.iter_mut().skip(52).take(usize::from(self.jokers)) {
+        counts[..usize::from(NATURALS)].fill(i32::from(self.num_decks));
+        for c in counts
+            .iter_mut()
+            .skip(usize::from(JOKER0))
+            .take(usize::from(self.jokers))
+        {
             *c = 1;
         }
         for &f in self.hand.iter().chain(&self.seen()) {

@@ -12,7 +12,7 @@
 
 use std::cell::RefCell;
 
-use crate::card::{JOKER0, MAX_JOKERS, rank, suit};
+use crate::card::{JOKER0, MAX_JOKERS, NATURALS, is_joker, rank, suit};
 use crate::hash::FastMap;
 use crate::meld::{self, AceMode, MeldError, MeldRules, card_value, fast};
 
@@ -85,8 +85,12 @@ impl View<'_> {
     /// Count per face of the cards not in the hand and not seen.
     fn unseen(&self) -> [i32; FACES] {
         let mut counts = [0i32; FACES];
-        counts[..52].fill(i32::from(self.num_decks));
-        for c in counts.iter_mut().skip(52).take(usize::from(self.jokers)) {
+        counts[..usize::from(NATURALS)].fill(i32::from(self.num_decks));
+        for c in counts
+            .iter_mut()
+            .skip(usize::from(JOKER0))
+            .take(usize::from(self.jokers))
+        {
             *c = 1;
         }
         for &f in self.hand.iter().chain(self.seen) {
@@ -107,17 +111,17 @@ fn rank_hi(face: u8, mode: AceMode) -> (i32, i32) {
 }
 
 /// Whether face `u` could ever share a meld with `naturals` (conservative: may say yes). The
-/// faces are compared by `face % 13` and `face / 13` as given, jokers included.
+/// faces are compared by `rank` and `suit` as given, jokers included.
 fn interacts(u: u8, naturals: &[u8], wilds: usize, wild: u8, mode: AceMode) -> bool {
-    if u >= JOKER0 || rank(u) == wild || wilds >= 2 {
+    if is_joker(u) || rank(u) == wild || wilds >= 2 {
         return true;
     }
     let (a1, a2) = rank_hi(u, mode);
     naturals.iter().any(|&f| {
-        if f % 13 == u % 13 {
+        if rank(f) == rank(u) {
             return true;
         }
-        if f / 13 != suit(u) {
+        if suit(f) != suit(u) {
             return false;
         }
         let (b1, b2) = rank_hi(f, mode);

@@ -4,7 +4,7 @@
 //! here, and a list or tuple of `Card` objects is read field by field without a Python call per
 //! card.
 
-use cardcore_engine::card::{self, JOKER0, MAX_JOKER};
+use cardcore_engine::card::{self, MAX_JOKER};
 use pyo3::prelude::*;
 use pyo3::pyclass::CompareOp;
 use pyo3::types::{PyBool, PyBytes, PyInt, PyList, PyString, PyTuple, PyType};
@@ -81,24 +81,33 @@ impl Card {
     ) -> PyResult<Self> {
         let (rank, suit) = (card_int(rank, "rank")?, card_int(suit, "suit")?);
         let deck = deck.map_or(Ok(0), |d| card_int(d, "deck"))?;
-        if !((1..=13).contains(&rank) && (0..=3).contains(&suit)) {
+        let face = u8::try_from(rank)
+            .ok()
+            .zip(u8::try_from(suit).ok())
+            .filter(|&(r, s)| (card::ACE..=card::KING).contains(&r) && s < 4)
+            .map(|(r, s)| card::face(r, s));
+        let Some(face) = face else {
             return Err(card_parse_error(format!(
                 "no card with rank {rank} and suit {suit}"
             )));
-        }
-        Self::checked(suit * 13 + rank - 1, deck)
+        };
+        Self::checked(i128::from(face), deck)
     }
 
     /// Joker `Xk` (k = 1..204).
     #[classmethod]
     fn joker(_cls: &Bound<'_, PyType>, k: &Bound<'_, PyAny>) -> PyResult<Self> {
         let k = card_int(k, "k")?;
-        if !(1..=i128::from(MAX_JOKER)).contains(&k) {
+        let face = u8::try_from(k)
+            .ok()
+            .filter(|n| (1..=MAX_JOKER).contains(n))
+            .map(card::joker);
+        let Some(face) = face else {
             return Err(card_parse_error(format!(
                 "jokers are X1..X{MAX_JOKER}, not X{k}"
             )));
-        }
-        Self::checked(i128::from(JOKER0) + k - 1, 0)
+        };
+        Self::checked(i128::from(face), 0)
     }
 
     /// The card with physical id `card_id` in a game of `num_decks` decks.
@@ -112,7 +121,8 @@ impl Card {
             card_int(card_id, "card id")?,
             card_int(num_decks, "num_decks")?,
         );
-        let naturals = nd.saturating_mul(52);
+        // saturating: `nd` may be any int (a deck count past every id is simply out of range)
+        let naturals = nd.saturating_mul(i128::from(card::NATURALS));
         let end = naturals.saturating_add(i128::from(MAX_JOKER));
         if nd < 0 || !(0..end).contains(&id) {
             return Err(card_parse_error(format!(
@@ -121,9 +131,9 @@ impl Card {
             )));
         }
         if id >= naturals {
-            return Self::checked(i128::from(JOKER0) + id - naturals, 0);
+            return Self::checked(i128::from(card::face_of(id, nd)), 0);
         }
-        Self::checked(id % 52, id / 52)
+        Self::checked(i128::from(card::natural_face(id)), card::deck_of(id))
     }
 
     /// One card from text such as `"7h"`, `"10d"`, `"Q♠"`, `"8h@1"` or `"X2"`.
@@ -184,9 +194,8 @@ impl Card {
     /// Physical id in a game of `num_decks` decks (the card's deck must be below it).
     fn id(&self, num_decks: &Bound<'_, PyAny>) -> PyResult<i64> {
         let num_decks: i64 = int_arg(num_decks, "num_decks", 0, i128::from(u32::MAX))?;
-        let face = i64::from(self.face);
         if card::is_joker(self.face) {
-            return Ok(52 * num_decks + face - i64::from(JOKER0));
+            return Ok(card::joker_id(self.face, num_decks));
         }
         if i64::from(self.deck) >= num_decks {
             return Err(card_parse_error(format!(
@@ -194,7 +203,7 @@ impl Card {
                 self.full()
             )));
         }
-        Ok(52 * i64::from(self.deck) + face)
+        Ok(card::natural_id(self.face, i64::from(self.deck)))
     }
 
     /// Text with the deck: `"7h@1"` (jokers need no suffix).
@@ -326,22 +335,16 @@ pub(crate) fn cards_from_ids<'py>(
     num_decks: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyList>> {
     let num_decks: u16 = int_arg(num_decks, "num_decks", 0, i128::from(u16::MAX))?;
-    let naturals = u32::from(num_decks) * 52;
+    let nd = u32::from(num_decks);
+    let end = card::natural_ids(nd) + u32::from(MAX_JOKER);
     let card = |id: u32| -> PyResult<Card> {
-        if id < naturals {
-            Ok(Card {
-                face: u8::try_from(id % 52).unwrap_or(0),
-                deck: id / 52,
-            })
-        } else if id < naturals + u32::from(MAX_JOKER) {
-            Ok(Card {
-                face: JOKER0 + u8::try_from(id - naturals).unwrap_or(0),
-                deck: 0,
-            })
+        if id < end {
+            let (face, deck) = card::split_id(id, nd);
+            Ok(Card { face, deck })
         } else {
             Err(card_parse_error(format!(
                 "card id {id} out of range 0..{} for {num_decks} deck(s)",
-                naturals + u32::from(MAX_JOKER) - 1
+                end - 1
             )))
         }
     };

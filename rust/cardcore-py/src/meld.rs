@@ -4,6 +4,7 @@
 //! joker points; the hard and expert agents' inputs and decisions as typed frozen classes.
 //! Invalid input raises `OptionError` / `CardParseError`, never a panic.
 
+use cardcore_engine::card;
 use cardcore_engine::meld::{self, AceMode, MeldKind, MeldRules};
 use cardcore_engine::three_thirteen_expert::{
     self as expert, Decision, ExpertParams, Search, Table,
@@ -287,15 +288,9 @@ pub(crate) fn min_deadwood(
 
 /// Face codes of the physical card ids of a game of `decks` decks (jokers after the naturals).
 fn id_faces(decks: u16) -> Vec<u8> {
-    let naturals = usize::from(decks) * 52;
-    (0..naturals + 4)
-        .map(|id| {
-            if id < naturals {
-                u8::try_from(id % 52).unwrap_or(0)
-            } else {
-                cardcore_engine::card::JOKER0 + u8::try_from(id - naturals).unwrap_or(0)
-            }
-        })
+    let decks = usize::from(decks);
+    (0..card::natural_ids(decks) + usize::from(card::MAX_JOKERS))
+        .map(|id| card::face_of(id, decks))
         .collect()
 }
 

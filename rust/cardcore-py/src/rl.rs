@@ -1,6 +1,7 @@
 //! Bindings of `cardcore_engine::three_thirteen_batch`: the Three-Thirteen fast path of
 //! `cardcore.rl.VectorEnv` (many games per call, outputs as `bytearray`s numpy reads in place).
 
+use cardcore_engine::card;
 use cardcore_engine::meld::{AceMode, MeldRules};
 use cardcore_engine::three_thirteen_batch::{Batch, Outputs, Rules};
 use pyo3::prelude::*;
@@ -38,7 +39,7 @@ impl ThreeThirteenRules {
         if !(2..=6).contains(&players)
             || !(1..=4).contains(&decks)
             || jokers > 4
-            || 52 * decks + jokers < 13 * players + 2
+            || card::natural_ids(decks) + jokers < 13 * players + 2
             || first_dealer.is_some_and(|d| d >= players)
             || max_turns == 0
         {

@@ -22,7 +22,7 @@ use std::sync::OnceLock;
 
 use super::search::{self, FastMap};
 use super::{AceMode, MeldRules, Split, finish, natural_value, pos_rank, positions, run_window};
-use crate::card::{JOKER0, rank, suit};
+use crate::card::{JOKER0, is_joker, rank, suit};
 
 /// Wild budgets tracked per suit: `g(k)` for `k = 0..KN-1`; 12 wilds meld any suit (one run).
 pub(crate) const KN: usize = 13;
@@ -933,7 +933,7 @@ fn parse(hand: &[u8], wild: u8, rules: &MeldRules) -> Parsed {
         },
     };
     for &f in hand {
-        if f >= JOKER0 {
+        if is_joker(f) {
             p.split.wilds += 1;
             p.split.wild_cost += rules.joker_points;
         } else if rank(f) == wild {
@@ -953,7 +953,7 @@ fn plain_masks(hand: &[u8], wild: u8) -> Option<[u16; 4]> {
     let mut masks = [0u16; 4];
     let mut per_rank = [0u8; 14];
     for &f in hand {
-        if f >= JOKER0 || rank(f) == wild {
+        if is_joker(f) || rank(f) == wild {
             return None;
         }
         let (s, r) = (usize::from(suit(f)), usize::from(rank(f)));
@@ -1076,7 +1076,7 @@ impl<'a> Discarder<'a> {
     fn quick(&self, i: usize) -> Option<u32> {
         let f = self.hand[i];
         let v = super::card_value(f, self.wild, self.rules);
-        if f >= JOKER0 || rank(f) == self.wild {
+        if is_joker(f) || rank(f) == self.wild {
             return self.spare_wild.then_some(self.full);
         }
         let (s, r) = (usize::from(suit(f)), usize::from(rank(f)));
@@ -1099,7 +1099,7 @@ impl<'a> Discarder<'a> {
         let mut counts = self.p.counts;
         let mut sp = self.p.split.clone();
         let v = super::card_value(f, self.wild, self.rules);
-        let reused = if f >= JOKER0 || rank(f) == self.wild {
+        let reused = if is_joker(f) || rank(f) == self.wild {
             sp.wilds -= 1;
             sp.wild_cost -= v;
             // Every wild leaves the same naturals and one wild fewer: one solve serves all
@@ -1126,7 +1126,7 @@ impl<'a> Discarder<'a> {
 
 /// The first index holding a card interchangeable with card `i` (equal faces; all jokers).
 fn first_alike(hand: &[u8], i: usize) -> usize {
-    let class = |f: u8| -> u8 { if f >= JOKER0 { JOKER0 } else { f } };
+    let class = |f: u8| -> u8 { if is_joker(f) { JOKER0 } else { f } };
     (0..i)
         .find(|&j| class(hand[j]) == class(hand[i]))
         .unwrap_or(i)

@@ -184,7 +184,7 @@ pub fn check_hand(faces: &[u8]) -> Result<(), MeldError> {
 #[inline]
 #[must_use]
 pub const fn is_wild(face: u8, wild: u8) -> bool {
-    face >= JOKER0 || card::rank(face) == wild
+    card::is_joker(face) || card::rank(face) == wild
 }
 
 /// Unmelded value of a natural (non-wild) card of `rank`.
@@ -207,7 +207,7 @@ pub const fn natural_value(rank: u8, ace_mode: AceMode) -> u32 {
 #[inline]
 #[must_use]
 pub const fn card_value(face: u8, wild: u8, rules: &MeldRules) -> u32 {
-    if face >= JOKER0 {
+    if card::is_joker(face) {
         rules.joker_points
     } else if card::rank(face) == wild {
         rules.wild_points

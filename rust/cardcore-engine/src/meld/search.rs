@@ -73,7 +73,7 @@ impl Solver {
         };
         let mut place = 1u64;
         let mut state = 0u64;
-        for f in 0..52u8 {
+        for f in 0..card::NATURALS {
             let c = counts[usize::from(f)];
             if c > 0 {
                 {
