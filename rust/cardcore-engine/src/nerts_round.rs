@@ -1289,3 +1289,226 @@ impl RoundState {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::card::{deck_of, natural_id};
+    use crate::nerts::{K_FLIP, K_RECYCLE, pack};
+    use crate::nerts_rollout::{FullSeat, trace};
+    use crate::shuffle::permutation;
+
+    fn options(
+        num_work: u8,
+        flip_count: u8,
+        stock_passes: Option<u32>,
+        loose: bool,
+    ) -> RoundOptions {
+        RoundOptions {
+            num_work,
+            flip_count,
+            stock_passes,
+            partial: loose,
+            fill_any: loose,
+            auto_call: false,
+            foundation_points: 1,
+            nerts_penalty: 2,
+            nerts_bonus: 0,
+            stalemate_rule: StalemateRule::RotateOne,
+            max_stalemates: 3,
+            undo_depth: 2,
+            medians: [1000; 5],
+            sigma: 0.3,
+            miss: 0.0,
+            min_ms: 100,
+            max_ms: 5000,
+            retry_ms: 500,
+        }
+    }
+
+    /// A shuffled deal: per seat a Nerts pile of `nerts` cards, one card per work pile, the
+    /// rest in the stock.
+    fn deal(o: &RoundOptions, players: usize, nerts: usize, rng: &mut CardRng) -> RoundState {
+        let seats = (0..players)
+            .map(|seat| {
+                let seat_id = u8::try_from(seat).unwrap();
+                let mut cards: Vec<u8> = permutation(rng, 52)
+                    .into_iter()
+                    .map(|f| natural_id(u8::try_from(f).unwrap(), seat_id))
+                    .collect();
+                let nerts_pile = cards.split_off(cards.len() - nerts);
+                let work = (0..o.num_work)
+                    .map(|_| vec![cards.pop().unwrap()])
+                    .collect();
+                Layout {
+                    nerts: nerts_pile,
+                    work,
+                    stock: cards,
+                    waste: Vec::new(),
+                    recycles: 0,
+                    flip_count: o.flip_count,
+                    stalemates: 0,
+                    undo: Vec::new(),
+                }
+            })
+            .collect();
+        RoundState {
+            options: *o,
+            seats,
+            foundations: Vec::new(),
+            table_running: true,
+            now: 0,
+            executed: 0,
+            max_ms: 1_000_000,
+            max_events: 1_000_000,
+            stalemates: 0,
+            recycles_since: vec![0; players],
+            pending: vec![None; players],
+            sleeping: vec![false; players],
+            timing: vec![CardRng::new(1); players],
+            agent_rng: vec![CardRng::new(2); players],
+            tiebreak: CardRng::new(3),
+            agents: Vec::new(),
+            end: None,
+            caller: None,
+            log: Vec::new(),
+        }
+    }
+
+    /// Every seat as the rollout simulator lays it out (faces; the cycle is the waste bottom
+    /// to top, then the stock from its top).
+    fn laid_out(st: &RoundState) -> Vec<FullSeat> {
+        let faces = |cards: &[u8]| cards.iter().map(|&c| natural_face(c)).collect::<Vec<u8>>();
+        st.seats
+            .iter()
+            .enumerate()
+            .map(|(seat, p)| FullSeat {
+                nerts: faces(&p.nerts),
+                work: p.work.iter().map(|w| faces(w)).collect(),
+                cycle: faces(
+                    &p.waste
+                        .iter()
+                        .chain(p.stock.iter().rev())
+                        .copied()
+                        .collect::<Vec<_>>(),
+                ),
+                waste: u8::try_from(p.waste.len()).unwrap(),
+                recycles: p.recycles,
+                found: u8::try_from(
+                    st.foundations
+                        .iter()
+                        .flatten()
+                        .filter(|&&c| usize::from(deck_of(c)) == seat)
+                        .count(),
+                )
+                .unwrap(),
+            })
+            .collect()
+    }
+
+    /// How many foundations take each (suit, rank) next.
+    fn needs(foundations: &[Vec<u8>]) -> [[u8; 16]; 4] {
+        let mut need = [[0u8; 16]; 4];
+        for &top in foundations.iter().filter_map(|f| f.last()) {
+            if rank_of(top) < KING {
+                need[usize::from(suit_of(top))][usize::from(rank_of(top)) + 1] += 1;
+            }
+        }
+        need
+    }
+
+    /// Every move code the simulator knows (foundation plays with the automatic target).
+    fn candidates(num_work: u8) -> Vec<u32> {
+        let mut out = vec![
+            pack(K_FOUNDATION, SRC_NERTS, 1, NONE),
+            pack(K_FOUNDATION, SRC_WASTE, 1, NONE),
+        ];
+        out.extend((0..num_work).map(|i| pack(K_FOUNDATION, i, 1, NONE)));
+        for s in [SRC_NERTS, SRC_WASTE] {
+            out.extend((0..num_work).map(|j| pack(K_WORK, s, 1, j)));
+        }
+        for i in 0..num_work {
+            for j in 0..num_work {
+                out.extend((1..=13).map(|k| pack(K_WORK, i, k, j)));
+            }
+        }
+        out.extend([pack(K_FLIP, 0, 0, 0), pack(K_RECYCLE, 0, 0, 0), CALL]);
+        out
+    }
+
+    /// The round's table (`RoundState::is_legal`, `apply`, `legal_actions`) and the rollout
+    /// simulator's (`nerts_rollout::trace`) driven through the same random action sequences,
+    /// legal and illegal, from random deals: after every step the same verdict, the same full
+    /// table (every pile of every seat, stock and waste in cycle order, recycles, cards on
+    /// foundations) and the same foundation needs; and the round's move generator lists
+    /// exactly the moves its `is_legal` takes. With `tests/nerts/test_nerts_sim_parity.py`
+    /// (the Python `NertsTable` against the simulator) this ties the three copies of the move
+    /// rules together. Undo and stalemate rotation are the round's alone.
+    #[test]
+    fn round_and_rollout_tables_agree_step_by_step() {
+        let sets = [
+            options(4, 3, None, true),
+            options(5, 1, None, true),
+            options(4, 3, None, false),
+            options(4, 3, Some(2), true),
+            options(4, 1, Some(1), false),
+        ];
+        let mut kinds = [0usize; 6];
+        for (which, o) in sets.iter().enumerate() {
+            for players in 2..=4 {
+                for seed in 0..4u64 {
+                    let mut rng = CardRng::new(seed * 100 + which as u64 * 10 + players as u64);
+                    let nerts = [13, 5, 3][(seed % 3) as usize];
+                    let mut st = deal(o, players, nerts, &mut rng);
+                    let start = laid_out(&st);
+                    let every = candidates(o.num_work);
+                    let mut moves = Vec::new();
+                    let mut expected = Vec::new();
+                    for _ in 0..400 {
+                        let seat = rng.below(players as u64) as usize;
+                        let legal: Vec<u32> = st
+                            .legal_actions(seat)
+                            .into_iter()
+                            .filter(|&m| m != UNDO)
+                            .collect();
+                        let by_check: Vec<u32> = every
+                            .iter()
+                            .copied()
+                            .filter(|&m| st.is_legal(seat, m))
+                            .collect();
+                        let mut sorted = legal.clone();
+                        sorted.sort_unstable();
+                        let mut by_check_sorted = by_check;
+                        by_check_sorted.sort_unstable();
+                        assert_eq!(sorted, by_check_sorted, "generator vs is_legal");
+                        let mv = if !legal.is_empty() && rng.below(4) != 0 {
+                            legal[rng.below(legal.len() as u64) as usize]
+                        } else {
+                            every[rng.below(every.len() as u64) as usize]
+                        };
+                        let ok = st.is_legal(seat, mv);
+                        if ok && kind(mv) != K_CALL {
+                            st.apply(seat, mv);
+                            kinds[usize::from(kind(mv))] += 1;
+                        }
+                        moves.push((seat, mv));
+                        expected.push((ok, laid_out(&st), needs(&st.foundations)));
+                    }
+                    let steps = trace(&start, &[], &o.rules(), &moves).unwrap();
+                    assert_eq!(steps.len(), expected.len());
+                    for (i, (step, (ok, seats, need))) in steps.iter().zip(&expected).enumerate() {
+                        let at = (which, players, seed, i, moves[i]);
+                        assert_eq!(step.legal, *ok, "{at:?}");
+                        assert_eq!(&step.seats, seats, "{at:?}");
+                        assert_eq!(&step.need, need, "{at:?}");
+                    }
+                }
+            }
+        }
+        // rich sequences: every kind of table change, many times
+        assert!(kinds[usize::from(K_FOUNDATION)] > 500, "{kinds:?}");
+        assert!(kinds[usize::from(K_WORK)] > 500, "{kinds:?}");
+        assert!(kinds[usize::from(K_FLIP)] > 500, "{kinds:?}");
+        assert!(kinds[usize::from(K_RECYCLE)] > 20, "{kinds:?}");
+    }
+}

@@ -54,6 +54,24 @@ pub enum SideRule {
     NoAces,
 }
 
+impl SideRule {
+    /// Whether a side stack takes a discard of building value `v` (0 = wild) under this rule;
+    /// `top()` is the stack's top value, `None` when the stack is empty (asked only under
+    /// `SameOrOneLower`, and only for a natural `v`). The one copy of the rule: the planner
+    /// and the legal action ids ([`crate::spite_actions`]) both ask it; the lifting of a rule
+    /// no card fits is theirs.
+    #[inline]
+    pub fn takes(self, v: u8, top: impl FnOnce() -> Option<u8>) -> bool {
+        match self {
+            Self::Any => true,
+            Self::NoAces => v != 1,
+            Self::SameOrOneLower => {
+                v == WILD || top().is_none_or(|t| t == WILD || t == v || t == v + 1)
+            }
+        }
+    }
+}
+
 /// Why a planner input is rejected.
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
 pub enum PlanError {
@@ -413,8 +431,25 @@ pub struct Plan {
     pub complete: bool,
 }
 
-/// True when a card of value `v` may go on a centre stack of effective rank `e`.
+/// Whether a card of building value `v` (0 = wild) goes on a centre stack of effective rank
+/// (size) `e`: the next value, or a wild card on a started stack (on an empty one only with
+/// `wild_start`). The legal action ids ([`crate::spite_actions`]) ask it; the planner's search
+/// asks [`can_play`], the same rule in its own hot form (a test ties the two).
 #[inline]
+#[must_use]
+pub const fn builds_on(v: u8, e: usize, wild_start: bool) -> bool {
+    if v == WILD {
+        e > 0 || wild_start
+    } else {
+        v as usize == e + 1
+    }
+}
+
+/// True when a card of value `v` may go on a centre stack of effective rank `e` below the
+/// completing rank `top`: [`builds_on`] in the planner's encoding (kept apart: the search's
+/// hottest test; `spite::tests` checks the planner's moves against the action ids').
+#[inline]
+#[must_use]
 pub const fn can_play(v: u8, e: u8, top: u8, wild_start: bool) -> bool {
     if v == WILD {
         e < top && (e > 0 || wild_start)
@@ -724,23 +759,31 @@ impl Search<'_> {
         s
     }
 
+    /// Whether hand value `v` may be discarded onto side stack `side` (`lifted`: no hand card
+    /// fits any stack, so any discard is). A top deeper than the planner was told matches no
+    /// value ([`NO_CARD`]).
     fn discard_allowed(&self, p: &Pos, v: u8, side: usize, lifted: bool) -> bool {
-        if lifted {
-            return true;
-        }
-        match self.inp.side_rule {
-            SideRule::Any => true,
-            SideRule::NoAces => v != 1,
-            SideRule::SameOrOneLower => {
-                if self.side_empty(p, side) || v == WILD {
-                    return true;
-                }
-                match self.side_top(p, side) {
-                    Some(t) => t == WILD || t == v || t == v + 1,
-                    None => false,
+        lifted
+            || self.inp.side_rule.takes(v, || {
+                (!self.side_empty(p, side)).then(|| self.side_top(p, side).unwrap_or(NO_CARD))
+            })
+    }
+
+    /// Whether no remaining hand card may be discarded anywhere under the side rule (which is
+    /// then lifted).
+    fn discards_lifted(&self, p: &Pos) -> bool {
+        let inp = self.inp;
+        for i in 0..inp.hand_len {
+            if p.used & (1 << i) != 0 {
+                continue;
+            }
+            for sd in 0..inp.num_sides {
+                if self.discard_allowed(p, inp.hand[i], sd, false) {
+                    return false;
                 }
             }
         }
+        true
     }
 
     fn record(&mut self, score: f64, last: Step) {
@@ -789,20 +832,7 @@ impl Search<'_> {
         if inp.must_play_aces && self.ace_playable(p) {
             return;
         }
-        // Is any discard allowed under the restriction? If not, it is lifted.
-        let mut any = false;
-        'outer: for i in 0..inp.hand_len {
-            if p.used & (1 << i) != 0 {
-                continue;
-            }
-            for sd in 0..inp.num_sides {
-                if self.discard_allowed(p, inp.hand[i], sd, false) {
-                    any = true;
-                    break 'outer;
-                }
-            }
-        }
-        let lifted = !any;
+        let lifted = self.discards_lifted(p);
         let mut tried: u32 = 0; // bit per rank value: equal cards discard alike
         for i in 0..inp.hand_len {
             let v = inp.hand[i];
@@ -988,4 +1018,185 @@ pub fn check_weights(w: &[f64]) -> Result<[f64; NUM_FEATURES], PlanError> {
     let mut out = [0.0; NUM_FEATURES];
     out.copy_from_slice(w);
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+
+    use super::*;
+    use crate::rng::CardRng;
+    use crate::spite_actions::{Action, ActionLayout, Discards};
+
+    /// A move in a common encoding: plays as (source, value or stack, centre effective rank),
+    /// source 0 the pay-off, 1 a side stack (its index), 2 a hand value; discards as (3, value,
+    /// side stack).
+    type Move = (u8, u8, u8);
+
+    /// The planner's moves from the root, enumerated as `Search::visit` and `Search::leaf` do,
+    /// with their predicates (`targets`, `side_top`, `ace_playable`, `discards_lifted`,
+    /// `discard_allowed`).
+    fn planner_moves(inp: &PlanInput) -> BTreeSet<Move> {
+        let w = [0.0; NUM_FEATURES];
+        let s = Search {
+            inp,
+            w: &w,
+            seen: HashSet::default(),
+            path: [Step::None; MAX_PATH],
+            path_len: 0,
+            best: [Step::None; MAX_PATH],
+            best_len: 0,
+            best_score: f64::NEG_INFINITY,
+            nodes: 0,
+            node_limit: 1,
+            complete: true,
+            top_k: 0,
+            tops: Vec::new(),
+        };
+        let p = Pos {
+            used: 0,
+            depth: [0; MAX_SIDES],
+            center: inp.center,
+            payoff_played: false,
+        };
+        let mut out = BTreeSet::new();
+        let mut t = [0u8; MAX_CENTER];
+        let mut plays = |src: u8, what: u8, v: u8, out: &mut BTreeSet<Move>| {
+            let n = s.targets(&p, v, &mut t);
+            for &c in &t[..n] {
+                out.insert((src, what, p.center[usize::from(c)]));
+            }
+        };
+        if inp.payoff != NO_CARD {
+            plays(0, 0, inp.payoff, &mut out);
+        }
+        for sd in 0..inp.num_sides {
+            if let Some(v) = s.side_top(&p, sd) {
+                plays(1, sd as u8, v, &mut out);
+            }
+        }
+        for &v in &inp.hand[..inp.hand_len] {
+            plays(2, v, v, &mut out);
+        }
+        if inp.hand_len > 0 && !(inp.must_play_aces && s.ace_playable(&p)) {
+            let lifted = s.discards_lifted(&p);
+            for &v in &inp.hand[..inp.hand_len] {
+                for sd in 0..inp.num_sides {
+                    if s.discard_allowed(&p, v, sd, lifted) {
+                        out.insert((3, v, sd as u8));
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// The same position's legal action ids (`spite_actions`, cards numbered by their value),
+    /// decoded into the common encoding.
+    #[allow(clippy::too_many_arguments)]
+    fn action_moves(
+        hand: &[u8],
+        sides: &[Vec<u8>],
+        payoff: u8,
+        center: &[u8],
+        rules: PlanRules,
+    ) -> BTreeSet<Move> {
+        let values: Vec<u16> = (0..=u16::from(rules.top)).collect();
+        let ranks: Vec<u8> = (0..=rules.top).collect();
+        let layout =
+            ActionLayout::new(center.len(), sides.len(), values, ranks, rules.wild_start).unwrap();
+        let sizes: Vec<usize> = center.iter().map(|&e| usize::from(e)).collect();
+        let tops: Vec<Option<usize>> = sides
+            .iter()
+            .map(|s| s.first().map(|&v| usize::from(v)))
+            .collect();
+        let hand: Vec<usize> = hand.iter().map(|&v| usize::from(v)).collect();
+        let payoff = (payoff != NO_CARD).then_some(usize::from(payoff));
+        let mut ids = Vec::new();
+        let discards = Discards::of(rules.side_rule, rules.must_play_aces);
+        layout
+            .legal(&sizes, payoff, &tops, &hand, discards, &mut ids)
+            .unwrap();
+        let byte = |x: usize| u8::try_from(x).unwrap();
+        ids.iter()
+            .map(|&id| match layout.decode(id).unwrap() {
+                Action::PayOff { center: c } => (0, 0, center[c]),
+                Action::Side { side, center: c } => (1, byte(side), center[c]),
+                Action::Hand { face, center: c } => (2, byte(usize::from(face)), center[c]),
+                Action::Discard { face, side } => (3, byte(usize::from(face)), byte(side)),
+            })
+            .collect()
+    }
+
+    /// The planner and the legal action ids agree on every move of random positions under
+    /// every rule combination (the two encodings of one rule set: both ask `builds_on` and
+    /// `SideRule::takes`, and each enumerates and lifts on its own).
+    #[test]
+    fn planner_moves_match_legal_action_ids() {
+        fn below(rng: &mut CardRng, n: u8) -> u8 {
+            u8::try_from(rng.below(u64::from(n))).unwrap()
+        }
+        /// Low values are common, so that aces, wilds, fits and equal cards are.
+        fn value(rng: &mut CardRng, top: u8) -> u8 {
+            if below(rng, 4) == 0 {
+                below(rng, 3)
+            } else {
+                below(rng, top + 1)
+            }
+        }
+        let rng = &mut CardRng::new(2026);
+        let rules_all = [SideRule::Any, SideRule::SameOrOneLower, SideRule::NoAces];
+        let mut discards = 0;
+        for case in 0..20_000 {
+            let top = if below(rng, 2) == 0 { 12 } else { 13 };
+            let rules = PlanRules {
+                top,
+                wild_start: below(rng, 2) == 0,
+                refill_empty_hand: true,
+                side_rule: rules_all[usize::from(below(rng, 3))],
+                must_play_aces: below(rng, 2) == 0,
+            };
+            let hand: Vec<u8> = (0..below(rng, 7)).map(|_| value(rng, top)).collect();
+            let sides: Vec<Vec<u8>> = (0..1 + below(rng, 4))
+                .map(|_| (0..below(rng, 3)).map(|_| value(rng, top)).collect())
+                .collect();
+            let payoff = if below(rng, 5) == 0 {
+                NO_CARD
+            } else {
+                value(rng, top)
+            };
+            let center: Vec<u8> = (0..1 + below(rng, 6))
+                .map(|_| {
+                    if below(rng, 2) == 0 {
+                        0
+                    } else {
+                        below(rng, top)
+                    }
+                })
+                .collect();
+            let side_refs: Vec<&[u8]> = sides.iter().map(Vec::as_slice).collect();
+            let side_lens: Vec<usize> = sides.iter().map(Vec::len).collect();
+            let inp = PlanInput::new(
+                &hand,
+                &side_refs,
+                &side_lens,
+                payoff,
+                5,
+                &center,
+                &[],
+                &[],
+                rules,
+            )
+            .unwrap();
+            let want = action_moves(&hand, &sides, payoff, &center, rules);
+            assert_eq!(
+                planner_moves(&inp),
+                want,
+                "case {case}: hand {hand:?} sides {sides:?} payoff {payoff} centre {center:?} \
+                 rules {rules:?}"
+            );
+            discards += want.iter().filter(|m| m.0 == 3).count();
+        }
+        assert!(discards > 10_000);
+    }
 }

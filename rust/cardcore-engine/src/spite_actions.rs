@@ -11,7 +11,7 @@
 
 use thiserror::Error;
 
-use crate::spite::SideRule;
+use crate::spite::{SideRule, builds_on};
 
 /// A layout or position the ids cannot be computed for.
 #[derive(Debug, Error, PartialEq, Eq)]
@@ -182,12 +182,7 @@ impl ActionLayout {
     /// Pushes `base + c` for every centre slot `c` a card of building rank `rank` goes on.
     fn push_targets(&self, center: &[usize], rank: u8, base: usize, out: &mut Vec<usize>) {
         for (c, &len) in center.iter().enumerate() {
-            let fits = if rank == 0 {
-                len > 0 || self.wild_start
-            } else {
-                usize::from(rank) == len + 1
-            };
-            if fits {
+            if builds_on(rank, len, self.wild_start) {
                 out.push(base + c);
             }
         }
@@ -256,7 +251,7 @@ impl ActionLayout {
                 let rank = self.face_rank[usize::from(f)];
                 let base = self.discard_base + usize::from(f) * self.sides;
                 for (k, &top) in side_ranks.iter().enumerate() {
-                    if side_takes(side_rule, rank, top) {
+                    if side_rule.takes(rank, || top) {
                         out.push(base + k);
                     }
                 }
@@ -270,20 +265,6 @@ impl ActionLayout {
             out.extend(base..base + self.sides);
         }
         Ok(())
-    }
-}
-
-/// Whether a side stack whose top has building rank `top` (`None`: empty) takes a card of
-/// building rank `rank` (0 = wild) under `rule`.
-fn side_takes(rule: SideRule, rank: u8, top: Option<u8>) -> bool {
-    match rule {
-        SideRule::Any => true,
-        SideRule::NoAces => rank != 1,
-        SideRule::SameOrOneLower => match top {
-            None => true,
-            Some(_) if rank == 0 => true,
-            Some(t) => t == 0 || t == rank || t == rank + 1,
-        },
     }
 }
 
