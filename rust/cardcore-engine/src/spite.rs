@@ -760,13 +760,25 @@ impl Search<'_> {
     }
 
     /// Whether hand value `v` may be discarded onto side stack `side` (`lifted`: no hand card
-    /// fits any stack, so any discard is). A top deeper than the planner was told matches no
-    /// value ([`NO_CARD`]).
+    /// fits any stack, so any discard is): [`SideRule::takes`] in the search's own hot form (a
+    /// top deeper than the planner was told takes no natural); `tests` ties the two.
     fn discard_allowed(&self, p: &Pos, v: u8, side: usize, lifted: bool) -> bool {
-        lifted
-            || self.inp.side_rule.takes(v, || {
-                (!self.side_empty(p, side)).then(|| self.side_top(p, side).unwrap_or(NO_CARD))
-            })
+        if lifted {
+            return true;
+        }
+        match self.inp.side_rule {
+            SideRule::Any => true,
+            SideRule::NoAces => v != 1,
+            SideRule::SameOrOneLower => {
+                if self.side_empty(p, side) || v == WILD {
+                    return true;
+                }
+                match self.side_top(p, side) {
+                    Some(t) => t == WILD || t == v || t == v + 1,
+                    None => false,
+                }
+            }
+        }
     }
 
     /// Whether no remaining hand card may be discarded anywhere under the side rule (which is
