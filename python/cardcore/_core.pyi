@@ -308,9 +308,15 @@ class ThreeThirteenTable:
     @property
     def forbid_return(self) -> bool: ...
 
+THREE_THIRTEEN_SEARCHES: list[str]
+THREE_THIRTEEN_FACES: int
+THREE_THIRTEEN_DRAW_STOCK: int
+THREE_THIRTEEN_DRAW_DISCARD: int
+THREE_THIRTEEN_DISCARD: int
+
 @_final
 class ThreeThirteenExpertParams:
-    """The expert's search (search: 0 round, 1 lap, 2 pimc, 3 laphard)."""
+    """The expert's search (search: a name of THREE_THIRTEEN_SEARCHES)."""
 
     def __new__(
         cls,
@@ -322,7 +328,7 @@ class ThreeThirteenExpertParams:
         margin: float,
         hard_rollouts: bool,
         infer_hands: bool,
-        search: int,
+        search: str,
         risk_weight: float,
         hard: ThreeThirteenHardParams,
     ) -> ThreeThirteenExpertParams: ...
@@ -344,7 +350,7 @@ class ThreeThirteenExpertParams:
     @property
     def infer_hands(self) -> bool: ...
     @property
-    def search(self) -> int: ...
+    def search(self) -> str: ...
     @property
     def risk_weight(self) -> float: ...
     @property
@@ -381,6 +387,7 @@ SPITE_NUM_FEATURES: int
 SPITE_NO_CARD: int
 SPITE_MAX_SIDE_DEPTH: int
 SPITE_MAX_CENTER: int
+SPITE_CENTER_ROWS: int
 
 @_final
 class SpitePlan:

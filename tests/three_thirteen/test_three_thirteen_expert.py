@@ -98,9 +98,9 @@ def test_bad_budget_and_tables_raise_typed_errors() -> None:
         forbid_return=False,
     )
     for search, time_ms, match in [
-        (0, None, "inconsistent"),
-        (9, None, "search must be"),
-        (1, -1.0, "time budget"),
+        ("round", None, "inconsistent"),
+        ("nosuch", None, "search must be one of round, lap, pimc, laphard"),
+        ("lap", -1.0, "time budget"),
     ]:
         params = _core.ThreeThirteenExpertParams(
             rollouts=4,

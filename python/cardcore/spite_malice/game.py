@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Final
 
-from cardcore._core import SpiteActions
+from cardcore._core import SPITE_CENTER_ROWS, SpiteActions
 from cardcore.cards import JOKER0, NATURALS, face_of
 from cardcore.errors import IllegalMoveError, StateFormatError
 from cardcore.games import api
@@ -99,7 +99,7 @@ class SpiteMaliceGame(api.Game[Move]):
             ("payoff_tops", p * f),
             ("side_tops", p * n_sides * f),
             ("side_cards", p * n_sides * f),
-            ("center", c * 13),
+            ("center", c * SPITE_CENTER_ROWS),
             ("to_move", p),
             ("payoff_counts", p),
             ("hand_sizes", p),
@@ -200,7 +200,7 @@ class SpiteMaliceGame(api.Game[Move]):
                     idx.append(tops + block + face[side[-1]])
                     idx += [cards + block + face[x] for x in side]
         base = at["center"]
-        idx += [base + i * 13 + len(stack) for i, stack in enumerate(o.center)]
+        idx += [base + i * SPITE_CENTER_ROWS + len(stack) for i, stack in enumerate(o.center)]
         if to_move is not None:
             idx.append(at["to_move"] + (to_move - seat) % p)
         import numpy as np

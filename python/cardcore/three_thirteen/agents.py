@@ -204,7 +204,6 @@ class NormalAgent(Blend):
 # --- expert -------------------------------------------------------------------------------------
 
 _MAX_TURNS: Final = Options().max_turns_per_round  # not in the observation: the default
-_SEARCH_CODES: Final = {"round": 0, "lap": 1, "pimc": 2, "laphard": 3}  # cardcore_engine's Search
 
 
 class ExpertAgent:
@@ -251,10 +250,10 @@ class ExpertAgent:
     ) -> None:
         if rollouts < 0 or (time_ms is not None and not time_ms > 0):
             raise OptionError("rollouts must be >= 0 and time_ms > 0 (or None)")
-        if search not in _SEARCH_CODES or not risk_weight >= 0:
+        if search not in _core.THREE_THIRTEEN_SEARCHES or not risk_weight >= 0:
             raise OptionError(
-                f"search must be one of {sorted(_SEARCH_CODES)} and risk_weight >= 0, "
-                f"got {search!r}"
+                f"search must be one of {sorted(_core.THREE_THIRTEEN_SEARCHES)} and "
+                f"risk_weight >= 0, got {search!r}"
             )
         self.rollouts = rollouts
         self.time_ms = time_ms
@@ -313,7 +312,7 @@ class ExpertAgent:
             margin=self.margin,
             hard_rollouts=self.hard_rollouts,
             infer_hands=self.infer_hands,
-            search=_SEARCH_CODES[self.search],
+            search=self.search,
             risk_weight=self.risk_weight,
             hard=hard_params(self.hard),
         )

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Final
 
+from cardcore import _core
 from cardcore.cards import JOKER0, NATURALS
 from cardcore.errors import IllegalMoveError, StateFormatError
 from cardcore.games import api
@@ -44,7 +45,7 @@ if TYPE_CHECKING:
 
 __all__ = ["ThreeThirteenGame", "game_for"]
 
-FACES: Final = 53
+FACES: Final = _core.THREE_THIRTEEN_FACES
 """Faces in tensors and action ids: the 52 naturals (face codes) and one for every joker."""
 _PHASES: Final = (PHASE_DRAW, PHASE_DISCARD, "over")
 

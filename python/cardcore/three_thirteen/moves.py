@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final
 
+from cardcore import _core
 from cardcore.cards import JOKER0, NATURALS, Card, face_of, is_joker, rank_of
 from cardcore.errors import IllegalMoveError
 from cardcore.three_thirteen.melds import MeldRules
@@ -127,9 +128,9 @@ def face_table(num_decks: int, jokers: int) -> bytes:
     return bytes(out)
 
 
-ACTION_DRAW_STOCK: Final = 0
-ACTION_DRAW_DISCARD: Final = 1
-ACTION_DISCARD: Final = 2
+ACTION_DRAW_STOCK: Final = _core.THREE_THIRTEEN_DRAW_STOCK
+ACTION_DRAW_DISCARD: Final = _core.THREE_THIRTEEN_DRAW_DISCARD
+ACTION_DISCARD: Final = _core.THREE_THIRTEEN_DISCARD
 """Action ids: 0 draw from the stock, 1 draw the discard-pile top, ``2 + f`` discard a card of
 face ``f`` (0..51 the naturals as face codes, 52 any joker: jokers are interchangeable)."""
 

@@ -18,7 +18,7 @@ use crate::spite_actions::{Action, ActionLayout, Discards};
 /// Face of every joker in action ids and tensors (jokers are interchangeable).
 const JOKER_FACE: usize = card::JOKER0 as usize;
 /// Rows of one centre slot in the tensor (effective ranks 0..=12).
-const CENTER_ROWS: usize = 13;
+pub const CENTER_ROWS: usize = 13;
 
 /// When an exhausted stock ends the game in a tie (option `stock_exhausted`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -16,13 +16,15 @@ use crate::shuffle::permutation;
 /// The tensor and action face of every joker (jokers are interchangeable).
 const JOKER_FACE: usize = card::JOKER0 as usize;
 /// Faces in tensors and action ids: the 52 naturals and one for every joker.
-const FACES: usize = JOKER_FACE + 1;
+pub const FACES: usize = JOKER_FACE + 1;
 /// Rounds in a game.
 const ROUNDS: u32 = 11;
 /// Action ids: draw from the stock, draw the discard-pile top, then `2 + face` discards.
-const DRAW_STOCK: usize = 0;
-const DRAW_DISCARD: usize = 1;
-const DISCARD: usize = 2;
+pub const DRAW_STOCK: usize = 0;
+/// See [`DRAW_STOCK`].
+pub const DRAW_DISCARD: usize = 1;
+/// See [`DRAW_STOCK`].
+pub const DISCARD: usize = 2;
 
 /// The options of the games (validated by the Python `Options`).
 #[derive(Clone, Debug)]

@@ -157,6 +157,24 @@ pub enum Search {
     LapHard,
 }
 
+impl Search {
+    /// Every search with its name (the agent's `search` option), in this order.
+    pub const ALL: [(&'static str, Search); 4] = [
+        ("round", Search::Round),
+        ("lap", Search::Lap),
+        ("pimc", Search::Pimc),
+        ("laphard", Search::LapHard),
+    ];
+    /// The names of [`Search::ALL`].
+    pub const NAMES: [&'static str; 4] = ["round", "lap", "pimc", "laphard"];
+
+    /// The search called `name`, if any.
+    #[must_use]
+    pub fn named(name: &str) -> Option<Search> {
+        Self::ALL.iter().find(|(n, _)| *n == name).map(|&(_, s)| s)
+    }
+}
+
 /// A decision and what the search did.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Decision {
@@ -1055,6 +1073,15 @@ mod tests {
             let searched = decide(&t, &ExpertParams::default(), 1).unwrap();
             assert!(searched.choice < t.hand.len());
         }
+    }
+
+    #[test]
+    fn every_search_has_its_name() {
+        for (i, (name, search)) in Search::ALL.into_iter().enumerate() {
+            assert_eq!(Search::NAMES[i], name);
+            assert_eq!(Search::named(name), Some(search));
+        }
+        assert_eq!(Search::named("Lap"), None);
     }
 
     #[test]

@@ -17,7 +17,9 @@ mod spite;
 /// The private extension module; the public API is the `cardcore` Python package.
 #[pyo3::pymodule(gil_used = false)]
 mod _core {
-    use cardcore_engine::{card, nerts, rng, spite};
+    use cardcore_engine::three_thirteen_batch as tt_batch;
+    use cardcore_engine::three_thirteen_expert::Search;
+    use cardcore_engine::{card, nerts, rng, spite, spite_episode};
 
     #[pymodule_export]
     use crate::cards::{Card, card_faces, cards_from_ids, format_cards, format_face, parse_cards};
@@ -70,6 +72,20 @@ mod _core {
     const SPITE_MAX_SIDE_DEPTH: usize = spite::MAX_SIDE_DEPTH;
     #[pymodule_export]
     const SPITE_MAX_CENTER: usize = spite::MAX_CENTER;
+    #[pymodule_export]
+    const SPITE_CENTER_ROWS: usize = spite_episode::CENTER_ROWS;
+
+    // Three-Thirteen: the expert's searches, the tensor faces and the action ids
+    #[pymodule_export]
+    const THREE_THIRTEEN_SEARCHES: [&str; 4] = Search::NAMES;
+    #[pymodule_export]
+    const THREE_THIRTEEN_FACES: usize = tt_batch::FACES;
+    #[pymodule_export]
+    const THREE_THIRTEEN_DRAW_STOCK: usize = tt_batch::DRAW_STOCK;
+    #[pymodule_export]
+    const THREE_THIRTEEN_DRAW_DISCARD: usize = tt_batch::DRAW_DISCARD;
+    #[pymodule_export]
+    const THREE_THIRTEEN_DISCARD: usize = tt_batch::DISCARD;
 
     // Nerts: the encoded state's size and work-pile slots, the move-code and state-flag constants
     #[pymodule_export]

@@ -513,8 +513,8 @@ impl ThreeThirteenTable {
 
 keyword_class!(
     /// The expert's search (`three_thirteen_expert::ExpertParams`): `time_ms` a time budget or
-    /// `None` (the rollout budget); `search` 0 `Search::Round`, 1 `Search::Lap`, 2
-    /// `Search::Pimc`, 3 `Search::LapHard`; `hard` the tuning of its `hard` moves.
+    /// `None` (the rollout budget); `search` a name of `Search::NAMES` (`THREE_THIRTEEN_SEARCHES`);
+    /// `hard` the tuning of its `hard` moves.
     ThreeThirteenExpertParams {
         rollouts: u32,
         time_ms: Option<f64>,
@@ -523,7 +523,7 @@ keyword_class!(
         margin: f64,
         hard_rollouts: bool,
         infer_hands: bool,
-        search: u8,
+        search: String,
         risk_weight: f64,
         hard: ThreeThirteenHardParams,
     }
@@ -539,13 +539,13 @@ impl ThreeThirteenExpertParams {
             margin: self.margin,
             hard_rollouts: self.hard_rollouts,
             infer_hands: self.infer_hands,
-            search: match self.search {
-                0 => Search::Round,
-                1 => Search::Lap,
-                2 => Search::Pimc,
-                3 => Search::LapHard,
-                _ => return Err(crate::errors::range_error("search must be 0, 1, 2 or 3")),
-            },
+            search: Search::named(&self.search).ok_or_else(|| {
+                crate::errors::range_error(format!(
+                    "search must be one of {}, not {:?}",
+                    Search::NAMES.join(", "),
+                    self.search
+                ))
+            })?,
             risk_weight: self.risk_weight,
             hard: self.hard.into(),
         })
