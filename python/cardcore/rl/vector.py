@@ -30,7 +30,7 @@ from cardcore.rl.native import VECTOR_GAMES, native_rules
 from cardcore.rng import derive_seed
 
 if TYPE_CHECKING:
-    from cardcore._core import ThreeThirteenRules
+    from cardcore._core import ThreeThirteenArrays, ThreeThirteenRules
 
 __all__ = ["MAX_ENVS", "Batch", "VectorEnv"]
 
@@ -195,11 +195,12 @@ class _RustGames:
         )
         self.batch = _core.ThreeThirteenBatch(rules, n, seed, threads=threads)
 
-    def _arrays(self, raw: tuple[bytearray, ...]) -> Batch:
+    def _arrays(self, raw: ThreeThirteenArrays) -> Batch:
         dtypes = (np.float32, np.bool_, np.int64, np.float32, np.bool_, np.float32)
+        fields = (raw.observation, raw.mask, raw.player, raw.reward, raw.done, raw.points)
         arrays: list[Any] = [
             np.frombuffer(b, dtype=t).reshape(s)
-            for b, t, s in zip(raw, dtypes, self.shapes, strict=True)
+            for b, t, s in zip(fields, dtypes, self.shapes, strict=True)
         ]
         return Batch(*arrays)
 

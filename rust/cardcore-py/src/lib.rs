@@ -41,7 +41,7 @@ mod _core {
     #[pymodule_export]
     use crate::random::{Rng, derive_seed, permutations};
     #[pymodule_export]
-    use crate::rl::{ThreeThirteenBatch, ThreeThirteenRules};
+    use crate::rl::{ThreeThirteenArrays, ThreeThirteenBatch, ThreeThirteenRules};
     #[pymodule_export]
     use crate::rl_episode::{Episode, SpiteMaliceRules};
     #[pymodule_export]

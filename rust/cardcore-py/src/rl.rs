@@ -71,15 +71,18 @@ pub struct ThreeThirteenBatch {
     threads: usize,
 }
 
-/// `(observation, mask, player, reward, done, points)` as native-endian bytes.
-type Arrays<'py> = (
-    Bound<'py, PyByteArray>,
-    Bound<'py, PyByteArray>,
-    Bound<'py, PyByteArray>,
-    Bound<'py, PyByteArray>,
-    Bound<'py, PyByteArray>,
-    Bound<'py, PyByteArray>,
-);
+/// What `ThreeThirteenBatch.reset` and `step` return: the arrays of `cardcore.rl.vector.Batch`
+/// as native-endian bytes (`observation` and `reward` float32, `mask` and `done` 0/1 bytes,
+/// `player` int64, `points` float32), row `i` for game `i`.
+#[pyclass(module = "cardcore._core", frozen, get_all)]
+pub struct ThreeThirteenArrays {
+    observation: Py<PyByteArray>,
+    mask: Py<PyByteArray>,
+    player: Py<PyByteArray>,
+    reward: Py<PyByteArray>,
+    done: Py<PyByteArray>,
+    points: Py<PyByteArray>,
+}
 
 pub(crate) fn bytes_of<'py, const W: usize, T: Copy>(
     py: Python<'py>,
@@ -95,16 +98,16 @@ pub(crate) fn bytes_of<'py, const W: usize, T: Copy>(
 }
 
 impl ThreeThirteenBatch {
-    fn arrays<'py>(&self, py: Python<'py>) -> PyResult<Arrays<'py>> {
+    fn arrays(&self, py: Python<'_>) -> PyResult<ThreeThirteenArrays> {
         let o = &self.out;
-        Ok((
-            bytes_of(py, &o.observation, f32::to_ne_bytes)?,
-            PyByteArray::new(py, &o.mask),
-            bytes_of(py, &o.player, i64::to_ne_bytes)?,
-            bytes_of(py, &o.reward, f32::to_ne_bytes)?,
-            PyByteArray::new(py, &o.done),
-            bytes_of(py, &o.points, f32::to_ne_bytes)?,
-        ))
+        Ok(ThreeThirteenArrays {
+            observation: bytes_of(py, &o.observation, f32::to_ne_bytes)?.unbind(),
+            mask: PyByteArray::new(py, &o.mask).unbind(),
+            player: bytes_of(py, &o.player, i64::to_ne_bytes)?.unbind(),
+            reward: bytes_of(py, &o.reward, f32::to_ne_bytes)?.unbind(),
+            done: PyByteArray::new(py, &o.done).unbind(),
+            points: bytes_of(py, &o.points, f32::to_ne_bytes)?.unbind(),
+        })
     }
 }
 
@@ -125,7 +128,7 @@ impl ThreeThirteenBatch {
     }
 
     /// Deals every game anew; the arrays of the seats to play.
-    fn reset<'py>(&mut self, py: Python<'py>) -> PyResult<Arrays<'py>> {
+    fn reset(&mut self, py: Python<'_>) -> PyResult<ThreeThirteenArrays> {
         let (batch, out, threads) = (&mut self.batch, &mut self.out, self.threads);
         py.detach(move || batch.reset(out, threads));
         self.arrays(py)
@@ -133,7 +136,7 @@ impl ThreeThirteenBatch {
 
     /// Plays one action per game (`actions`: native-endian int64 bytes). An illegal action
     /// raises `IllegalMoveError` and changes nothing.
-    fn step<'py>(&mut self, py: Python<'py>, actions: &[u8]) -> PyResult<Arrays<'py>> {
+    fn step(&mut self, py: Python<'_>, actions: &[u8]) -> PyResult<ThreeThirteenArrays> {
         let n = self.batch.games().len();
         if actions.len() != 8 * n {
             return Err(option_error(format!("expected {n} int64 actions")));
