@@ -466,6 +466,18 @@ struct Pos {
     payoff_played: bool,
 }
 
+impl Pos {
+    /// The position at the start of the turn: nothing played yet.
+    fn root(inp: &PlanInput) -> Pos {
+        Pos {
+            used: 0,
+            depth: [0; MAX_SIDES],
+            center: inp.center,
+            payoff_played: false,
+        }
+    }
+}
+
 type Key = [u8; 2 + MAX_SIDES + MAX_CENTER + 1];
 
 const MAX_PATH: usize = MAX_HAND + MAX_SIDES * MAX_SIDE_DEPTH + 2;
@@ -487,7 +499,27 @@ struct Search<'a> {
     tops: Vec<(f64, Vec<Step>)>,
 }
 
-impl Search<'_> {
+impl<'a> Search<'a> {
+    /// A search from `inp` scored by `w`, stopping after `node_limit` nodes (at least one),
+    /// keeping the best `top_k` plans when `top_k > 0`.
+    fn new(inp: &'a PlanInput, w: &'a [f64; NUM_FEATURES], node_limit: u32, top_k: usize) -> Self {
+        Search {
+            inp,
+            w,
+            seen: HashSet::default(),
+            path: [Step::None; MAX_PATH],
+            path_len: 0,
+            best: [Step::None; MAX_PATH],
+            best_len: 0,
+            best_score: f64::NEG_INFINITY,
+            nodes: 0,
+            node_limit: node_limit.max(1),
+            complete: true,
+            top_k,
+            tops: Vec::new(),
+        }
+    }
+
     fn key(&self, p: &Pos) -> Key {
         let mut k: Key = [0; 2 + MAX_SIDES + MAX_CENTER + 1];
         k[..2].copy_from_slice(&p.used.to_le_bytes());
@@ -988,27 +1020,8 @@ fn search(
     node_limit: u32,
     top_k: usize,
 ) -> (Plan, Vec<(f64, Vec<Step>)>) {
-    let mut s = Search {
-        inp,
-        w: weights,
-        seen: HashSet::default(),
-        path: [Step::None; MAX_PATH],
-        path_len: 0,
-        best: [Step::None; MAX_PATH],
-        best_len: 0,
-        best_score: f64::NEG_INFINITY,
-        nodes: 0,
-        node_limit: node_limit.max(1),
-        complete: true,
-        top_k,
-        tops: Vec::new(),
-    };
-    let root = Pos {
-        used: 0,
-        depth: [0; MAX_SIDES],
-        center: inp.center,
-        payoff_played: false,
-    };
+    let mut s = Search::new(inp, weights, node_limit, top_k);
+    let root = Pos::root(inp);
     s.visit(&root);
     let best = Plan {
         score: s.best_score,
@@ -1050,27 +1063,8 @@ mod tests {
     /// `discard_allowed`).
     fn planner_moves(inp: &PlanInput) -> BTreeSet<Move> {
         let w = [0.0; NUM_FEATURES];
-        let s = Search {
-            inp,
-            w: &w,
-            seen: HashSet::default(),
-            path: [Step::None; MAX_PATH],
-            path_len: 0,
-            best: [Step::None; MAX_PATH],
-            best_len: 0,
-            best_score: f64::NEG_INFINITY,
-            nodes: 0,
-            node_limit: 1,
-            complete: true,
-            top_k: 0,
-            tops: Vec::new(),
-        };
-        let p = Pos {
-            used: 0,
-            depth: [0; MAX_SIDES],
-            center: inp.center,
-            payoff_played: false,
-        };
+        let s = Search::new(inp, &w, 1, 0);
+        let p = Pos::root(inp);
         let mut out = BTreeSet::new();
         let mut t = [0u8; MAX_CENTER];
         let mut plays = |src: u8, what: u8, v: u8, out: &mut BTreeSet<Move>| {
