@@ -841,39 +841,69 @@ fn decide_lap(table: &Table, params: &ExpertParams, seed: u64) -> Result<Decisio
     })
 }
 
+/// `hard`'s candidates for [`Search::Pimc`], `hard`'s move first: in the draw phase the draws
+/// (`true`: the pile top), in the discard phase (hand index, deadwood left).
+type PimcCandidates = (Vec<bool>, Vec<(usize, u32)>);
+
+impl Table {
+    /// The candidates of [`Search::Pimc`] (see [`PimcCandidates`]).
+    fn pimc_candidates(&self, params: &ExpertParams) -> Result<PimcCandidates, ExpertError> {
+        let seen = self.seen();
+        let view = self.view(&seen);
+        let mut draws: Vec<bool> = Vec::new();
+        let mut discards: Vec<(usize, u32)> = Vec::new();
+        if self.discard_phase {
+            let feed = &self.taken[(self.seat + 1) % self.players()];
+            let options = hard::discard_options(&view, self.banned, feed, &params.hard)?;
+            let scores: Vec<f64> = options.iter().map(|o| o.score).collect();
+            let Some(default) = argmin_f64(&scores) else {
+                return Err(ExpertError::Table("no card may be discarded".to_owned()));
+            };
+            discards.push((options[default].index, options[default].deadwood));
+            for (j, o) in options.iter().enumerate() {
+                if j != default {
+                    discards.push((o.index, o.deadwood));
+                }
+            }
+        } else {
+            let top = *self.pile.last().expect("checked");
+            let can_go_out = self.turns_played()[self.seat] >= self.min_own_turns;
+            match hard::draw_values(&view, top, can_go_out, &params.hard)? {
+                DrawValues::Decided(take) => draws.push(take),
+                DrawValues::Weighed { take, stock, .. } => {
+                    draws.push(take < stock);
+                    draws.push(take >= stock);
+                }
+            }
+        }
+        Ok((draws, discards))
+    }
+
+    /// Plays candidate `j` of [`Self::pimc_candidates`] in `r` and the rest of the round with
+    /// `hard` for every seat (`ctx.all_hard`): the seat's value of the round.
+    fn pimc_value(
+        &self,
+        ctx: &Ctx,
+        (draws, discards): &PimcCandidates,
+        r: &mut Round,
+        roll: &mut CardRng,
+        j: usize,
+    ) -> f64 {
+        let going = if self.discard_phase {
+            let (i, dw) = discards[j];
+            r.discard(ctx, i, dw)
+        } else {
+            r.hard_turn_with(ctx, Some(draws[j]))
+        };
+        r.play_out(ctx, roll, going, self.seat)
+    }
+}
+
 /// [`decide`] with [`Search::Pimc`].
 fn decide_pimc(table: &Table, params: &ExpertParams, seed: u64) -> Result<Decision, ExpertError> {
-    let seen = table.seen();
-    let view = table.view(&seen);
     let budget = params.rollouts > 0 || params.time_limit.is_some();
-    // Candidates, `hard`'s first: draw phase 0 = stock, 1 = pile top; discard phase (hand
-    // index, deadwood left).
-    let mut draws: Vec<bool> = Vec::new();
-    let mut discards: Vec<(usize, u32)> = Vec::new();
-    if table.discard_phase {
-        let feed = &table.taken[(table.seat + 1) % table.players()];
-        let options = hard::discard_options(&view, table.banned, feed, &params.hard)?;
-        let scores: Vec<f64> = options.iter().map(|o| o.score).collect();
-        let Some(default) = argmin_f64(&scores) else {
-            return Err(ExpertError::Table("no card may be discarded".to_owned()));
-        };
-        discards.push((options[default].index, options[default].deadwood));
-        for (j, o) in options.iter().enumerate() {
-            if j != default {
-                discards.push((o.index, o.deadwood));
-            }
-        }
-    } else {
-        let top = *table.pile.last().expect("checked");
-        let can_go_out = table.turns_played()[table.seat] >= table.min_own_turns;
-        match hard::draw_values(&view, top, can_go_out, &params.hard)? {
-            DrawValues::Decided(take) => draws.push(take),
-            DrawValues::Weighed { take, stock, .. } => {
-                draws.push(take < stock);
-                draws.push(take >= stock);
-            }
-        }
-    }
+    let cands = table.pimc_candidates(params)?;
+    let (draws, discards) = &cands;
     let k = draws.len().max(discards.len());
     let first = if table.discard_phase {
         discards[0].0
@@ -891,13 +921,7 @@ fn decide_pimc(table: &Table, params: &ExpertParams, seed: u64) -> Result<Decisi
     let mut ctx = table.ctx(false, params.hard);
     ctx.all_hard = true;
     let tally = table.tally(params, &unseen, seed, k, |r, roll, j| {
-        let going = if table.discard_phase {
-            let (i, dw) = discards[j];
-            r.discard(&ctx, i, dw)
-        } else {
-            r.hard_turn_with(&ctx, Some(draws[j]))
-        };
-        r.play_out(&ctx, roll, going, table.seat)
+        table.pimc_value(&ctx, &cands, r, roll, j)
     });
     let c = tally.choice(params.margin);
     Ok(Decision {
@@ -1124,5 +1148,285 @@ mod tests {
             decide(&t, &ExpertParams::default(), 1),
             Err(ExpertError::Table(_))
         ));
+    }
+}
+
+/// How much more budget buys: an offline frontier of [`Search::Pimc`]'s deals per decision,
+/// and of the same search with the opponents' hands SEEN (a bound, not an agent).
+///
+/// Rounds of `hard` self-play (4 players, 2 decks, the round number uniform over 1..=11, the
+/// first seat uniform); at each decision of seat 0 where `hard` weighs more than one move (and
+/// its discard does not go out), each chooser's move is valued by a reference: the true hands,
+/// the stock shuffled again `TTF_REF` times, each of `hard`'s candidates played to the end of
+/// the round with `hard` for every seat (the seat's value: the others' mean round score minus its own). The true
+/// hands are a draw from what the seat knows and the stock order is uniform given them, so
+/// the reference is unbiased for what the seat can know. A chooser's gain at a decision is the
+/// reference value of its move minus that of `hard`'s; the figure is the sum over a round's
+/// decisions, times 11 rounds (one-step gains: the round goes on with `hard`'s move).
+///
+/// Choosers: `pimc` at each deal count of `TTF_DEALS` (the prefixes of one run: the same
+/// deals as `decide` with that many rollouts) and margins 0, 1, 2; `seen` the same with the
+/// true hands and the stock shuffled (`TTF_SEEN` counts); `lap`, the default expert.
+///
+/// It prints (stderr) one `R round gain...` line a round, in the order of the final table's
+/// rows, so that runs with other seeds can be pooled, then the table.
+/// `TTF_ROUNDS=110 TTF_SEED=1 TTF_REF=64 cargo test --release -p cardcore-engine --lib
+/// three_thirteen_expert::frontier -- --ignored --nocapture` (some 20 s of CPU a round).
+#[cfg(test)]
+mod frontier {
+    use super::*;
+    use std::time::Instant;
+
+    fn env(name: &str, default: &str) -> String {
+        std::env::var(name).unwrap_or_else(|_| default.to_owned())
+    }
+
+    fn counts(name: &str, default: &str) -> Vec<u32> {
+        env(name, default)
+            .split(',')
+            .map(|x| x.parse().expect("a count"))
+            .collect()
+    }
+
+    const P: usize = 4;
+    const DECKS: u8 = 2;
+
+    /// A fresh round: hands of `rnd + 2` cards, one card on the pile.
+    fn fresh(rnd: u8, first: usize, rng: &mut CardRng) -> Round {
+        let mut deck: Vec<u8> = (0..NATURALS)
+            .flat_map(|f| std::iter::repeat_n(f, usize::from(DECKS)))
+            .collect();
+        shuffle(rng, &mut deck);
+        let n = usize::from(rnd) + 2;
+        let hands: Vec<Vec<u8>> = (0..P).map(|s| deck[s * n..(s + 1) * n].to_vec()).collect();
+        let pile = vec![deck[P * n]];
+        Round {
+            hands,
+            stock: deck[P * n + 1..].to_vec(),
+            pile,
+            current: first,
+            out: None,
+            final_left: 0,
+            turns: 0,
+            own_turns: vec![0; P],
+            taken: vec![Vec::new(); P],
+        }
+    }
+
+    fn table_of(r: &Round, wild: u8, first: usize, discard_phase: bool) -> Table {
+        let s = r.current;
+        Table {
+            seat: s,
+            hand: r.hands[s].clone(),
+            pile: r.pile.clone(),
+            taken: r.taken.clone(),
+            hand_sizes: r.hands.iter().map(Vec::len).collect(),
+            stock_size: r.stock.len(),
+            num_decks: DECKS,
+            jokers: 0,
+            wild,
+            rules: MeldRules::default(),
+            discard_phase,
+            banned: None,
+            out_seat: r.out,
+            turn_in_round: r.turns,
+            first,
+            min_own_turns: 0,
+            max_turns: 400,
+            forbid_return: false,
+        }
+    }
+
+    /// Each deal's candidate values, `n` deals: honest deals (`truth` None) or the true
+    /// hands with the stock shuffled.
+    fn values(
+        t: &Table,
+        cands: &PimcCandidates,
+        truth: Option<&Round>,
+        n: u32,
+        seed: u64,
+    ) -> Vec<Vec<f64>> {
+        let k = cands.0.len().max(cands.1.len());
+        let params = ExpertParams::default();
+        let unseen = t.unseen().unwrap();
+        let mut ctx = t.ctx(false, params.hard);
+        ctx.all_hard = true;
+        let mut out = Vec::new();
+        PairedTally::run(k, n, None, seed, |rng, roll_seed, vals| {
+            let deal = match truth {
+                None => t.deal(&unseen, params.infer_hands, rng),
+                Some(r) => {
+                    let mut d = r.clone();
+                    shuffle(rng, &mut d.stock);
+                    d
+                }
+            };
+            for (j, v) in vals.iter_mut().enumerate() {
+                let mut r = deal.clone();
+                *v = t.pimc_value(&ctx, cands, &mut r, &mut CardRng::new(roll_seed), j);
+            }
+            out.push(vals.to_vec());
+        });
+        out
+    }
+
+    /// The choice of a paired tally over the first `n` deals of `vals`.
+    fn choice(vals: &[Vec<f64>], n: u32, margin: f64) -> usize {
+        let mut i = 0;
+        PairedTally::run(vals[0].len(), n, None, 0, |_, _, v| {
+            v.copy_from_slice(&vals[i]);
+            i += 1;
+        })
+        .choice(margin)
+    }
+
+    #[test]
+    #[ignore = "an experiment: minutes of CPU"]
+    fn frontier() {
+        let rounds: u64 = env("TTF_ROUNDS", "40").parse().unwrap();
+        let seed: u64 = env("TTF_SEED", "1").parse().unwrap();
+        let refs: u32 = env("TTF_REF", "64").parse().unwrap();
+        let deals = counts("TTF_DEALS", "16,64,256");
+        let seens = counts("TTF_SEEN", "16,64,256");
+        let margins = [0.0, 1.0, 2.0];
+        let mut labels: Vec<String> = vec!["lap (default)".into()];
+        for (kind, ns) in [("pimc", &deals), ("seen", &seens)] {
+            for &n in ns {
+                for m in margins {
+                    labels.push(format!("{kind} {n} m{m}"));
+                }
+            }
+        }
+        let mut per_round = vec![Vec::new(); labels.len()];
+        let mut changed = vec![0u32; labels.len()];
+        let (mut positions, mut decisions, mut rollouts) = (0u32, 0u32, 0u64);
+        let mut rollout_time = 0.0f64;
+        let params = ExpertParams::default();
+        let mut rng = CardRng::new(seed);
+        for g in 0..rounds {
+            let rnd = u8::try_from(g % 11).unwrap() + 1;
+            let wild = rnd + 2;
+            let first = usize::try_from(rng.below(4)).unwrap();
+            let mut r = fresh(rnd, first, &mut rng);
+            let mut t0 = table_of(&r, wild, first, false);
+            let mut ctx = t0.ctx(false, params.hard);
+            ctx.all_hard = true;
+            let mut gains = vec![0.0f64; labels.len()];
+            let mut play = CardRng::new(seed ^ 0x5eed ^ g);
+            while r.begin_turn(&mut play) {
+                let s = r.current;
+                if s != 0 {
+                    if !r.hard_turn(&ctx) {
+                        break;
+                    }
+                    continue;
+                }
+                // Seat 0: the draw, then the discard, each a decision.
+                t0 = table_of(&r, wild, first, false);
+                let mut take = None;
+                for discard_phase in [false, true] {
+                    let t = if discard_phase {
+                        // hard's draw, then the discard decision
+                        let mut d = r.clone();
+                        let pile = take.expect("the draw");
+                        let card = if pile { d.pile.pop() } else { d.stock.pop() }.unwrap();
+                        if pile {
+                            d.taken[0].push(card);
+                        }
+                        d.hands[0].push(card);
+                        let t = table_of(&d, wild, first, true);
+                        (t, d)
+                    } else {
+                        (t0.clone(), r.clone())
+                    };
+                    let (t, truth) = t;
+                    decisions += 1;
+                    let cands = t.pimc_candidates(&params).unwrap();
+                    if !discard_phase {
+                        take = Some(cands.0[0]);
+                    }
+                    let k = cands.0.len().max(cands.1.len());
+                    if k == 1 || (discard_phase && t.out_seat.is_none() && cands.1[0].1 == 0) {
+                        continue;
+                    }
+                    positions += 1;
+                    let s0 = seed.wrapping_mul(1_000_003) ^ u64::from(positions);
+                    let start = Instant::now();
+                    let reference = values(&t, &cands, Some(&truth), refs, mix(s0, 1));
+                    rollout_time += start.elapsed().as_secs_f64();
+                    rollouts += u64::from(refs) * k as u64;
+                    let mean =
+                        |j: usize| reference.iter().map(|v| v[j]).sum::<f64>() / f64::from(refs);
+                    let gain = |c: usize| mean(c) - mean(0);
+                    let mut at = 0;
+                    let lap = decide(&t, &params, mix(s0, 2)).unwrap().choice;
+                    let lap_j = if discard_phase {
+                        cands.1.iter().position(|c| c.0 == lap).unwrap_or(0)
+                    } else {
+                        cands.0.iter().position(|&c| usize::from(c) == lap).unwrap()
+                    };
+                    gains[at] += gain(lap_j);
+                    changed[at] += u32::from(lap_j != 0);
+                    at += 1;
+                    for (which, ns) in [(None, &deals), (Some(&truth), &seens)] {
+                        let nmax = *ns.iter().max().unwrap();
+                        let vals = values(&t, &cands, which, nmax, mix(s0, 3));
+                        for &n in ns {
+                            for m in margins {
+                                let c = choice(&vals, n, m);
+                                gains[at] += gain(c);
+                                changed[at] += u32::from(c != 0);
+                                at += 1;
+                            }
+                        }
+                    }
+                }
+                if !r.hard_turn(&ctx) {
+                    break;
+                }
+            }
+            for (v, g) in per_round.iter_mut().zip(&gains) {
+                v.push(*g);
+            }
+            // One line a round for pooling runs: round number, then each chooser's gain.
+            let line: Vec<String> = gains.iter().map(|x| format!("{x:.4}")).collect();
+            eprintln!("R {rnd} {}", line.join(" "));
+            if (g + 1) % 10 == 0 {
+                eprintln!("{} rounds, {positions} positions", g + 1);
+            }
+        }
+        let ms = 1000.0 * rollout_time / rollouts as f64;
+        eprintln!(
+            "{rounds} rounds (seed {seed}), {decisions} decisions of seat 0, {positions} with a choice; reference {refs} shuffles; one hard rollout {ms:.3} ms"
+        );
+        eprintln!("L {}", labels.join("|"));
+        eprintln!(
+            "C {}",
+            changed
+                .iter()
+                .map(u32::to_string)
+                .collect::<Vec<_>>()
+                .join(" ")
+        );
+        eprintln!(
+            "gain in margin points a game (11 x per round; + = better than hard), 95% interval; decisions changed"
+        );
+        for (i, l) in labels.iter().enumerate() {
+            let xs = &per_round[i];
+            let n = xs.len() as f64;
+            let m = xs.iter().sum::<f64>() / n;
+            let var = xs.iter().map(|x| (x - m) * (x - m)).sum::<f64>() / (n - 1.0);
+            let h = 1.96 * (var / n).sqrt();
+            eprintln!(
+                "{l:18} {:+7.2} ± {:5.2}   {}",
+                11.0 * m,
+                11.0 * h,
+                changed[i]
+            );
+        }
+    }
+
+    fn mix(a: u64, b: u64) -> u64 {
+        crate::rng::mix64(a ^ b.wrapping_mul(0x9e37_79b9_7f4a_7c15))
     }
 }
