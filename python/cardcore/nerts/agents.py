@@ -435,7 +435,8 @@ class ExpertAgent(_LookAheadAgent):
     points a round over ``hard`` (95% interval +0.39 to +1.52) at 0.81-0.89x ``hard``'s CPU
     time per decision. With 3 and 4 players up to 256 deals with the same stop, each candidate
     played 16 s forward instead of 20 s: 4 players +0.33 (+0.04 to +0.63) at 1.03-1.10x
-    ``hard``'s CPU time, 3 players +0.06 (-0.30 to +0.42) at 0.80-1.04x (level).
+    ``hard``'s CPU time, not repeated on seed 2027 (-0.08, -0.39 to +0.23; level over both),
+    3 players +0.06 (-0.30 to +0.42) at 0.80-1.04x (level).
     """
 
     TABLE: ClassVar[Mapping[int, Search]] = MappingProxyType(
