@@ -1154,7 +1154,7 @@ mod tests {
 /// How much more budget buys: an offline frontier of [`Search::Pimc`]'s deals per decision,
 /// and of the same search with the opponents' hands SEEN (a bound, not an agent).
 ///
-/// Rounds of `hard` self-play (4 players, 2 decks, the round number uniform over 1..=11, the
+/// Rounds of `hard` self-play (4 players, 2 decks, the round number cycling through 1..=11, the
 /// first seat uniform); at each decision of seat 0 where `hard` weighs more than one move (and
 /// its discard does not go out), each chooser's move is valued by a reference: the true hands,
 /// the stock shuffled again `TTF_REF` times, each of `hard`'s candidates played to the end of
@@ -1171,9 +1171,9 @@ mod tests {
 /// It prints (stderr) one `R round gain...` line a round, in the order of the final table's
 /// rows, so that runs with other seeds can be pooled, then the table.
 /// `TTF_ROUNDS=110 TTF_SEED=1 TTF_REF=64 cargo test --release -p cardcore-engine --lib
-/// three_thirteen_expert::frontier -- --ignored --nocapture` (some 20 s of CPU a round).
+/// three_thirteen_expert::budget -- --ignored --nocapture` (some 20 s of CPU a round).
 #[cfg(test)]
-mod frontier {
+mod budget {
     use super::*;
     use std::time::Instant;
 
@@ -1282,7 +1282,7 @@ mod frontier {
 
     #[test]
     #[ignore = "an experiment: minutes of CPU"]
-    fn frontier() {
+    fn budget_curve() {
         let rounds: u64 = env("TTF_ROUNDS", "40").parse().unwrap();
         let seed: u64 = env("TTF_SEED", "1").parse().unwrap();
         let refs: u32 = env("TTF_REF", "64").parse().unwrap();
