@@ -92,6 +92,64 @@ def test_bad_budget_and_tables_raise_value_errors() -> None:
             must_play_aces=False,
             turn=0,
             max_turns=1000,
+            turn_start_center=None,
         )
         with pytest.raises(ValueError, match=match):
             _core.spite_expert_decide(table, params, 1)
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_last_turn_deals_know_the_turn_start(players: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    expert = ExpertAgent(rollouts=4, last_turn=True)
+    o = Options(num_players=players, payoff_size=8)
+    agents: list[Any] = [expert] + [PlannerAgent() for _ in range(players - 1)]
+    starts: list[bytes | None] = []
+    decide = _core.spite_expert_decide
+
+    def spy(table: Any, params: Any, seed: int) -> Any:
+        starts.append(table.turn_start_center)
+        return decide(table, params, seed)
+
+    monkeypatch.setattr(_core, "spite_expert_decide", spy)
+    play_out(State.new(o, 4), 4, agents)
+    assert expert.searches == len(starts) > 0
+    assert any(s is not None and len(s) == o.num_center_stacks for s in starts)
+
+
+def test_turn_start_center_must_match_the_centre() -> None:
+    params = _core.SpiteExpertParams(
+        rollouts=4,
+        time_ms=None,
+        candidates=4,
+        horizon=2,
+        margin=1.0,
+        win_value=10.0,
+        node_limit=1000,
+        weights=_core.spite_weights("hard"),
+    )
+    for start, ok in [(bytes([0, 0, 0]), True), (bytes([0, 0]), False), (bytes([12, 0, 0]), False)]:
+        table = _core.SpiteTable(
+            seat=0,
+            hand=bytes([1, 2, 7, 9, 0]),
+            payoff_tops=bytes([3, 11]),
+            payoff_counts=[20, 20],
+            sides=[[b"", b"", b"", b""], [b"", b"", b"", b""]],
+            center=[b"", b"", b""],
+            hand_sizes=[5, 5],
+            stock_count=54,
+            decks=2,
+            hand_size=5,
+            top=12,
+            wild_start=True,
+            refill_empty_hand=True,
+            side_rule=0,
+            must_play_aces=False,
+            turn=3,
+            max_turns=1000,
+            turn_start_center=start,
+        )
+        if ok:
+            assert _core.spite_expert_decide(table, params, 1).steps
+        else:
+            with pytest.raises(ValueError, match="turn_start_center"):
+                _core.spite_expert_decide(table, params, 1)

@@ -122,7 +122,11 @@ class ExpertAgent:
     ``rollouts``: deals per plan decision (the default budget; reproducible). ``time_ms``:
     search for this long per decision instead (the game then depends on the machine's speed).
     ``candidates``: plans compared; ``horizon``: turns looked at after the current one
-    (default: one round of the table). ``deals`` and ``searches`` count the work.
+    (default: one round of the table). ``last_turn``: deal the previous seat only hands with
+    which its last turn could not have reached its pay-off top from the centre it left (the
+    centre at the start of this seat's turn; a seat has played before this one from the
+    game's second turn on); off, the deal is uniform over the unseen cards. ``deals`` and
+    ``searches`` count the work.
     """
 
     def __init__(
@@ -135,6 +139,7 @@ class ExpertAgent:
         margin: float = 1.0,
         win_value: float = 10.0,
         node_limit: int = 500_000,
+        last_turn: bool = False,
     ) -> None:
         if rollouts < 0 or (time_ms is not None and not time_ms > 0):
             raise OptionError("rollouts must be >= 0 and time_ms > 0 (or None)")
@@ -145,14 +150,22 @@ class ExpertAgent:
         self.margin = margin
         self.win_value = win_value
         self.node_limit = node_limit
+        self.last_turn = last_turn
         self.weights = preset_weights("hard")
         self.deals = 0
         self.searches = 0
         self._turn = -1
         self._plan: list[Move] = []
+        self._start_turn = -1
+        self._start_center: bytes | None = None
 
     def act(self, observation: Observation, legal: Sequence[Move], rng: Any) -> Move:
         obs = observation
+        if obs.turn != self._start_turn:
+            # The turn's first decision: the centre is as the previous seat left it (a seat
+            # has played before this one from the game's second turn on).
+            self._start_turn = obs.turn
+            self._start_center = bytes(obs.center_ranks()) if obs.turn > 1 else None
         if obs.turn == self._turn and self._plan and self._plan[0] in legal:
             return self._plan.pop(0)
         o = obs.options
@@ -183,6 +196,7 @@ class ExpertAgent:
             must_play_aces=o.must_play_aces,
             turn=obs.turn,
             max_turns=o.max_turns,
+            turn_start_center=self._start_center if self.last_turn else None,
         )
         params = _core.SpiteExpertParams(
             rollouts=self.rollouts,

@@ -129,6 +129,7 @@ keyword_class!(
         must_play_aces: bool,
         turn: u32,
         max_turns: u32,
+        turn_start_center: Option<Vec<u8>>,
     }
 );
 
@@ -154,6 +155,7 @@ impl SpiteTable {
             },
             turn: self.turn,
             max_turns: self.max_turns,
+            turn_start_center: self.turn_start_center.clone(),
         })
     }
 }
