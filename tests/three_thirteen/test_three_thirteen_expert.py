@@ -116,3 +116,41 @@ def test_bad_budget_and_tables_raise_typed_errors() -> None:
         )
         with pytest.raises(OptionError, match=match):
             _core.tt_expert_decide(table, params, 1)
+
+
+@pytest.mark.parametrize(
+    ("players", "opts"),
+    [
+        (2, {"num_decks": 1, "max_turns_per_round": 40}),
+        (3, {"forbid_return_of_discard_draw": True, "jokers": 2}),
+        (4, {"ace_mode": "high", "jokers": 4, "min_own_turns_before_out": 1}),
+        (4, {}),
+    ],
+)
+def test_value_search_plays_hards_draws_and_legal_discards(
+    players: int, opts: dict[str, Any]
+) -> None:
+    """search="value" deals nothing, draws as hard does and discards legally; same game twice."""
+    o = Options(num_players=players, **opts)
+
+    class Watch(ExpertAgent):
+        __slots__ = ()
+
+        def __init__(self) -> None:
+            super().__init__(search="value")
+
+        def act(self, observation: Any, legal: Any, rng: Any) -> Any:
+            move = super().act(observation, legal, rng)
+            if observation.phase == "draw":
+                assert move == HardAgent().act(observation, legal, rng)
+            return move
+
+    finals = []
+    for _ in range(2):
+        expert = Watch()
+        agents: list[Any] = [expert] + [HardAgent() for _ in range(players - 1)]
+        state = play_out(State(o, 7), 7, agents)
+        assert expert.decisions > 0
+        assert expert.deals == 0
+        finals.append((list(state.totals), list(state.round_scores)))
+    assert finals[0] == finals[1]

@@ -37,7 +37,11 @@ is a memo of its own last solver answer (same input, same output), so a game rep
   ``hard``'s move replaced by one ahead by more than ``margin`` standard errors; about 4 ms a
   deal per decision, weaker than ``hard`` at the budgets measured (``docs/agents.md``).
   ``search="laphard"``: the lap search with the other seats' turns played by ``hard`` (about
-  4x the lap search's cost at 16 deals; level with it). One Rust call per decision
+  4x the lap search's cost at 16 deals; level with it). ``search="value"``: no deals; each of
+  ``hard``'s discard options is valued by a linear value of the position after it (deadwood,
+  ``hard``'s one-draw look-ahead in parts, wilds, feeding, the opponents' pickups) fitted on
+  ``hard`` self-play (``cardcore_engine::three_thirteen_value``, ``scripts/tt-value-fit``);
+  draws are ``hard``'s. One Rust call per decision
   (``cardcore_engine::three_thirteen_expert``), every
   random choice seeded from the seat's ``rng``; with ``time_ms`` it deals for that long
   instead (not reproducible).
@@ -211,9 +215,10 @@ class ExpertAgent:
 
     ``rollouts``: deals per decision (the default budget; reproducible). ``time_ms``: search
     for this long per decision instead (at least one deal; the game then depends on the
-    machine's speed). ``search``: ``"lap"`` (the default), ``"laphard"``, ``"round"`` or
-    ``"pimc"``; ``risk_weight`` (lap) scales the chance that the round ends; ``margin``
-    (round, pimc), ``max_candidates``, ``slack``, ``hard_rollouts`` (round): standard errors
+    machine's speed). ``search``: ``"lap"`` (the default), ``"laphard"``, ``"round"``,
+    ``"pimc"`` or ``"value"`` (no deals: a fitted value of the position after each discard);
+    ``risk_weight`` (lap) scales the chance that the round ends; ``margin`` (round, pimc),
+    ``max_candidates``, ``slack``, ``hard_rollouts`` (round): standard errors
     by which another move must beat ``hard``'s, the discards compared, the seat's own later
     turns as ``hard``. ``deals`` and
     ``decisions`` count the search's work (for measurements).
@@ -245,7 +250,7 @@ class ExpertAgent:
         margin: float = 3.0,
         hard_rollouts: bool = False,
         infer_hands: bool = True,
-        search: Literal["lap", "round", "pimc", "laphard"] = "lap",
+        search: Literal["lap", "round", "pimc", "laphard", "value"] = "lap",
         risk_weight: float = 1.0,
     ) -> None:
         if rollouts < 0 or (time_ms is not None and not time_ms > 0):

@@ -155,18 +155,22 @@ pub enum Search {
     Pimc,
     /// [`Search::Lap`] with the other seats' turns played by `hard`.
     LapHard,
+    /// No deals: `hard`'s discard options valued by a linear value of the position after the
+    /// discard, fitted on `hard` self-play (`three_thirteen_value`). Draws are `hard`'s.
+    Value,
 }
 
 impl Search {
     /// Every search with its name (the agent's `search` option), in this order.
-    pub const ALL: [(&'static str, Search); 4] = [
+    pub const ALL: [(&'static str, Search); 5] = [
         ("round", Search::Round),
         ("lap", Search::Lap),
         ("pimc", Search::Pimc),
         ("laphard", Search::LapHard),
+        ("value", Search::Value),
     ];
     /// The names of [`Search::ALL`].
-    pub const NAMES: [&'static str; 4] = ["round", "lap", "pimc", "laphard"];
+    pub const NAMES: [&'static str; 5] = ["round", "lap", "pimc", "laphard", "value"];
 
     /// The search called `name`, if any.
     #[must_use]
@@ -187,39 +191,39 @@ pub struct Decision {
 }
 
 /// Rules constants of a rollout.
-struct Ctx {
-    wild: u8,
-    rules: MeldRules,
-    min_own_turns: u32,
-    max_turns: u32,
-    forbid_return: bool,
-    players: usize,
-    num_decks: u8,
-    jokers: u8,
+pub(crate) struct Ctx {
+    pub(crate) wild: u8,
+    pub(crate) rules: MeldRules,
+    pub(crate) min_own_turns: u32,
+    pub(crate) max_turns: u32,
+    pub(crate) forbid_return: bool,
+    pub(crate) players: usize,
+    pub(crate) num_decks: u8,
+    pub(crate) jokers: u8,
     /// The seat whose later turns `hard` plays (`None`: greedy for every seat).
-    hard_seat: Option<usize>,
+    pub(crate) hard_seat: Option<usize>,
     /// `hard` plays every seat's turns.
-    all_hard: bool,
-    hard: HardParams,
+    pub(crate) all_hard: bool,
+    pub(crate) hard: HardParams,
 }
 
 /// One dealt round, from the deciding seat's turn to the end of the round.
 #[derive(Clone)]
-struct Round {
-    hands: Vec<Vec<u8>>,
-    stock: Vec<u8>,
-    pile: Vec<u8>,
-    current: usize,
-    out: Option<usize>,
-    final_left: usize,
-    turns: u32,
-    own_turns: Vec<u32>,
+pub(crate) struct Round {
+    pub(crate) hands: Vec<Vec<u8>>,
+    pub(crate) stock: Vec<u8>,
+    pub(crate) pile: Vec<u8>,
+    pub(crate) current: usize,
+    pub(crate) out: Option<usize>,
+    pub(crate) final_left: usize,
+    pub(crate) turns: u32,
+    pub(crate) own_turns: Vec<u32>,
     /// Per seat: pile cards taken this round and still held (what the others have seen).
-    taken: Vec<Vec<u8>>,
+    pub(crate) taken: Vec<Vec<u8>>,
 }
 
 /// The `hard` agent's view of a hand in a rollout.
-fn view_of<'a>(ctx: &Ctx, hand: &'a [u8], seen: &'a [u8], final_turn: bool) -> View<'a> {
+pub(crate) fn view_of<'a>(ctx: &Ctx, hand: &'a [u8], seen: &'a [u8], final_turn: bool) -> View<'a> {
     View {
         hand,
         seen,
@@ -245,7 +249,7 @@ fn argmin(values: &[u32], banned: Option<usize>) -> Option<usize> {
 impl Round {
     /// Discards card `i` of the current seat, which leaves deadwood `dw`; ends the turn.
     /// Returns false when the round is over.
-    fn discard(&mut self, ctx: &Ctx, i: usize, dw: u32) -> bool {
+    pub(crate) fn discard(&mut self, ctx: &Ctx, i: usize, dw: u32) -> bool {
         let s = self.current;
         let card = self.hands[s].remove(i);
         if let Some(k) = self.taken[s].iter().position(|&c| c == card) {
@@ -273,7 +277,7 @@ impl Round {
 
     /// Start of a turn: rebuilds the stock from the pile when it is empty. False when no card
     /// can be drawn (never with real decks; ends the round as it stands).
-    fn begin_turn(&mut self, rng: &mut CardRng) -> bool {
+    pub(crate) fn begin_turn(&mut self, rng: &mut CardRng) -> bool {
         if self.stock.is_empty() {
             let Some(top) = self.pile.pop() else {
                 return false;
@@ -325,7 +329,7 @@ impl Round {
     }
 
     /// The pile and the other seats' pickups: what `s` has seen besides its hand.
-    fn seen_by(&self, s: usize) -> Vec<u8> {
+    pub(crate) fn seen_by(&self, s: usize) -> Vec<u8> {
         let mut seen = self.pile.clone();
         for (k, t) in self.taken.iter().enumerate() {
             if k != s {
@@ -336,7 +340,7 @@ impl Round {
     }
 
     /// One turn of the current seat played by the `hard` agent.
-    fn hard_turn(&mut self, ctx: &Ctx) -> bool {
+    pub(crate) fn hard_turn(&mut self, ctx: &Ctx) -> bool {
         self.hard_turn_with(ctx, None)
     }
 
@@ -427,7 +431,13 @@ impl Round {
 
     /// After a candidate move (`going`: the round went on), plays to the end of the round and
     /// values it for `seat` ([`Self::utility`]).
-    fn play_out(&mut self, ctx: &Ctx, rng: &mut CardRng, going: bool, seat: usize) -> f64 {
+    pub(crate) fn play_out(
+        &mut self,
+        ctx: &Ctx,
+        rng: &mut CardRng,
+        going: bool,
+        seat: usize,
+    ) -> f64 {
         if going {
             self.finish(ctx, rng);
         }
@@ -461,7 +471,7 @@ impl Table {
     }
 
     /// Everything the seat has seen besides its hand: the pile and the others' pickups.
-    fn seen(&self) -> Vec<u8> {
+    pub(crate) fn seen(&self) -> Vec<u8> {
         let mut seen = self.pile.clone();
         for (s, t) in self.taken.iter().enumerate() {
             if s != self.seat {
@@ -506,7 +516,7 @@ impl Table {
     }
 
     /// Count per face of the cards the seat has not seen.
-    fn unseen(&self) -> Result<Vec<u8>, ExpertError> {
+    pub(crate) fn unseen(&self) -> Result<Vec<u8>, ExpertError> {
         let mut counts = [0i32; FACES];
         counts[..usize::from(NATURALS)].fill(i32::from(self.num_decks));
         for c in counts
@@ -546,7 +556,7 @@ impl Table {
     }
 
     /// Turns each seat has played this round.
-    fn turns_played(&self) -> Vec<u32> {
+    pub(crate) fn turns_played(&self) -> Vec<u32> {
         let p = self.players();
         let p32 = u32::try_from(p).unwrap_or(1);
         (0..p)
@@ -658,7 +668,7 @@ impl Table {
     }
 
     /// The `hard` agent's view of this table.
-    fn view<'a>(&'a self, seen: &'a [u8]) -> View<'a> {
+    pub(crate) fn view<'a>(&'a self, seen: &'a [u8]) -> View<'a> {
         View {
             hand: &self.hand,
             seen,
@@ -722,6 +732,7 @@ pub fn decide(table: &Table, params: &ExpertParams, seed: u64) -> Result<Decisio
     match params.search {
         Search::Lap | Search::LapHard => return decide_lap(table, params, seed),
         Search::Pimc => return decide_pimc(table, params, seed),
+        Search::Value => return crate::three_thirteen_value::decide(table, params),
         Search::Round => {}
     }
     let (cands, dws) = table.candidates(params)?;

@@ -112,7 +112,7 @@ fn rank_hi(face: u8, mode: AceMode) -> (i32, i32) {
 
 /// Whether face `u` could ever share a meld with `naturals` (conservative: may say yes). The
 /// faces are compared by `rank` and `suit` as given, jokers included.
-fn interacts(u: u8, naturals: &[u8], wilds: usize, wild: u8, mode: AceMode) -> bool {
+pub(crate) fn interacts(u: u8, naturals: &[u8], wilds: usize, wild: u8, mode: AceMode) -> bool {
     if is_joker(u) || rank(u) == wild || wilds >= 2 {
         return true;
     }
@@ -215,6 +215,16 @@ impl Agent<'_> {
     /// Expected optimal deadwood of `faces` (n cards) after one stock draw and discard, minus
     /// `bonus` times the chance that this draw lets the hand go out.
     fn value_after_draw(&self, faces: &[u8], dw_now: u32, bonus: f64) -> f64 {
+        let t = self.draw_tally(faces, dw_now);
+        if t.total == 0 {
+            return f64::from(dw_now);
+        }
+        (t.acc - bonus * t.outs as f64) / t.total as f64
+    }
+
+    /// Over the unseen cards (with multiplicity), the optimal deadwood of `faces` after drawing
+    /// each and the best discard: summed, and how many draws go out or lower the deadwood.
+    fn draw_tally(&self, faces: &[u8], dw_now: u32) -> DrawTally {
         let (wild, rules) = (self.view.wild, &self.view.rules);
         let naturals: Vec<u8> = faces
             .iter()
@@ -225,31 +235,30 @@ impl Agent<'_> {
         let mut with = Vec::with_capacity(faces.len() + 1);
         with.extend_from_slice(faces);
         with.push(0);
-        let (mut total, mut outs) = (0i64, 0i64);
-        let mut acc = 0.0f64;
+        let mut t = DrawTally::default();
         let mut one_less: Option<u32> = None;
         for (u, &cnt) in (0u8..).zip(&self.counts) {
             if cnt <= 0 {
                 continue;
             }
-            total += i64::from(cnt);
-            if interacts(u, &naturals, wilds, wild, rules.ace_mode) {
+            t.total += i64::from(cnt);
+            let v = if interacts(u, &naturals, wilds, wild, rules.ace_mode) {
                 *with.last_mut().expect("not empty") = u;
                 let m = min_discard(&with, wild, rules);
-                acc += (i64::from(cnt) * i64::from(m)) as f64;
                 if m == 0 {
-                    outs += i64::from(cnt);
+                    t.outs += i64::from(cnt);
                 }
+                m
             } else {
                 let less = *one_less.get_or_insert_with(|| min_discard(faces, wild, rules));
-                let v = dw_now.min(less + self.points(u));
-                acc += (i64::from(cnt) * i64::from(v)) as f64;
+                dw_now.min(less + self.points(u))
+            };
+            t.acc += (i64::from(cnt) * i64::from(v)) as f64;
+            if v < dw_now {
+                t.better += i64::from(cnt);
             }
         }
-        if total == 0 {
-            return f64::from(dw_now);
-        }
-        (acc - bonus * outs as f64) / total as f64
+        t
     }
 
     fn take_pile(&self, top: u8, can_go_out: bool) -> bool {
@@ -383,6 +392,60 @@ impl Agent<'_> {
         }
         Some(best.1)
     }
+}
+
+/// Sums over the unseen cards of [`Agent::draw_tally`].
+#[derive(Clone, Copy, Debug, Default)]
+struct DrawTally {
+    /// Sum of the optimal deadwood after each draw and the best discard.
+    acc: f64,
+    /// Draws that go out.
+    outs: i64,
+    /// Draws that lower the optimal deadwood.
+    better: i64,
+    /// Unseen cards.
+    total: i64,
+}
+
+/// What one more stock draw (and the best discard after it) does for a hand, over the cards
+/// the seat has not seen: the `hard` agent's look-ahead, split into its parts.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Outlook {
+    /// Expected optimal deadwood after the draw.
+    pub mean: f64,
+    /// Chance that the draw lets the hand go out.
+    pub out: f64,
+    /// Chance that the draw lowers the optimal deadwood.
+    pub better: f64,
+}
+
+/// The [`Outlook`] of the seat's hand `view.hand`, whose optimal deadwood is `dw_now` (the
+/// unseen cards are everything not in `view.hand` or `view.seen`).
+///
+/// # Errors
+/// [`MeldError`] for bad faces, hand size, wild rank or points.
+pub fn outlook(view: &View<'_>, dw_now: u32) -> Result<Outlook, MeldError> {
+    view.check()?;
+    let params = HardParams::default();
+    let agent = Agent {
+        view,
+        params: &params,
+        counts: view.unseen(),
+    };
+    let t = agent.draw_tally(view.hand, dw_now);
+    if t.total == 0 {
+        return Ok(Outlook {
+            mean: f64::from(dw_now),
+            out: 0.0,
+            better: 0.0,
+        });
+    }
+    let n = t.total as f64;
+    Ok(Outlook {
+        mean: t.acc / n,
+        out: t.outs as f64 / n,
+        better: t.better as f64 / n,
+    })
 }
 
 /// The `hard` agent's draw decision or the values it weighs (lower is better).

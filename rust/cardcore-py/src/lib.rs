@@ -77,7 +77,7 @@ mod _core {
 
     // Three-Thirteen: the expert's searches, the tensor faces and the action ids
     #[pymodule_export]
-    const THREE_THIRTEEN_SEARCHES: [&str; 4] = Search::NAMES;
+    const THREE_THIRTEEN_SEARCHES: [&str; Search::NAMES.len()] = Search::NAMES;
     #[pymodule_export]
     const THREE_THIRTEEN_FACES: usize = tt_batch::FACES;
     #[pymodule_export]
