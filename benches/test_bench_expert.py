@@ -7,7 +7,8 @@ Each measurement plays ``CARDCORE_EXPERT_GAMES`` deals (default 2) with the expe
 seat in turn against the game's ``hard`` agent (Three-Thirteen 4 players, Spite & Malice 2),
 timing every ``act`` call of the expert (thread CPU time, so a busy machine disturbs it
 little) and the whole games (process CPU time). A move is every call; a search is a call that
-dealt (Three-Thirteen: not a forced or clear move; Spite & Malice: the first move of a plan).
+dealt (Three-Thirteen: not a forced or clear move, and none with the default ``search="value"``,
+which deals nothing; Spite & Malice: the first move of a plan).
 Strength: ``cardcore sim ... --paired`` and ``cardcore report`` (docs/agents.md).
 """
 
@@ -56,6 +57,8 @@ def _timed(factory: Callable[[], Any], times: list[float], searched: list[float]
 
 
 def _stats(xs: list[float]) -> str:
+    if not xs:
+        return "none"
     xs = sorted(xs)
     p99 = xs[min(len(xs) - 1, int(0.99 * len(xs)))]
     return f"median {statistics.median(xs) * 1e3:.2f} ms, p99 {p99 * 1e3:.2f} ms"

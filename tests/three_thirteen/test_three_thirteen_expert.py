@@ -41,6 +41,10 @@ def test_expert_plays_legal_moves(
     assert expert.deals > 0
 
 
+def test_the_default_is_the_value_search() -> None:
+    assert ExpertAgent().search == "value"
+
+
 def test_expert_games_repeat_byte_for_byte_at_any_jobs() -> None:
     one = same_at_any_jobs(
         "three-thirteen", games=4, seed=11, agents="expert,hard,hard,hard", rotate_seats=True
@@ -63,7 +67,7 @@ def test_expert_replays_verify() -> None:
 
 
 def test_time_budget_searches_at_least_once() -> None:
-    expert = ExpertAgent(time_ms=1.0)
+    expert = ExpertAgent(time_ms=1.0, search="lap")
     play_out(State(Options(num_players=2, num_decks=1), 2), 2, [expert, HardAgent()])
     assert expert.deals >= 1
 
