@@ -419,12 +419,8 @@ pub struct Outlook {
     pub better: f64,
 }
 
-/// The [`Outlook`] of the seat's hand `view.hand`, whose optimal deadwood is `dw_now` (the
-/// unseen cards are everything not in `view.hand` or `view.seen`).
-///
-/// # Errors
-/// [`MeldError`] for bad faces, hand size, wild rank or points.
-pub fn outlook(view: &View<'_>, dw_now: u32) -> Result<Outlook, MeldError> {
+/// `f` of an agent with the default tuning at `view`, after checking the view.
+fn with_default_agent<T>(view: &View<'_>, f: impl FnOnce(&Agent<'_>) -> T) -> Result<T, MeldError> {
     view.check()?;
     let params = HardParams::default();
     let agent = Agent {
@@ -432,7 +428,16 @@ pub fn outlook(view: &View<'_>, dw_now: u32) -> Result<Outlook, MeldError> {
         params: &params,
         counts: view.unseen(),
     };
-    let t = agent.draw_tally(view.hand, dw_now);
+    Ok(f(&agent))
+}
+
+/// The [`Outlook`] of the seat's hand `view.hand`, whose optimal deadwood is `dw_now` (the
+/// unseen cards are everything not in `view.hand` or `view.seen`).
+///
+/// # Errors
+/// [`MeldError`] for bad faces, hand size, wild rank or points.
+pub fn outlook(view: &View<'_>, dw_now: u32) -> Result<Outlook, MeldError> {
+    let t = with_default_agent(view, |agent| agent.draw_tally(view.hand, dw_now))?;
     if t.total == 0 {
         return Ok(Outlook {
             mean: f64::from(dw_now),
@@ -560,23 +565,18 @@ pub fn final_turn_values(
     view: &View<'_>,
     options: &[DiscardOption],
 ) -> Result<Vec<f64>, MeldError> {
-    view.check()?;
-    let params = HardParams::default();
-    let agent = Agent {
-        view,
-        params: &params,
-        counts: view.unseen(),
-    };
-    Ok(options
-        .iter()
-        .map(|o| {
-            if o.rest.is_empty() {
-                f64::from(o.deadwood)
-            } else {
-                agent.value_after_draw(&o.rest, o.deadwood, 0.0)
-            }
-        })
-        .collect())
+    with_default_agent(view, |agent| {
+        options
+            .iter()
+            .map(|o| {
+                if o.rest.is_empty() {
+                    f64::from(o.deadwood)
+                } else {
+                    agent.value_after_draw(&o.rest, o.deadwood, 0.0)
+                }
+            })
+            .collect()
+    })
 }
 
 /// Discard decision: the index in `view.hand` of the card to discard (never `banned`, the card
