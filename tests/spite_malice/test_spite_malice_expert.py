@@ -57,13 +57,8 @@ def test_time_budget_searches_at_least_once() -> None:
     assert expert.deals >= expert.searches > 0
 
 
-def test_bad_budget_and_tables_raise_value_errors() -> None:
-    with pytest.raises(ValueError, match="rollouts"):
-        ExpertAgent(rollouts=-1)
-    with pytest.raises(ValueError, match="time_ms"):
-        ExpertAgent(time_ms=-5)
-    sides = [[b"", b"", b"", b""], [b"", b"", b"", b""]]
-    params = _core.SpiteExpertParams(
+def _params() -> Any:
+    return _core.SpiteExpertParams(
         rollouts=4,
         time_ms=None,
         candidates=4,
@@ -73,27 +68,41 @@ def test_bad_budget_and_tables_raise_value_errors() -> None:
         node_limit=1000,
         weights=_core.spite_weights("hard"),
     )
+
+
+def _table(**changes: Any) -> Any:
+    """Two players, two decks, kings wild: seat 0 to play (``changes`` replace fields)."""
+    fields: dict[str, Any] = {
+        "seat": 0,
+        "hand": bytes([1, 2, 7, 9, 0]),
+        "payoff_tops": bytes([3, 11]),
+        "payoff_counts": [20, 20],
+        "sides": [[b"", b"", b"", b""], [b"", b"", b"", b""]],
+        "center": [b"", b"", b""],
+        "hand_sizes": [5, 5],
+        "stock_count": 54,
+        "decks": 2,
+        "hand_size": 5,
+        "top": 12,
+        "wild_start": True,
+        "refill_empty_hand": True,
+        "side_rule": 0,
+        "must_play_aces": False,
+        "turn": 0,
+        "max_turns": 1000,
+        "turn_start_center": None,
+    }
+    return _core.SpiteTable(**(fields | changes))
+
+
+def test_bad_budget_and_tables_raise_value_errors() -> None:
+    with pytest.raises(ValueError, match="rollouts"):
+        ExpertAgent(rollouts=-1)
+    with pytest.raises(ValueError, match="time_ms"):
+        ExpertAgent(time_ms=-5)
+    params = _params()
     for side_rule, match in [(0, "unseen"), (7, "side_rule")]:  # one stock card too many
-        table = _core.SpiteTable(
-            seat=0,
-            hand=bytes([1, 2, 7, 9, 0]),
-            payoff_tops=bytes([3, 11]),
-            payoff_counts=[20, 20],
-            sides=sides,
-            center=[b"", b"", b""],
-            hand_sizes=[5, 5],
-            stock_count=55,
-            decks=2,
-            hand_size=5,
-            top=12,
-            wild_start=True,
-            refill_empty_hand=True,
-            side_rule=side_rule,
-            must_play_aces=False,
-            turn=0,
-            max_turns=1000,
-            turn_start_center=None,
-        )
+        table = _table(stock_count=55, side_rule=side_rule)
         with pytest.raises(ValueError, match=match):
             _core.spite_expert_decide(table, params, 1)
 
@@ -117,37 +126,9 @@ def test_last_turn_deals_know_the_turn_start(players: int, monkeypatch: pytest.M
 
 
 def test_turn_start_center_must_match_the_centre() -> None:
-    params = _core.SpiteExpertParams(
-        rollouts=4,
-        time_ms=None,
-        candidates=4,
-        horizon=2,
-        margin=1.0,
-        win_value=10.0,
-        node_limit=1000,
-        weights=_core.spite_weights("hard"),
-    )
+    params = _params()
     for start, ok in [(bytes([0, 0, 0]), True), (bytes([0, 0]), False), (bytes([12, 0, 0]), False)]:
-        table = _core.SpiteTable(
-            seat=0,
-            hand=bytes([1, 2, 7, 9, 0]),
-            payoff_tops=bytes([3, 11]),
-            payoff_counts=[20, 20],
-            sides=[[b"", b"", b"", b""], [b"", b"", b"", b""]],
-            center=[b"", b"", b""],
-            hand_sizes=[5, 5],
-            stock_count=54,
-            decks=2,
-            hand_size=5,
-            top=12,
-            wild_start=True,
-            refill_empty_hand=True,
-            side_rule=0,
-            must_play_aces=False,
-            turn=3,
-            max_turns=1000,
-            turn_start_center=start,
-        )
+        table = _table(turn=3, turn_start_center=start)
         if ok:
             assert _core.spite_expert_decide(table, params, 1).steps
         else:

@@ -381,48 +381,30 @@ fn build(
     *budget -= 1;
     let v = e + 1;
     // A side card of the value first (it uncovers another card and keeps the hand's), then
-    // the hand's natural card, then a wild (a side wild before the hand's).
-    for i in 0..sides.len() {
-        let d = depth[i];
-        if d > 0 && sides[i][d - 1] == v {
-            depth[i] -= 1;
+    // the hand's natural card; then a wild the same way (a side wild before the hand's).
+    for card in [v, WILD] {
+        if card == WILD && e == 0 && !wild_start {
+            break;
+        }
+        for i in 0..sides.len() {
+            let d = depth[i];
+            if d > 0 && sides[i][d - 1] == card {
+                depth[i] -= 1;
+                let ok = build(v, payoff, counts, sides, depth, wild_start, budget);
+                depth[i] += 1;
+                if ok {
+                    return true;
+                }
+            }
+        }
+        let c = usize::from(card);
+        if counts[c] > 0 {
+            counts[c] -= 1;
             let ok = build(v, payoff, counts, sides, depth, wild_start, budget);
-            depth[i] += 1;
+            counts[c] += 1;
             if ok {
                 return true;
             }
-        }
-    }
-    let vi = usize::from(v);
-    if counts[vi] > 0 {
-        counts[vi] -= 1;
-        let ok = build(v, payoff, counts, sides, depth, wild_start, budget);
-        counts[vi] += 1;
-        if ok {
-            return true;
-        }
-    }
-    if e == 0 && !wild_start {
-        return false;
-    }
-    for i in 0..sides.len() {
-        let d = depth[i];
-        if d > 0 && sides[i][d - 1] == WILD {
-            depth[i] -= 1;
-            let ok = build(v, payoff, counts, sides, depth, wild_start, budget);
-            depth[i] += 1;
-            if ok {
-                return true;
-            }
-        }
-    }
-    let w = usize::from(WILD);
-    if counts[w] > 0 {
-        counts[w] -= 1;
-        let ok = build(v, payoff, counts, sides, depth, wild_start, budget);
-        counts[w] += 1;
-        if ok {
-            return true;
         }
     }
     false
@@ -894,14 +876,28 @@ mod frontier {
     use crate::spite::SideRule;
     use std::time::Instant;
 
-    fn env(name: &str, default: u64) -> u64 {
+    pub(super) fn env(name: &str, default: u64) -> u64 {
         std::env::var(name)
             .ok()
             .and_then(|v| v.parse().ok())
             .unwrap_or(default)
     }
 
-    fn rules() -> PlanRules {
+    /// The expert's default search (rollouts 32, candidates 6, one round, margin 1).
+    pub(super) fn default_params() -> ExpertParams {
+        ExpertParams {
+            rollouts: 32,
+            time_limit: None,
+            candidates: 6,
+            horizon: 2,
+            margin: 1.0,
+            win_value: 10.0,
+            node_limit: 500_000,
+            weights: spite::preset("hard").unwrap(),
+        }
+    }
+
+    pub(super) fn rules() -> PlanRules {
         PlanRules {
             top: 12,
             wild_start: true,
@@ -911,7 +907,7 @@ mod frontier {
         }
     }
 
-    fn view(g: &Game, s: usize) -> Table {
+    pub(super) fn view(g: &Game, s: usize, start: Option<Vec<u8>>) -> Table {
         Table {
             seat: s,
             hand: g.hands[s].clone(),
@@ -934,11 +930,11 @@ mod frontier {
             rules: rules(),
             turn: g.turn,
             max_turns: 100_000,
-            turn_start_center: None,
+            turn_start_center: start,
         }
     }
 
-    fn new_game(rng: &mut CardRng) -> Game {
+    pub(super) fn new_game(rng: &mut CardRng) -> Game {
         let mut cards: Vec<u8> = (0u8..=12).flat_map(|v| std::iter::repeat_n(v, 8)).collect();
         shuffle(rng, &mut cards);
         let mut payoffs = Vec::new();
@@ -960,34 +956,33 @@ mod frontier {
         g
     }
 
-    /// Reference values: every plan over `deals` deals, utility after each of `horizons`.
-    fn reference(
-        table: &Table,
-        params: &ExpertParams,
+    /// Reference values: every plan over `deals` deals (drawn by `deal`), utility after each
+    /// of `horizons`.
+    pub(super) fn reference(
+        ctx: &Ctx<'_>,
+        mut deal: impl FnMut(&mut CardRng) -> Game,
         plans: &[spite::Plan],
-        unseen: &[u8],
         deals: u32,
         horizons: &[usize],
         seed: u64,
     ) -> Vec<Vec<f64>> {
-        let ctx = Ctx { table, params };
         let hmax = *horizons.iter().max().unwrap();
         let mut sums = vec![vec![0.0; plans.len()]; horizons.len()];
         let mut rng = CardRng::new(seed);
         for d in 0..deals {
-            let deal = table.deal(unseen, &mut rng);
+            let dealt = deal(&mut rng);
             let roll_seed =
                 crate::rng::mix64(seed ^ u64::from(d).wrapping_mul(0x9e37_79b9_7f4a_7c15));
             for (j, plan) in plans.iter().enumerate() {
-                let mut g = deal.clone();
+                let mut g = dealt.clone();
                 let mut roll = CardRng::new(roll_seed);
-                g.finish_turn(&ctx, Some(&plan.steps), &mut roll);
+                g.finish_turn(ctx, Some(&plan.steps), &mut roll);
                 for t in 0..=hmax {
                     if let Some(k) = horizons.iter().position(|&h| h == t) {
-                        sums[k][j] += g.utility(&ctx);
+                        sums[k][j] += g.utility(ctx);
                     }
                     if t < hmax && g.end.is_none() {
-                        g.finish_turn(&ctx, None, &mut roll);
+                        g.finish_turn(ctx, None, &mut roll);
                     }
                 }
             }
@@ -1022,16 +1017,7 @@ mod frontier {
             })
             .collect();
         let kmax = settings.iter().map(|s| s.2).max().unwrap();
-        let base = ExpertParams {
-            rollouts: 32,
-            time_limit: None,
-            candidates: 6,
-            horizon: 2,
-            margin: 1.0,
-            win_value: 10.0,
-            node_limit: 500_000,
-            weights: spite::preset("hard").unwrap(),
-        };
+        let base = default_params();
         // gains[setting][horizon]: sum and sum of squares; time per setting; overrides.
         let ns = settings.len();
         let mut gain = vec![vec![(0.0f64, 0.0f64); horizons.len()]; ns];
@@ -1041,22 +1027,25 @@ mod frontier {
         let mut diff = vec![vec![(0.0f64, 0.0f64); horizons.len()]; ns];
         let mut n = 0u32;
         let mut rng = CardRng::new(seed);
-        let dummy = view(&new_game(&mut CardRng::new(0)), 0);
+        let dummy = view(&new_game(&mut CardRng::new(0)), 0, None);
         for gi in 0..games {
             let mut g = new_game(&mut rng);
             let mut turn = 0u64;
             while g.end.is_none() && g.turn < 400 {
                 if g.current == 0 && turn % every == 0 {
-                    let t = view(&g, 0);
+                    let t = view(&g, 0, None);
                     let inp = t.plan_input().unwrap();
                     let plans = spite::plan_top(&inp, &base.weights, base.node_limit, kmax);
                     if plans.len() > 1 {
                         let unseen = t.unseen().unwrap();
+                        let ctx = Ctx {
+                            table: &t,
+                            params: &base,
+                        };
                         let vals = reference(
-                            &t,
-                            &base,
+                            &ctx,
+                            |rng| t.deal(&unseen, rng),
                             &plans,
-                            &unseen,
                             ref_deals,
                             &horizons,
                             rng.next_u64(),
@@ -1147,75 +1136,9 @@ mod frontier {
 /// --ignored --nocapture`.
 #[cfg(test)]
 mod reveal_screen {
+    use super::frontier::{default_params, env, new_game, reference, rules, view};
     use super::*;
-    use crate::spite::SideRule;
     use std::time::Instant;
-
-    fn env(name: &str, default: u64) -> u64 {
-        std::env::var(name)
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(default)
-    }
-
-    fn rules() -> PlanRules {
-        PlanRules {
-            top: 12,
-            wild_start: true,
-            refill_empty_hand: true,
-            side_rule: SideRule::Any,
-            must_play_aces: false,
-        }
-    }
-
-    fn view(g: &Game, s: usize, start: Option<Vec<u8>>) -> Table {
-        Table {
-            seat: s,
-            hand: g.hands[s].clone(),
-            payoff_tops: g
-                .payoffs
-                .iter()
-                .map(|p| p.last().copied().unwrap_or(NO_CARD))
-                .collect(),
-            payoff_counts: g
-                .payoffs
-                .iter()
-                .map(|p| u32::try_from(p.len()).unwrap())
-                .collect(),
-            sides: g.sides.clone(),
-            center: g.center.clone(),
-            hand_sizes: g.hands.iter().map(Vec::len).collect(),
-            stock_count: g.stock.len(),
-            decks: 2,
-            hand_size: 5,
-            rules: rules(),
-            turn: g.turn,
-            max_turns: 100_000,
-            turn_start_center: start,
-        }
-    }
-
-    fn new_game(rng: &mut CardRng) -> Game {
-        let mut cards: Vec<u8> = (0u8..=12).flat_map(|v| std::iter::repeat_n(v, 8)).collect();
-        shuffle(rng, &mut cards);
-        let mut payoffs = Vec::new();
-        for _ in 0..2 {
-            let at = cards.len() - 20;
-            payoffs.push(cards.split_off(at));
-        }
-        let mut g = Game {
-            hands: vec![Vec::new(), Vec::new()],
-            payoffs,
-            sides: vec![vec![Vec::new(); 4]; 2],
-            center: vec![Vec::new(); 3],
-            stock: cards,
-            current: usize::try_from(rng.next_u64() % 2).unwrap(),
-            turn: 0,
-            end: None,
-        };
-        g.draw(5);
-        g
-    }
 
     /// The true game with the cards nobody has seen (stock, pay-off cards under the tops)
     /// shuffled.
@@ -1239,41 +1162,6 @@ mod reveal_screen {
         d
     }
 
-    fn reference(
-        g: &Game,
-        ctx: &Ctx<'_>,
-        plans: &[spite::Plan],
-        deals: u32,
-        horizons: &[usize],
-        seed: u64,
-    ) -> Vec<Vec<f64>> {
-        let hmax = *horizons.iter().max().unwrap();
-        let mut sums = vec![vec![0.0; plans.len()]; horizons.len()];
-        let mut rng = CardRng::new(seed);
-        for d in 0..deals {
-            let deal = true_deal(g, &mut rng);
-            let roll_seed =
-                crate::rng::mix64(seed ^ u64::from(d).wrapping_mul(0x9e37_79b9_7f4a_7c15));
-            for (j, plan) in plans.iter().enumerate() {
-                let mut x = deal.clone();
-                let mut roll = CardRng::new(roll_seed);
-                x.finish_turn(ctx, Some(&plan.steps), &mut roll);
-                for t in 0..=hmax {
-                    if let Some(k) = horizons.iter().position(|&h| h == t) {
-                        sums[k][j] += x.utility(ctx);
-                    }
-                    if t < hmax && x.end.is_none() {
-                        x.finish_turn(ctx, None, &mut roll);
-                    }
-                }
-            }
-        }
-        let n = f64::from(deals);
-        sums.iter()
-            .map(|r| r.iter().map(|x| x / n).collect())
-            .collect()
-    }
-
     #[test]
     #[ignore = "offline experiment"]
     fn reveal_screen() {
@@ -1281,16 +1169,7 @@ mod reveal_screen {
         let seed = env("SMX_SEED", 1);
         let ref_deals = u32::try_from(env("SMX_REF_DEALS", 256)).unwrap();
         let horizons = [2usize, 4, 8];
-        let base = ExpertParams {
-            rollouts: 32,
-            time_limit: None,
-            candidates: 6,
-            horizon: 2,
-            margin: 1.0,
-            win_value: 10.0,
-            node_limit: 500_000,
-            weights: spite::preset("hard").unwrap(),
-        };
+        let base = default_params();
         let acc = |v: &mut (f64, f64), x: f64| {
             v.0 += x;
             v.1 += x * x;
@@ -1333,8 +1212,14 @@ mod reveal_screen {
                             table: &t_old,
                             params: &base,
                         };
-                        let vals =
-                            reference(&g, &ctx, &plans, ref_deals, &horizons, rng.next_u64());
+                        let vals = reference(
+                            &ctx,
+                            |rng| true_deal(&g, rng),
+                            &plans,
+                            ref_deals,
+                            &horizons,
+                            rng.next_u64(),
+                        );
                         let unseen = t_old.unseen().unwrap();
                         let sel_seed = rng.next_u64();
                         let mut choice = [0usize; 2];
