@@ -6,9 +6,10 @@ the runner gives its seat.
 
 ``expert`` is the planner checked by determinized look-ahead: at the start of a turn (and
 after each card the turn reveals) it takes the planner's best few plans, deals the unseen
-cards at random ``rollouts`` times, plays each plan in every deal and the next turns with the
-planner for every seat, and scores the pay-off cards it played minus the others' (a win or a
-loss counts ``win_value``). The planner's plan stands unless another is ahead by more than
+cards at random ``rollouts`` times (the previous seat only hands with which its last turn
+could not have reached its pay-off top), plays each plan in every deal and the next turns
+with the planner for every seat, and scores the pay-off cards it played minus the others' (a
+win or a loss counts ``win_value``). The planner's plan stands unless another is ahead by more than
 ``margin`` standard errors of the paired difference; the chosen plan is then played move by
 move. One Rust call per plan (``cardcore_engine::spite_expert``), every random choice seeded
 from the seat's ``rng``; with ``time_ms`` it searches for that long instead (not
@@ -125,8 +126,8 @@ class ExpertAgent:
     (default: one round of the table). ``last_turn``: deal the previous seat only hands with
     which its last turn could not have reached its pay-off top from the centre it left (the
     centre at the start of this seat's turn; a seat has played before this one from the
-    game's second turn on); off, the deal is uniform over the unseen cards. ``deals`` and
-    ``searches`` count the work.
+    game's second turn on; the default); off, the deal is uniform over the unseen cards.
+    ``deals`` and ``searches`` count the work.
     """
 
     def __init__(
@@ -139,7 +140,7 @@ class ExpertAgent:
         margin: float = 1.0,
         win_value: float = 10.0,
         node_limit: int = 500_000,
-        last_turn: bool = False,
+        last_turn: bool = True,
     ) -> None:
         if rollouts < 0 or (time_ms is not None and not time_ms > 0):
             raise OptionError("rollouts must be >= 0 and time_ms > 0 (or None)")
