@@ -322,6 +322,60 @@ def test_cli_formats() -> None:
     assert "Invalid value for '--ties'" in r.output
 
 
+def _ladder(rng: Any, lineups: list[tuple[str, str]], deals: int) -> list[list[dict[str, Any]]]:
+    """Two-seat tables, one list of records per lineup, the same deal seeds in every list;
+    each deal played in both seat orders."""
+    files = []
+    for a, b in lineups:
+        rows = []
+        for seed in range(deals):
+            for seats in ((a, b), (b, a)):
+                scores = [int(x) for x in rng.integers(0, 20, 2)]
+                rows.append(
+                    {
+                        "agents": list(seats),
+                        "scores": scores,
+                        "seed": seed,
+                        "winner": int(np.argmax(scores)),
+                    }
+                )
+        files.append(rows)
+    return files
+
+
+def _pairs(files: list[list[dict[str, Any]]]) -> dict[tuple[str, str], dict[str, Any]]:
+    res = Results("spite-malice", 2)
+    for rows in files:
+        res.add_all(rows)
+    return {(d["a"], d["b"]): d for d in paired(res)}
+
+
+def test_pooled_files_pair_head_to_head_where_agents_met() -> None:
+    rng = np.random.default_rng(7)
+    ab, ac, bc = _ladder(rng, [("a", "b"), ("a", "c"), ("b", "c")], 30)
+    pooled = _pairs([ab, ac, bc])
+    for rows, key in ((ab, ("a", "b")), (ac, ("a", "c")), (bc, ("b", "c"))):
+        alone = _pairs([rows])[key]
+        assert _flat([pooled[key]]) == [pytest.approx(row) for row in _flat([alone])]
+        assert pooled[key]["head_to_head"] == alone["head_to_head"] == 30
+
+
+def test_agents_that_never_met_pair_across_tables() -> None:
+    rng = np.random.default_rng(8)
+    ac, bc = _ladder(rng, [("a", "c"), ("b", "c")], 25)
+    got = _pairs([ac, bc])[("a", "b")]
+    a = np.array(
+        [[r["scores"][r["agents"].index("a")] for r in ac[2 * d : 2 * d + 2]] for d in range(25)]
+    )
+    b = np.array(
+        [[r["scores"][r["agents"].index("b")] for r in bc[2 * d : 2 * d + 2]] for d in range(25)]
+    )
+    diff = a.mean(axis=1) - b.mean(axis=1)
+    assert (got["deals"], got["head_to_head"]) == (25, 0)
+    assert got["score_diff"] == pytest.approx(diff.mean())
+    assert got["score_diff_sd"] == pytest.approx(diff.std(ddof=1))
+
+
 def test_cli_pools_files_and_pairs_across_them(tmp_path: Path) -> None:
     lines = FIXTURE.read_text().splitlines(keepends=True)
     a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"

@@ -54,8 +54,14 @@ def _spread(x: Any) -> tuple[float, float, list[float]]:
 def paired(results: Results) -> list[dict[str, Any]]:
     """Paired differences between agents over deals played more than once (the same game
     seed with the agents in other seats): per deal, each agent's mean score and win rate over
-    its seat-games, then the mean difference over deals with a normal 95% interval. Columnar
-    (numpy; tables of deals x agents): a million records take about a second."""
+    its seat-games, then the mean difference over deals with a normal 95% interval.
+
+    A deal's records are grouped into tables by their lineup (the agents seated, in any
+    order). Two agents that met at a table of a deal are compared on those tables only (head
+    to head: pooled ladder files share their deals); two that never met at one, on all of the
+    deal's tables (variants, each against the same opponents on the same deals).
+    ``head_to_head`` counts the deals compared at a shared table. Columnar (numpy; tables of
+    deals x agents): a million records take about a second."""
     arrays = results.deal_arrays()
     if arrays is None:
         return []
@@ -63,34 +69,55 @@ def paired(results: Results) -> list[dict[str, Any]]:
 
     seeds, agents, scores, wins = arrays
     _, deal = np.unique(seeds, return_inverse=True)
-    plays = np.bincount(deal.ravel())
-    repeated = plays > 1
+    deal = deal.ravel()
+    repeated = np.bincount(deal) > 1
     if not repeated.any():
         return []
-    keep = repeated[deal.ravel()]
-    deal = (np.cumsum(repeated) - 1)[deal.ravel()[keep]]  # 0.. over repeated deals
+    keep = repeated[deal]
+    deal = (np.cumsum(repeated) - 1)[deal[keep]]  # 0.. over repeated deals
+    agents, scores, wins = agents[keep], scores[keep], wins[keep]
     k = len(results.agent_ids)
-    # per (deal, agent): seat-games, score sum and wins, one seat at a time
-    size = int(deal.max() + 1) * k
-    sums: Any = np.zeros((3, size))  # seat-games, score sum, wins
+    ordered = np.sort(agents, axis=1).astype(np.int64)
+    if k**results.players < 1 << 62:  # each lineup as one number in base k
+        code = ordered @ (k ** np.arange(results.players, dtype=np.int64))
+        _, lineup = np.unique(code, return_inverse=True)
+    else:
+        _, lineup = np.unique(ordered, axis=0, return_inverse=True)
+    lineups = int(lineup.max()) + 1
+    tables, table = np.unique(deal * lineups + lineup.ravel(), return_inverse=True)
+    table = table.ravel()
+    deal_of = tables // lineups  # each table's deal
+    deals = int(deal.max()) + 1
+    # per (table, agent): seat-games, score sum and wins, one seat at a time
+    size = len(tables) * k
+    sums: Any = np.zeros((3, size))
     for seat in range(results.players):
-        cell = deal * k + agents[keep, seat]
+        cell = table * k + agents[:, seat]
         sums[0] += np.bincount(cell, minlength=size)
-        sums[1] += np.bincount(cell, weights=scores[keep, seat], minlength=size)
-        sums[2] += np.bincount(cell, weights=wins[keep, seat], minlength=size)
-    n, total, won = sums.reshape(3, -1, k)
+        sums[1] += np.bincount(cell, weights=scores[:, seat], minlength=size)
+        sums[2] += np.bincount(cell, weights=wins[:, seat], minlength=size)
+    sums = sums.reshape(3, -1, k)
     out = []
     names = sorted(results.agent_ids)
     for i, a in enumerate(names):
         ia = results.agent_ids[a]
         for b in names[i + 1 :]:
             ib = results.agent_ids[b]
-            both = (n[:, ia] > 0) & (n[:, ib] > 0)
+            met = (sums[0, :, ia] > 0) & (sums[0, :, ib] > 0)
+            h2h = np.zeros(deals, dtype=bool)
+            h2h[deal_of[met]] = True
+            used = met | ~h2h[deal_of]
+
+            def per_deal(x: Any, used: Any = used) -> Any:
+                return np.bincount(deal_of[used], weights=x[used], minlength=deals)
+
+            na, nb = per_deal(sums[0, :, ia]), per_deal(sums[0, :, ib])
+            both = (na > 0) & (nb > 0)
             if not both.any():
                 continue
-            na, nb = n[both, ia], n[both, ib]
-            score_diff = total[both, ia] / na - total[both, ib] / nb
-            win_diff = won[both, ia] / na - won[both, ib] / nb
+            na, nb = na[both], nb[both]
+            score_diff = per_deal(sums[1, :, ia])[both] / na - per_deal(sums[1, :, ib])[both] / nb
+            win_diff = per_deal(sums[2, :, ia])[both] / na - per_deal(sums[2, :, ib])[both] / nb
             mean, sd, ci = _spread(score_diff)
             win_mean, _, win_ci = _spread(win_diff)
             out.append(
@@ -98,6 +125,7 @@ def paired(results: Results) -> list[dict[str, Any]]:
                     "a": a,
                     "b": b,
                     "deals": int(both.sum()),
+                    "head_to_head": int(h2h[both].sum()),
                     "score_diff": mean,
                     "score_diff_sd": sd,
                     "score_diff_95": ci,

@@ -112,13 +112,15 @@ def sections(group: Mapping[str, Any]) -> list[Section]:
     if group["paired"]:
         out.append(
             Section(
-                "Paired (same deals, agents in other seats; A − B per deal, normal 95% CI)",
-                ("A", "B", "deals", "score A − B (95% CI)", "win % A − B (95% CI)"),
+                "Paired (same deals, agents in other seats; A − B per deal, normal 95% CI; "
+                "head to head where A and B met at a table of the deal)",
+                ("A", "B", "deals", "head to head", "score A − B (95% CI)", "win % A − B (95% CI)"),
                 [
                     [
                         d["a"],
                         d["b"],
                         f"{d['deals']:,}",
+                        f"{d['head_to_head']:,}",
                         f"{d['score_diff']:+.2f} ({_ci(d['score_diff_95'], signed=True)})",
                         f"{100 * d['win_rate_diff']:+.1f} "
                         f"({_ci(d['win_rate_diff_95'], pct=True, signed=True)})",
