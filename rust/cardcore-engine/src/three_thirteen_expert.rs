@@ -15,7 +15,8 @@
 //! ahead by more than `margin` standard errors of the paired difference (search overrides the
 //! heuristic only where the samples say so).
 //!
-//! The searches ([`Search`]): `Lap` (the default) and `LapHard` weigh `hard`'s moves by the
+//! The searches ([`Search`]): `Value` (the default) values `hard`'s discards by a learned value
+//! and deals nothing (`three_thirteen_value`); `Lap` and `LapHard` weigh `hard`'s moves by the
 //! chance that the round ends before the seat's next turn; `Round` is the search above with
 //! greedy rollouts; `Pimc` plays `hard`'s candidates to the end of the round with the `hard`
 //! agent for every seat (the opponents as they really play when they are `hard`).
@@ -131,7 +132,7 @@ impl Default for ExpertParams {
             margin: 3.0,
             hard_rollouts: false,
             infer_hands: true,
-            search: Search::Lap,
+            search: Search::Value,
             risk_weight: 1.0,
             hard: HardParams::default(),
         }
@@ -992,7 +993,10 @@ mod tests {
     #[test]
     fn same_seed_same_decision() {
         let t = table();
-        let p = ExpertParams::default();
+        let p = ExpertParams {
+            search: Search::Lap,
+            ..ExpertParams::default()
+        };
         let a = decide(&t, &p, 7).unwrap();
         assert_eq!(a, decide(&t, &p, 7).unwrap());
         assert_eq!(a.deals, p.rollouts);
@@ -1088,10 +1092,11 @@ mod tests {
 
     #[test]
     fn the_lap_search_without_a_budget_plays_hard() {
-        let none = ExpertParams {
-            rollouts: 0,
+        let lap = ExpertParams {
+            search: Search::Lap,
             ..ExpertParams::default()
         };
+        let none = ExpertParams { rollouts: 0, ..lap };
         for t in [kings_table(), table()] {
             let seen = t.seen();
             let view = t.view(&seen);
@@ -1105,7 +1110,7 @@ mod tests {
                 usize::from(hard::take_pile(&view, top, true, &none.hard).unwrap())
             };
             assert_eq!(decide(&t, &none, 1).unwrap().choice, hard_choice);
-            let searched = decide(&t, &ExpertParams::default(), 1).unwrap();
+            let searched = decide(&t, &lap, 1).unwrap();
             assert!(searched.choice < t.hand.len());
         }
     }
@@ -1177,7 +1182,7 @@ mod tests {
 ///
 /// Choosers: `pimc` at each deal count of `TTF_DEALS` (the prefixes of one run: the same
 /// deals as `decide` with that many rollouts) and margins 0, 1, 2; `seen` the same with the
-/// true hands and the stock shuffled (`TTF_SEEN` counts); `lap`, the default expert.
+/// true hands and the stock shuffled (`TTF_SEEN` counts); `lap`, the expert's lap search.
 ///
 /// It prints (stderr) one `R round gain...` line a round, in the order of the final table's
 /// rows, so that runs with other seeds can be pooled, then the table.
@@ -1300,7 +1305,7 @@ mod budget {
         let deals = counts("TTF_DEALS", "16,64,256");
         let seens = counts("TTF_SEEN", "16,64,256");
         let margins = [0.0, 1.0, 2.0];
-        let mut labels: Vec<String> = vec!["lap (default)".into()];
+        let mut labels: Vec<String> = vec!["lap".into()];
         for (kind, ns) in [("pimc", &deals), ("seen", &seens)] {
             for &n in ns {
                 for m in margins {
@@ -1312,7 +1317,10 @@ mod budget {
         let mut changed = vec![0u32; labels.len()];
         let (mut positions, mut decisions, mut rollouts) = (0u32, 0u32, 0u64);
         let mut rollout_time = 0.0f64;
-        let params = ExpertParams::default();
+        let params = ExpertParams {
+            search: Search::Lap,
+            ..ExpertParams::default()
+        };
         let mut rng = CardRng::new(seed);
         for g in 0..rounds {
             let rnd = u8::try_from(g % 11).unwrap() + 1;

@@ -38,11 +38,10 @@ pub const GROUPS: usize = ROUND_SIZES * TURN_BUCKETS;
 /// The position of a seat right after its discard, as it sees it (face codes).
 #[derive(Clone, Copy, Debug)]
 pub struct Position<'a> {
-    /// The hand after the discard (its size is the round's: 3 to 13 cards).
-    pub hand: &'a [u8],
-    /// Everything else the seat has seen and cannot draw: the discard pile (its top the card
-    /// just discarded) and the pile cards the opponents took and still hold.
-    pub seen: &'a [u8],
+    /// What the seat sees after the discard: `view.hand` is the hand after it (its size is the
+    /// round's: 3 to 13 cards), `view.seen` the discard pile (its top the card just discarded)
+    /// and the pile cards the opponents took and still hold (`view.final_turn` is not read).
+    pub view: View<'a>,
     /// The card just discarded.
     pub discarded: u8,
     /// The next seat's pile pickups it still holds.
@@ -51,14 +50,6 @@ pub struct Position<'a> {
     pub pickups: &'a [u8],
     /// The seat's turns this round, this one included (at least 1).
     pub own_turns: u32,
-    /// Decks in the game.
-    pub num_decks: u8,
-    /// Jokers in the game.
-    pub jokers: u8,
-    /// The round's wild rank (3..=13).
-    pub wild: u8,
-    /// Scoring and ace variant.
-    pub rules: MeldRules,
 }
 
 /// The weight vector of a position: by round size and own turns.
@@ -77,24 +68,16 @@ pub fn group(hand_len: usize, own_turns: u32) -> usize {
 /// # Errors
 /// [`MeldError`] for bad faces, hand size, wild rank or points.
 pub fn features(pos: &Position<'_>) -> Result<[f64; FEATURES], MeldError> {
-    let view = View {
-        hand: pos.hand,
-        seen: pos.seen,
-        num_decks: pos.num_decks,
-        jokers: pos.jokers,
-        wild: pos.wild,
-        rules: pos.rules,
-        final_turn: false,
-    };
-    let dw = fast::deadwood(pos.hand, pos.wild, &pos.rules);
-    let look = hard::outlook(&view, dw)?;
-    let wilds = pos
+    let view = &pos.view;
+    let dw = fast::deadwood(view.hand, view.wild, &view.rules);
+    let look = hard::outlook(view, dw)?;
+    let wilds = view
         .hand
         .iter()
-        .filter(|&&f| f >= JOKER0 || rank(f) == pos.wild)
+        .filter(|&&f| f >= JOKER0 || rank(f) == view.wild)
         .count();
     let fits = |cards: &[u8]| {
-        !cards.is_empty() && interacts(pos.discarded, cards, 0, pos.wild, pos.rules.ace_mode)
+        !cards.is_empty() && interacts(pos.discarded, cards, 0, view.wild, view.rules.ace_mode)
     };
     let picked = pos.pickups.len() as f64;
     let dw = f64::from(dw);
@@ -119,7 +102,7 @@ pub fn features(pos: &Position<'_>) -> Result<[f64; FEATURES], MeldError> {
 /// [`MeldError`] for bad faces, hand size, wild rank or points.
 pub fn value(pos: &Position<'_>) -> Result<f64, MeldError> {
     let x = features(pos)?;
-    let w = &weights::WEIGHTS[group(pos.hand.len(), pos.own_turns)];
+    let w = &weights::WEIGHTS[group(pos.view.hand.len(), pos.own_turns)];
     Ok(x.iter().zip(w).map(|(a, b)| a * b).sum())
 }
 
@@ -171,16 +154,15 @@ pub fn decide(table: &Table, params: &ExpertParams) -> Result<Decision, ExpertEr
         let discarded = table.hand[o.index];
         *seen_after.last_mut().expect("not empty") = discarded;
         let v = value(&Position {
-            hand: &o.rest,
-            seen: &seen_after,
+            view: View {
+                hand: &o.rest,
+                seen: &seen_after,
+                ..view
+            },
             discarded,
             feed,
             pickups: &pickups,
             own_turns,
-            num_decks: table.num_decks,
-            jokers: table.jokers,
-            wild: table.wild,
-            rules: table.rules,
         })?;
         values.push(v);
     }
@@ -335,16 +317,11 @@ fn sampled_turn(r: &mut Round, ctx: &Ctx, round: u32, roll: u64, out: &mut Vec<S
             seen_after.push(discarded);
             let own_turns = r.own_turns[s] + 1;
             let x = features(&Position {
-                hand: &o.rest,
-                seen: &seen_after,
+                view: view_of(ctx, &o.rest, &seen_after, false),
                 discarded,
                 feed: &feed,
                 pickups: &pickups,
                 own_turns,
-                num_decks: ctx.num_decks,
-                jokers: ctx.jokers,
-                wild: ctx.wild,
-                rules: ctx.rules,
             })
             .expect("a dealt position");
             let mut copy = r.clone();
