@@ -28,7 +28,10 @@ is a memo of its own last solver answer (same input, same output), so a game rep
   own turn, fitted on ``hard`` self-play in which every option was played to the end of the
   round on the same cards (``cardcore_engine::three_thirteen_value``, ``scripts/tt-value-fit``);
   the least wins. Draws are ``hard``'s. No deals and no random numbers: the stock is averaged
-  over by the look-ahead features. The searches by determinized sampling are options: at each
+  over by the look-ahead features. ``search="valuedraw"``: the same with the draws ``hard``
+  weighs (taking the pile top lowers the deadwood) decided by a fitted draw value (the
+  position after taking and the value's discard against the hand's one-draw look-ahead, fitted
+  on both draws played to the end of the round on the same cards). The searches by determinized sampling are options: at each
   decision the agent deals the cards it has not seen at random, consistently with its
   observation (an opponent's hidden cards are the ones it kept from as many cards as it has
   drawn, ``infer_hands``), ``rollouts`` times. ``search="lap"``: for each move ``hard`` weighs
@@ -220,7 +223,8 @@ class ExpertAgent:
     for this long per decision instead (at least one deal; the game then depends on the
     machine's speed). ``search``: ``"value"`` (the default; no deals: a fitted value of the
     position after each of ``hard``'s discards, so ``rollouts`` and ``time_ms`` do not apply),
-    ``"lap"``, ``"laphard"``, ``"round"`` or ``"pimc"``;
+    ``"valuedraw"`` (the value's discards and a fitted draw value), ``"lap"``, ``"laphard"``,
+    ``"round"`` or ``"pimc"``;
     ``risk_weight`` (lap) scales the chance that the round ends; ``margin`` (round, pimc),
     ``max_candidates``, ``slack``, ``hard_rollouts`` (round): standard errors
     by which another move must beat ``hard``'s, the discards compared, the seat's own later
@@ -254,7 +258,7 @@ class ExpertAgent:
         margin: float = 3.0,
         hard_rollouts: bool = False,
         infer_hands: bool = True,
-        search: Literal["lap", "round", "pimc", "laphard", "value"] = "value",
+        search: Literal["lap", "round", "pimc", "laphard", "value", "valuedraw"] = "value",
         risk_weight: float = 1.0,
     ) -> None:
         if rollouts < 0 or (time_ms is not None and not time_ms > 0):

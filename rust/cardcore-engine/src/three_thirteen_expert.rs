@@ -159,19 +159,23 @@ pub enum Search {
     /// No deals: `hard`'s discard options valued by a linear value of the position after the
     /// discard, fitted on `hard` self-play (`three_thirteen_value`). Draws are `hard`'s.
     Value,
+    /// [`Search::Value`] with the draws `hard` weighs decided by a fitted draw value
+    /// (`three_thirteen_value::draw_choice`).
+    ValueDraw,
 }
 
 impl Search {
     /// Every search with its name (the agent's `search` option), in this order.
-    pub const ALL: [(&'static str, Search); 5] = [
+    pub const ALL: [(&'static str, Search); 6] = [
         ("round", Search::Round),
         ("lap", Search::Lap),
         ("pimc", Search::Pimc),
         ("laphard", Search::LapHard),
         ("value", Search::Value),
+        ("valuedraw", Search::ValueDraw),
     ];
     /// The names of [`Search::ALL`].
-    pub const NAMES: [&'static str; 5] = ["round", "lap", "pimc", "laphard", "value"];
+    pub const NAMES: [&'static str; 6] = ["round", "lap", "pimc", "laphard", "value", "valuedraw"];
 
     /// The search called `name`, if any.
     #[must_use]
@@ -347,7 +351,7 @@ impl Round {
 
     /// One turn of the current seat played by the `hard` agent, the draw `forced` if given
     /// (`true`: the pile top).
-    fn hard_turn_with(&mut self, ctx: &Ctx, forced: Option<bool>) -> bool {
+    pub(crate) fn hard_turn_with(&mut self, ctx: &Ctx, forced: Option<bool>) -> bool {
         let s = self.current;
         let final_turn = self.out.is_some();
         let pile = forced.unwrap_or_else(|| {
@@ -446,7 +450,7 @@ impl Round {
     }
 
     /// Mean round score of the other seats minus `seat`'s own.
-    fn utility(&self, ctx: &Ctx, seat: usize) -> f64 {
+    pub(crate) fn utility(&self, ctx: &Ctx, seat: usize) -> f64 {
         let mut own = 0.0;
         let mut others = 0.0;
         for (s, hand) in self.hands.iter().enumerate() {
@@ -733,7 +737,9 @@ pub fn decide(table: &Table, params: &ExpertParams, seed: u64) -> Result<Decisio
     match params.search {
         Search::Lap | Search::LapHard => return decide_lap(table, params, seed),
         Search::Pimc => return decide_pimc(table, params, seed),
-        Search::Value => return crate::three_thirteen_value::decide(table, params),
+        Search::Value | Search::ValueDraw => {
+            return crate::three_thirteen_value::decide(table, params);
+        }
         Search::Round => {}
     }
     let (cands, dws) = table.candidates(params)?;
