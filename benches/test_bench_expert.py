@@ -7,7 +7,7 @@ Each measurement plays ``CARDCORE_EXPERT_GAMES`` deals (default 2) with the expe
 seat in turn against the game's ``hard`` agent (Three-Thirteen 4 players, Spite & Malice 2),
 timing every ``act`` call of the expert (thread CPU time, so a busy machine disturbs it
 little) and the whole games (process CPU time). A move is every call; a search is a call that
-dealt (Three-Thirteen: not a forced or clear move, and none with the default ``search="value"``,
+dealt (Three-Thirteen: not a forced or clear move, and none with the default ``search="valuedraw"``,
 which deals nothing; Spite & Malice: the first move of a plan).
 Strength: ``cardcore sim ... --paired`` and ``cardcore report`` (docs/agents.md).
 """

@@ -41,8 +41,8 @@ def test_expert_plays_legal_moves(
     assert expert.deals > 0
 
 
-def test_the_default_is_the_value_search() -> None:
-    assert ExpertAgent().search == "value"
+def test_the_default_is_the_valuedraw_search() -> None:
+    assert ExpertAgent().search == "valuedraw"
 
 
 def test_expert_games_repeat_byte_for_byte_at_any_jobs() -> None:
@@ -154,6 +154,21 @@ def test_value_search_plays_hards_draws_and_legal_discards(
         expert = Watch()
         agents: list[Any] = [expert] + [HardAgent() for _ in range(players - 1)]
         state = play_out(State(o, 7), 7, agents)
+        assert expert.decisions > 0
+        assert expert.deals == 0
+        finals.append((list(state.totals), list(state.round_scores)))
+    assert finals[0] == finals[1]
+
+
+def test_valuedraw_search_deals_nothing_and_repeats() -> None:
+    """search="valuedraw" (the default) deals nothing, plays legal moves (play_out checks them)
+    and differs from "value" only in draws: the same game twice gives the same scores."""
+    o = Options(num_players=4)
+    finals = []
+    for _ in range(2):
+        expert = ExpertAgent()
+        agents: list[Any] = [expert] + [HardAgent() for _ in range(3)]
+        state = play_out(State(o, 9), 9, agents)
         assert expert.decisions > 0
         assert expert.deals == 0
         finals.append((list(state.totals), list(state.round_scores)))

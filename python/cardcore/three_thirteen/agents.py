@@ -21,36 +21,34 @@ is a memo of its own last solver answer (same input, same output), so a game rep
   faces cost a solver call. Each decision is one Rust call (``cardcore_engine::
   three_thirteen_hard``); the Python implementation it replaced is kept in the tests as the
   reference it must match decision for decision.
-* ``expert``: ``hard`` with a learned evaluation (``search="value"``, the default): each of
-  ``hard``'s discard options (the discards near the least deadwood) is valued by a linear value
-  of the position after it (deadwood, ``hard``'s one-draw look-ahead in parts, wilds held,
-  feeding the opponents' pickups, the opponents' pickups), one weight vector per round size and
-  own turn, fitted on ``hard`` self-play in which every option was played to the end of the
-  round on the same cards (``cardcore_engine::three_thirteen_value``, ``scripts/tt-value-fit``);
-  the least wins. Draws are ``hard``'s. No deals and no random numbers: the stock is averaged
-  over by the look-ahead features. ``search="valuedraw"``: the same with the draws ``hard``
-  weighs (taking the pile top lowers the deadwood) decided by a fitted draw value (the
-  position after taking and the value's discard against the hand's one-draw look-ahead, fitted
-  on both draws played to the end of the round on the same cards). The searches by determinized sampling are options: at each
-  decision the agent deals the cards it has not seen at random, consistently with its
-  observation (an opponent's hidden cards are the ones it kept from as many cards as it has
-  drawn, ``infer_hands``), ``rollouts`` times. ``search="lap"``: for each move ``hard`` weighs
-  (both draws; the discards near the least deadwood) it plays the other seats' next turns
-  greedily in every deal: the share of deals in which an opponent goes out before its next
-  turn is the chance ``p`` that its next turn is its last. A move is valued ``(1 - p) *
-  hard's value + p * the expected deadwood after a final turn`` (``risk_weight`` scales
-  ``p``); ``hard``'s move when nothing is at risk. ``search="round"`` is the earlier search:
-  every candidate played to the end of the round in each deal with greedy play
-  (``hard_rollouts``: its own later turns as ``hard``), ``hard``'s move replaced only by one
-  ahead by more than ``margin`` standard errors. ``search="pimc"``: ``hard``'s candidates
-  (both draws; its discards) each played to the end of the round in every deal with ``hard``
-  for every seat (determinized Monte Carlo), ``hard``'s move replaced by one ahead by more
-  than ``margin`` standard errors; about 4 ms a deal per decision, weaker than ``hard`` at the
-  budgets measured (``docs/agents.md``). ``search="laphard"``: the lap search with the other
-  seats' turns played by ``hard`` (about 4x the lap search's cost at 16 deals; level with it).
-  One Rust call per decision (``cardcore_engine::three_thirteen_expert``), every random choice
-  seeded from the seat's ``rng``; with ``time_ms`` the searches deal for that long instead
-  (not reproducible).
+* ``expert``: ``hard`` with learned evaluations (``search="valuedraw"``, the default): each of
+  ``hard``'s discard options (the discards near the least deadwood) is valued by a linear value of
+  the position after it (deadwood, ``hard``'s one-draw look-ahead in parts, wilds held, feeding the
+  opponents' pickups, the opponents' pickups), one weight vector per round size and own turn, fitted
+  on ``hard`` self-play in which every option was played to the end of the round on the same cards
+  (``cardcore_engine::three_thirteen_value``, ``scripts/tt-value-fit``); the least wins. The draws
+  ``hard`` weighs (taking the pile top lowers the deadwood) are decided by a fitted draw value (the
+  position after taking the top and the value's discard against the hand's one-draw look-ahead,
+  fitted on both draws played to the end of the round on the same cards); ``search="value"`` (the
+  default before) keeps ``hard``'s draws. No deals and no random numbers: the stock is averaged over
+  by the look-ahead features. The searches by determinized sampling are options: at each decision
+  the agent deals the cards it has not seen at random, consistently with its observation (an
+  opponent's hidden cards are the ones it kept from as many cards as it has drawn, ``infer_hands``),
+  ``rollouts`` times. ``search="lap"``: for each move ``hard`` weighs (both draws; the discards near
+  the least deadwood) it plays the other seats' next turns greedily in every deal: the share of
+  deals in which an opponent goes out before its next turn is the chance ``p`` that its next turn is
+  its last. A move is valued ``(1 - p) * hard's value + p * the expected deadwood after a final
+  turn`` (``risk_weight`` scales ``p``); ``hard``'s move when nothing is at risk. ``search="round"``
+  is the earlier search: every candidate played to the end of the round in each deal with greedy
+  play (``hard_rollouts``: its own later turns as ``hard``), ``hard``'s move replaced only by one
+  ahead by more than ``margin`` standard errors. ``search="pimc"``: ``hard``'s candidates (both
+  draws; its discards) each played to the end of the round in every deal with ``hard`` for every
+  seat (determinized Monte Carlo), ``hard``'s move replaced by one ahead by more than ``margin``
+  standard errors; about 4 ms a deal per decision, weaker than ``hard`` at the budgets measured
+  (``docs/agents.md``). ``search="laphard"``: the lap search with the other seats' turns played by
+  ``hard`` (about 4x the lap search's cost at 16 deals; level with it). One Rust call per decision
+  (``cardcore_engine::three_thirteen_expert``), every random choice seeded from the seat's ``rng``;
+  with ``time_ms`` the searches deal for that long instead (not reproducible).
 """
 
 from __future__ import annotations
@@ -221,10 +219,10 @@ class ExpertAgent:
 
     ``rollouts``: deals per decision (the default budget; reproducible). ``time_ms``: search
     for this long per decision instead (at least one deal; the game then depends on the
-    machine's speed). ``search``: ``"value"`` (the default; no deals: a fitted value of the
-    position after each of ``hard``'s discards, so ``rollouts`` and ``time_ms`` do not apply),
-    ``"valuedraw"`` (the value's discards and a fitted draw value), ``"lap"``, ``"laphard"``,
-    ``"round"`` or ``"pimc"``;
+    machine's speed). ``search``: ``"valuedraw"`` (the default; no deals: a fitted value of
+    the position after each of ``hard``'s discards and a fitted draw value, so ``rollouts`` and
+    ``time_ms`` do not apply), ``"value"`` (the same with ``hard``'s draws), ``"lap"``,
+    ``"laphard"``, ``"round"`` or ``"pimc"``;
     ``risk_weight`` (lap) scales the chance that the round ends; ``margin`` (round, pimc),
     ``max_candidates``, ``slack``, ``hard_rollouts`` (round): standard errors
     by which another move must beat ``hard``'s, the discards compared, the seat's own later
@@ -258,7 +256,7 @@ class ExpertAgent:
         margin: float = 3.0,
         hard_rollouts: bool = False,
         infer_hands: bool = True,
-        search: Literal["lap", "round", "pimc", "laphard", "value", "valuedraw"] = "value",
+        search: Literal["lap", "round", "pimc", "laphard", "value", "valuedraw"] = "valuedraw",
         risk_weight: float = 1.0,
     ) -> None:
         if rollouts < 0 or (time_ms is not None and not time_ms > 0):

@@ -4,7 +4,7 @@
 //! * [`rng`] and [`shuffle`]: the versioned seeded generator and Fisher–Yates.
 //! * [`meld`]: Three-Thirteen exact wildcard meld solver; [`three_thirteen_hard`]: the `hard`
 //!   agent's decisions; [`three_thirteen_expert`]: the `expert` agent's determinized search;
-//!   [`three_thirteen_value`]: its learned value of a position (`search="value"`);
+//!   [`three_thirteen_value`]: its learned values of a position and a draw (`search="valuedraw"`);
 //!   [`three_thirteen_batch`]: many games stepped together (RL).
 //! * [`spite`]: Spite & Malice turn planner; [`spite_expert`]: the `expert` agent's search;
 //!   [`spite_actions`]: legal action ids and their meaning (the embedding protocol and the

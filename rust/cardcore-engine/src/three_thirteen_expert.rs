@@ -15,8 +15,9 @@
 //! ahead by more than `margin` standard errors of the paired difference (search overrides the
 //! heuristic only where the samples say so).
 //!
-//! The searches ([`Search`]): `Value` (the default) values `hard`'s discards by a learned value
-//! and deals nothing (`three_thirteen_value`); `Lap` and `LapHard` weigh `hard`'s moves by the
+//! The searches ([`Search`]): `ValueDraw` (the default) and `Value` value `hard`'s discards by
+//! a learned value and deal nothing (`three_thirteen_value`; `ValueDraw` also decides the draws
+//! `hard` weighs by a learned draw value); `Lap` and `LapHard` weigh `hard`'s moves by the
 //! chance that the round ends before the seat's next turn; `Round` is the search above with
 //! greedy rollouts; `Pimc` plays `hard`'s candidates to the end of the round with the `hard`
 //! agent for every seat (the opponents as they really play when they are `hard`).
@@ -132,7 +133,7 @@ impl Default for ExpertParams {
             margin: 3.0,
             hard_rollouts: false,
             infer_hands: true,
-            search: Search::Value,
+            search: Search::ValueDraw,
             risk_weight: 1.0,
             hard: HardParams::default(),
         }

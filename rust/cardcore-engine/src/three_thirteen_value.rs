@@ -1,5 +1,6 @@
-//! A learned value of a Three-Thirteen position after a discard, and the `expert` search that
-//! uses it (`search="value"`): one-step improvement over the `hard` agent.
+//! A learned value of a Three-Thirteen position after a discard and a learned draw value, and
+//! the `expert` searches that use them (`search="valuedraw"`, the default, and `"value"`):
+//! one-step improvement over the `hard` agent.
 //!
 //! The value predicts the deciding seat's round score minus the mean of the other seats' (lower
 //! is better) from a few features of the position right after its discard ([`features`]): the
@@ -13,7 +14,11 @@
 //! form by the look-ahead features, never sampled, so the search draws no random numbers.
 //!
 //! The search values each of `hard`'s discard options (the discards near the least deadwood) by
-//! the fitted value and plays the best; draws are `hard`'s.
+//! the fitted value and plays the best. With `value` the draws are `hard`'s; with `valuedraw`
+//! a draw `hard` weighs (taking the pile top lowers the deadwood) is decided by a linear draw
+//! value ([`draw_features`], [`draw_choice`]; [`draw_weights::DRAW_WEIGHTS`]) fitted the same
+//! way on both draws played to the end of the round: the margin after taking the top and the
+//! value's discard minus the margin after the stock draw.
 
 use crate::card::{JOKER0, rank};
 use crate::meld::{MeldError, MeldRules, fast};
@@ -751,7 +756,10 @@ mod tests {
     #[test]
     fn the_value_search_picks_one_of_hards_discards() {
         let t = table();
-        let params = ExpertParams::default();
+        let params = ExpertParams {
+            search: Search::Value,
+            ..ExpertParams::default()
+        };
         let seen = t.seen();
         let options =
             hard::discard_options(&t.view(&seen), None, &t.taken[1], &params.hard).unwrap();
@@ -820,11 +828,12 @@ mod tests {
     #[test]
     fn the_valuedraw_search_draws_legally_and_discards_as_value() {
         let t = table();
-        let params = ExpertParams {
-            search: Search::ValueDraw,
-            ..ExpertParams::default()
+        let params = ExpertParams::default();
+        assert_eq!(params.search, Search::ValueDraw);
+        let value = ExpertParams {
+            search: Search::Value,
+            ..params
         };
-        let value = ExpertParams::default();
         assert_eq!(decide(&t, &params).unwrap(), decide(&t, &value).unwrap());
         let mut draw = t.clone();
         draw.hand.pop();
