@@ -524,6 +524,19 @@ fn pickups_of(r: &Round, s: usize) -> Vec<u8> {
         .collect()
 }
 
+/// Seat `s` takes the pile top (`pile`) or draws from the stock: what it has seen besides its
+/// hand after the draw, and the card it may not discard (the taken one, under
+/// `forbid_return`).
+fn draw_card(r: &mut Round, ctx: &Ctx, s: usize, pile: bool) -> (Vec<u8>, Option<usize>) {
+    let card = if pile { r.pile.pop() } else { r.stock.pop() }.expect("a card to draw");
+    r.hands[s].push(card);
+    if pile {
+        r.taken[s].push(card);
+    }
+    let banned = (pile && ctx.forbid_return).then(|| r.hands[s].len() - 1);
+    (r.seen_by(s), banned)
+}
+
 /// One turn of the current seat as `policy` plays it, the draw `forced` if given (`true`: the
 /// pile top). Returns false when the round is over.
 fn policy_turn(r: &mut Round, ctx: &Ctx, policy: Policy, forced: Option<bool>) -> bool {
@@ -559,13 +572,7 @@ fn policy_turn(r: &mut Round, ctx: &Ctx, policy: Policy, forced: Option<bool>) -
             hard::take_pile(&view, top, can_go_out, &ctx.hard).unwrap_or(false)
         }
     });
-    let card = if pile { r.pile.pop() } else { r.stock.pop() }.expect("a card to draw");
-    r.hands[s].push(card);
-    if pile {
-        r.taken[s].push(card);
-    }
-    let seen = r.seen_by(s);
-    let banned = (pile && ctx.forbid_return).then(|| r.hands[s].len() - 1);
+    let (seen, banned) = draw_card(r, ctx, s, pile);
     let view = view_of(ctx, &r.hands[s], &seen, final_turn);
     let (i, dw) = match pick_discard(&view, banned, &feed, &pickups, own_turns, &ctx.hard) {
         Ok(Some(p)) => (p.options[p.pick].index, p.options[p.pick].deadwood),
@@ -663,13 +670,7 @@ fn sampled_turn(
             }
         }
     };
-    let card = if pile { r.pile.pop() } else { r.stock.pop() }.expect("a card to draw");
-    r.hands[s].push(card);
-    if pile {
-        r.taken[s].push(card);
-    }
-    let seen = r.seen_by(s);
-    let banned = (pile && ctx.forbid_return).then(|| r.hands[s].len() - 1);
+    let (seen, banned) = draw_card(r, ctx, s, pile);
     let picked = pick_discard(
         &view_of(ctx, &r.hands[s], &seen, false),
         banned,
