@@ -31,4 +31,5 @@ pub mod spite_expert;
 pub mod three_thirteen_batch;
 pub mod three_thirteen_expert;
 pub mod three_thirteen_hard;
+pub mod three_thirteen_infer;
 pub mod three_thirteen_value;

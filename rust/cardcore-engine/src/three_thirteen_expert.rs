@@ -487,7 +487,7 @@ impl Table {
         seen
     }
 
-    fn check(&self) -> Result<(), ExpertError> {
+    pub(crate) fn check(&self) -> Result<(), ExpertError> {
         let bad = |why: &str| Err(ExpertError::Table(why.to_owned()));
         let p = self.players();
         if !(2..=8).contains(&p) || self.seat >= p || self.taken.len() != p || self.first >= p {
@@ -577,7 +577,7 @@ impl Table {
     /// opponent that has played `t` turns is dealt `t` cards more and lets go of the `t` that
     /// leave it the least deadwood (they go back to the stock): a player keeps its good cards,
     /// so its hand is better than a uniform deal.
-    fn deal(&self, unseen: &[u8], infer: bool, rng: &mut CardRng) -> Round {
+    pub(crate) fn deal(&self, unseen: &[u8], infer: bool, rng: &mut CardRng) -> Round {
         let p = self.players();
         let own_turns = self.turns_played();
         let mut cards = unseen.to_vec();
@@ -617,6 +617,13 @@ impl Table {
             stock.extend_from_slice(&returned);
             shuffle(rng, &mut stock);
         }
+        self.round_with(hands, stock)
+    }
+
+    /// The round from the seat's turn with these hands (the seat's own is `self.hand`) and
+    /// stock (top last).
+    pub(crate) fn round_with(&self, hands: Vec<Vec<u8>>, stock: Vec<u8>) -> Round {
+        let p = self.players();
         let final_left = self.out_seat.map_or(0, |o| (o + p - self.seat) % p);
         Round {
             hands,
@@ -626,7 +633,7 @@ impl Table {
             out: self.out_seat,
             final_left,
             turns: self.turn_in_round,
-            own_turns,
+            own_turns: self.turns_played(),
             taken: self.taken.clone(),
         }
     }
@@ -657,7 +664,7 @@ impl Table {
         )
     }
 
-    fn ctx(&self, hard_rollouts: bool, hard: HardParams) -> Ctx {
+    pub(crate) fn ctx(&self, hard_rollouts: bool, hard: HardParams) -> Ctx {
         Ctx {
             wild: self.wild,
             rules: self.rules,
@@ -862,11 +869,11 @@ fn decide_lap(table: &Table, params: &ExpertParams, seed: u64) -> Result<Decisio
 
 /// `hard`'s candidates for [`Search::Pimc`], `hard`'s move first: in the draw phase the draws
 /// (`true`: the pile top), in the discard phase (hand index, deadwood left).
-type PimcCandidates = (Vec<bool>, Vec<(usize, u32)>);
+pub(crate) type PimcCandidates = (Vec<bool>, Vec<(usize, u32)>);
 
 impl Table {
     /// The candidates of [`Search::Pimc`] (see [`PimcCandidates`]).
-    fn pimc_candidates(&self, params: &ExpertParams) -> Result<PimcCandidates, ExpertError> {
+    pub(crate) fn pimc_candidates(&self, params: &ExpertParams) -> Result<PimcCandidates, ExpertError> {
         let seen = self.seen();
         let view = self.view(&seen);
         let mut draws: Vec<bool> = Vec::new();
@@ -900,7 +907,7 @@ impl Table {
 
     /// Plays candidate `j` of [`Self::pimc_candidates`] in `r` and the rest of the round with
     /// `hard` for every seat (`ctx.all_hard`): the seat's value of the round.
-    fn pimc_value(
+    pub(crate) fn pimc_value(
         &self,
         ctx: &Ctx,
         (draws, discards): &PimcCandidates,
