@@ -331,6 +331,7 @@ class ThreeThirteenExpertParams:
         search: str,
         risk_weight: float,
         hard: ThreeThirteenHardParams,
+        infer_epsilon: float,
     ) -> ThreeThirteenExpertParams: ...
     def __eq__(self, other: object, /) -> bool: ...
     def __ne__(self, other: object, /) -> bool: ...
@@ -355,6 +356,8 @@ class ThreeThirteenExpertParams:
     def risk_weight(self) -> float: ...
     @property
     def hard(self) -> ThreeThirteenHardParams: ...
+    @property
+    def infer_epsilon(self) -> float: ...
 
 @_final
 class ThreeThirteenDecision:
@@ -377,8 +380,28 @@ class ThreeThirteenDecision:
     @property
     def candidates(self) -> int: ...
 
+@_final
+class ThreeThirteenHistory:
+    """The round's public history (draws: -1 stock, -2 pile card not seen, else its face)."""
+
+    def __new__(
+        cls, *, upcard: int | None, draws: _Sequence[int], discards: bytes
+    ) -> ThreeThirteenHistory: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    def __ne__(self, other: object, /) -> bool: ...
+    __hash__: _ClassVar[None]  # type: ignore[assignment]
+    @property
+    def upcard(self) -> int | None: ...
+    @property
+    def draws(self) -> list[int]: ...
+    @property
+    def discards(self) -> bytes: ...
+
 def tt_expert_decide(
-    table: ThreeThirteenTable, params: ThreeThirteenExpertParams, seed: int
+    table: ThreeThirteenTable,
+    params: ThreeThirteenExpertParams,
+    seed: int,
+    history: ThreeThirteenHistory | None = None,
 ) -> ThreeThirteenDecision: ...
 
 # --- spite (spite & malice) ----------------------------------------------------------------

@@ -117,6 +117,7 @@ def test_bad_budget_and_tables_raise_typed_errors() -> None:
             search=search,
             risk_weight=1.0,
             hard=hard_params(HardAgent),
+            infer_epsilon=0.05,
         )
         with pytest.raises(OptionError, match=match):
             _core.tt_expert_decide(table, params, 1)

@@ -46,7 +46,12 @@ is a memo of its own last solver answer (same input, same output), so a game rep
   seat (determinized Monte Carlo), ``hard``'s move replaced by one ahead by more than ``margin``
   standard errors; about 4 ms a deal per decision, weaker than ``hard`` at the budgets measured
   (``docs/agents.md``). ``search="laphard"``: the lap search with the other seats' turns played by
-  ``hard`` (about 4x the lap search's cost at 16 deals; level with it). One Rust call per decision
+  ``hard`` (about 4x the lap search's cost at 16 deals; level with it). ``search="infer"``: the
+  pimc search in deals weighted by the opponents' observed choices: the round's public history
+  (:func:`round_history`: each turn's draw, stock or the pile card, and its discard) is replayed
+  for each opponent under a hypothesised hand with ``hard``'s decisions, a choice ``hard`` would
+  not make scoring ``infer_epsilon``; a Metropolis chain over the opponents' dealt cards and stock
+  draws gives the deals (``cardcore_engine::three_thirteen_infer``). One Rust call per decision
   (``cardcore_engine::three_thirteen_expert``), every random choice seeded from the seat's ``rng``;
   with ``time_ms`` the searches deal for that long instead (not reproducible).
 """
@@ -71,7 +76,15 @@ from cardcore.three_thirteen.rules import (
     Options,
 )
 
-__all__ = ["AGENTS", "ExpertAgent", "GreedyAgent", "HardAgent", "NormalAgent", "RandomAgent"]
+__all__ = [
+    "AGENTS",
+    "ExpertAgent",
+    "GreedyAgent",
+    "HardAgent",
+    "NormalAgent",
+    "RandomAgent",
+    "round_history",
+]
 
 
 class RandomAgent:
@@ -222,7 +235,9 @@ class ExpertAgent:
     machine's speed). ``search``: ``"valuedraw"`` (the default; no deals: a fitted value of
     the position after each of ``hard``'s discards and a fitted draw value, so ``rollouts`` and
     ``time_ms`` do not apply), ``"value"`` (the same with ``hard``'s draws), ``"lap"``,
-    ``"laphard"``, ``"round"`` or ``"pimc"``;
+    ``"laphard"``, ``"round"``, ``"pimc"`` or ``"infer"`` (pimc in deals weighted by the round's
+    public history; ``infer_epsilon``: the likelihood of a choice ``hard`` would not make, 0 to
+    1);
     ``risk_weight`` (lap) scales the chance that the round ends; ``margin`` (round, pimc),
     ``max_candidates``, ``slack``, ``hard_rollouts`` (round): standard errors
     by which another move must beat ``hard``'s, the discards compared, the seat's own later
@@ -234,6 +249,7 @@ class ExpertAgent:
         "deals",
         "decisions",
         "hard_rollouts",
+        "infer_epsilon",
         "infer_hands",
         "margin",
         "max_candidates",
@@ -256,11 +272,16 @@ class ExpertAgent:
         margin: float = 3.0,
         hard_rollouts: bool = False,
         infer_hands: bool = True,
-        search: Literal["lap", "round", "pimc", "laphard", "value", "valuedraw"] = "valuedraw",
+        search: Literal[
+            "lap", "round", "pimc", "laphard", "value", "valuedraw", "infer"
+        ] = "valuedraw",
         risk_weight: float = 1.0,
+        infer_epsilon: float = 0.05,
     ) -> None:
         if rollouts < 0 or (time_ms is not None and not time_ms > 0):
             raise OptionError("rollouts must be >= 0 and time_ms > 0 (or None)")
+        if not 0.0 <= infer_epsilon <= 1.0:
+            raise OptionError(f"infer_epsilon must be in [0, 1], got {infer_epsilon!r}")
         if search not in _core.THREE_THIRTEEN_SEARCHES or not risk_weight >= 0:
             raise OptionError(
                 f"search must be one of {sorted(_core.THREE_THIRTEEN_SEARCHES)} and "
@@ -275,6 +296,7 @@ class ExpertAgent:
         self.infer_hands = infer_hands
         self.search = search
         self.risk_weight = risk_weight
+        self.infer_epsilon = infer_epsilon
         self.deals = 0
         self.decisions = 0
 
@@ -326,8 +348,10 @@ class ExpertAgent:
             search=self.search,
             risk_weight=self.risk_weight,
             hard=hard_params(self.hard),
+            infer_epsilon=self.infer_epsilon,
         )
-        decision = _core.tt_expert_decide(table, params, rng.next_u64())
+        history = round_history(obs) if self.search == "infer" else None
+        decision = _core.tt_expert_decide(table, params, rng.next_u64(), history)
         choice, deals = decision.choice, decision.deals
         self.deals += deals
         self.decisions += 1
@@ -335,6 +359,49 @@ class ExpertAgent:
             return DRAW_DISCARD if choice == 1 else DRAW_STOCK
         move = Discard(hand[choice])
         return move if move in legal else legal[0]
+
+
+def round_history(obs: Observation) -> _core.ThreeThirteenHistory | None:
+    """The round's public history as the observation shows it, or ``None`` after a stock
+    rebuild (the discards before it are no longer listed).
+
+    Every completed turn's draw and discard, in order: a discard leaves the pile only when the
+    next seat takes it, so the discards no longer on the pile (or listed again later) are the
+    pile draws, the others' turns drew from the stock. The up-card is the pile's bottom unless
+    the first seat took it; it is then known while that seat holds it, else ``upcard`` is
+    ``None`` and the first draw ``-2`` (a pile card not seen).
+    """
+    ds = obs.discards
+    if len(ds) != obs.turn_in_round:
+        return None
+    ft = obs.face_of
+    pile = obs.discard_pile
+    ids = [c for _, c in ds]
+    listed = set(ids)
+    on_pile = set(pile)
+    first = (obs.dealer + 1) % obs.num_players
+    upcard: int | None
+    if pile and pile[0] not in listed:
+        upcard, first_took = pile[0], False
+    else:
+        held = [c for c in obs.taken[first] if c not in listed]
+        upcard, first_took = (held[0] if held else None), True
+    if upcard is None and not ds:
+        return None
+    draws: list[int] = []
+    last = {c: t for t, c in enumerate(ids)}  # the last time each card was discarded
+    for t in range(len(ids)):
+        if t == 0:
+            took, card = first_took, upcard
+        else:
+            card = ids[t - 1]
+            took = last[card] != t - 1 or card not in on_pile
+        draws.append(-1 if not took else -2 if card is None else ft[card])
+    return _core.ThreeThirteenHistory(
+        upcard=None if upcard is None else ft[upcard],
+        draws=draws,
+        discards=bytes(ids).translate(ft),
+    )
 
 
 AGENTS: Final[dict[str, AgentFactory]] = {

@@ -42,6 +42,7 @@ use crate::paired::PairedTally;
 use crate::rng::CardRng;
 use crate::shuffle::shuffle;
 use crate::three_thirteen_hard::{self as hard, DrawValues, HardParams, View};
+use crate::three_thirteen_infer::InferParams;
 
 /// Number of face codes (naturals and jokers).
 const FACES: usize = (JOKER0 + MAX_JOKERS) as usize;
@@ -121,6 +122,8 @@ pub struct ExpertParams {
     pub risk_weight: f64,
     /// The `hard` agent that gives the default move.
     pub hard: HardParams,
+    /// With [`Search::Infer`]: the chain that deals the hidden cards.
+    pub infer: InferParams,
 }
 
 impl Default for ExpertParams {
@@ -136,6 +139,7 @@ impl Default for ExpertParams {
             search: Search::ValueDraw,
             risk_weight: 1.0,
             hard: HardParams::default(),
+            infer: InferParams::default(),
         }
     }
 }
@@ -163,20 +167,32 @@ pub enum Search {
     /// [`Search::Value`] with the draws `hard` weighs decided by a fitted draw value
     /// (`three_thirteen_value::draw_choice`).
     ValueDraw,
+    /// [`Search::Pimc`] in deals weighted by the opponents' observed choices
+    /// (`three_thirteen_infer`; without the round's history, the deals of `Pimc`).
+    Infer,
 }
 
 impl Search {
     /// Every search with its name (the agent's `search` option), in this order.
-    pub const ALL: [(&'static str, Search); 6] = [
+    pub const ALL: [(&'static str, Search); 7] = [
         ("round", Search::Round),
         ("lap", Search::Lap),
         ("pimc", Search::Pimc),
         ("laphard", Search::LapHard),
         ("value", Search::Value),
         ("valuedraw", Search::ValueDraw),
+        ("infer", Search::Infer),
     ];
     /// The names of [`Search::ALL`].
-    pub const NAMES: [&'static str; 6] = ["round", "lap", "pimc", "laphard", "value", "valuedraw"];
+    pub const NAMES: [&'static str; 7] = [
+        "round",
+        "lap",
+        "pimc",
+        "laphard",
+        "value",
+        "valuedraw",
+        "infer",
+    ];
 
     /// The search called `name`, if any.
     #[must_use]
@@ -748,6 +764,7 @@ pub fn decide(table: &Table, params: &ExpertParams, seed: u64) -> Result<Decisio
         Search::Value | Search::ValueDraw => {
             return crate::three_thirteen_value::decide(table, params);
         }
+        Search::Infer => return crate::three_thirteen_infer::decide(table, None, params, seed),
         Search::Round => {}
     }
     let (cands, dws) = table.candidates(params)?;
@@ -873,7 +890,10 @@ pub(crate) type PimcCandidates = (Vec<bool>, Vec<(usize, u32)>);
 
 impl Table {
     /// The candidates of [`Search::Pimc`] (see [`PimcCandidates`]).
-    pub(crate) fn pimc_candidates(&self, params: &ExpertParams) -> Result<PimcCandidates, ExpertError> {
+    pub(crate) fn pimc_candidates(
+        &self,
+        params: &ExpertParams,
+    ) -> Result<PimcCandidates, ExpertError> {
         let seen = self.seen();
         let view = self.view(&seen);
         let mut draws: Vec<bool> = Vec::new();
@@ -926,7 +946,11 @@ impl Table {
 }
 
 /// [`decide`] with [`Search::Pimc`].
-fn decide_pimc(table: &Table, params: &ExpertParams, seed: u64) -> Result<Decision, ExpertError> {
+pub(crate) fn decide_pimc(
+    table: &Table,
+    params: &ExpertParams,
+    seed: u64,
+) -> Result<Decision, ExpertError> {
     let budget = params.rollouts > 0 || params.time_limit.is_some();
     let cands = table.pimc_candidates(params)?;
     let (draws, discards) = &cands;

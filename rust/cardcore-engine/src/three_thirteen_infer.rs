@@ -20,14 +20,18 @@
 //! deal whose slots are labelled backwards from the current hand (each stock draw a uniform
 //! pick among the cards not publicly taken), which always satisfies the history's discards.
 //!
-//! Every random choice comes from the seed. A history that does not reach back to the deal
-//! (a stock rebuild) is rejected with [`ExpertError::Table`]; callers fall back to uniform
-//! deals.
+//! Every random choice comes from the seed. A history that does not lead from the deal to the
+//! table (one turn per turn played, each pile draw the pile's top, the pile it leaves) is
+//! rejected with [`ExpertError::Table`]; without a history (after a stock rebuild) callers
+//! use uniform deals.
 
 use crate::meld::fast;
+use crate::paired::PairedTally;
 use crate::rng::CardRng;
 use crate::shuffle::shuffle;
-use crate::three_thirteen_expert::{ExpertError, Round, Table};
+use crate::three_thirteen_expert::{
+    Decision, ExpertError, ExpertParams, Round, Table, decide_pimc,
+};
 use crate::three_thirteen_hard::{self as hard, HardParams, View};
 
 /// How a turn's card was drawn.
@@ -535,6 +539,7 @@ impl<'m> Chain<'m> {
 ///
 /// # Errors
 /// [`ExpertError`] for a table or history that is not a possible position.
+#[cfg(test)]
 pub(crate) fn deals(
     table: &Table,
     history: &History,
@@ -554,6 +559,73 @@ pub(crate) fn deals(
         out.push(chain.deal(table, &mut rng));
     }
     Ok(out)
+}
+
+/// [`Search::Infer`](crate::three_thirteen_expert::Search::Infer): `hard`'s candidates played
+/// to the end of the round by `hard` at every seat (as [`Search::Pimc`]) in deals from the chain
+/// (one chain per decision: `params.infer.burn_in` proposals per slot, then `params.infer.thin`
+/// between deals). Without a `history` (e.g. after a stock rebuild, when the observation no
+/// longer lists the turns before it) the deals are [`Search::Pimc`]'s.
+///
+/// [`Search::Pimc`]: crate::three_thirteen_expert::Search::Pimc
+///
+/// # Errors
+/// [`ExpertError`] for a table that is not a possible position, or a history that does not
+/// lead to it.
+pub fn decide(
+    table: &Table,
+    history: Option<&History>,
+    params: &ExpertParams,
+    seed: u64,
+) -> Result<Decision, ExpertError> {
+    table.check()?;
+    let Some(history) = history else {
+        return decide_pimc(table, params, seed);
+    };
+    let model = Model::new(table, history, params.hard, params.infer.epsilon)?;
+    let budget = params.rollouts > 0 || params.time_limit.is_some();
+    let cands = table.pimc_candidates(params)?;
+    let (draws, discards) = &cands;
+    let k = draws.len().max(discards.len());
+    let pick = |c: usize| {
+        if table.discard_phase {
+            discards[c].0
+        } else {
+            usize::from(draws[c])
+        }
+    };
+    if k == 1 || !budget {
+        return Ok(Decision {
+            choice: pick(0),
+            deals: 0,
+            candidates: 1,
+        });
+    }
+    let unseen = table.unseen()?;
+    let mut ctx = table.ctx(false, params.hard);
+    ctx.all_hard = true;
+    let mut rng = CardRng::new(crate::rng::mix64(seed ^ 0x1f_e2e4));
+    let mut chain = Chain::new(&model, table, &unseen, &mut rng);
+    chain.sweep(params.infer.burn_in, &mut rng);
+    let tally = PairedTally::run(
+        k,
+        params.rollouts,
+        params.time_limit,
+        seed,
+        |deal_rng, roll_seed, values| {
+            chain.sweep(params.infer.thin, &mut rng);
+            let deal = chain.deal(table, deal_rng);
+            for (j, v) in values.iter_mut().enumerate() {
+                let mut r = deal.clone();
+                *v = table.pimc_value(&ctx, &cands, &mut r, &mut CardRng::new(roll_seed), j);
+            }
+        },
+    );
+    Ok(Decision {
+        choice: pick(tally.choice(params.margin)),
+        deals: tally.deals(),
+        candidates: k,
+    })
 }
 
 #[cfg(test)]

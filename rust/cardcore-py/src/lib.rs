@@ -26,9 +26,9 @@ mod _core {
     #[pymodule_export]
     use crate::meld::{
         MeldArrangement, ThreeThirteenDecision, ThreeThirteenExpertParams, ThreeThirteenHardParams,
-        ThreeThirteenTable, ThreeThirteenView, meld_best, meld_deadwood, meld_deadwood_batch,
-        meld_deadwood_packed, meld_discards, min_deadwood, min_deadwood_batch, tt_expert_decide,
-        tt_hard_discard, tt_hard_take_pile,
+        ThreeThirteenHistory, ThreeThirteenTable, ThreeThirteenView, meld_best, meld_deadwood,
+        meld_deadwood_batch, meld_deadwood_packed, meld_discards, min_deadwood, min_deadwood_batch,
+        tt_expert_decide, tt_hard_discard, tt_hard_take_pile,
     };
     #[pymodule_export]
     use crate::nerts::{

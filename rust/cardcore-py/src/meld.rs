@@ -10,6 +10,7 @@ use cardcore_engine::three_thirteen_expert::{
     self as expert, Decision, ExpertParams, Search, Table,
 };
 use cardcore_engine::three_thirteen_hard::{self as hard, HardParams, View};
+use cardcore_engine::three_thirteen_infer::{self as infer, Draw, History, InferParams, Turn};
 use pyo3::buffer::{Element, PyBuffer};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyInt, PyList, PySequence, PyString};
@@ -526,6 +527,7 @@ keyword_class!(
         search: String,
         risk_weight: f64,
         hard: ThreeThirteenHardParams,
+        infer_epsilon: f64,
     }
 );
 
@@ -548,6 +550,10 @@ impl ThreeThirteenExpertParams {
             })?,
             risk_weight: self.risk_weight,
             hard: self.hard.into(),
+            infer: InferParams {
+                epsilon: self.infer_epsilon,
+                ..InferParams::default()
+            },
         })
     }
 }
@@ -563,17 +569,65 @@ boundary_struct!(
     }
 );
 
+keyword_class!(
+    /// The round's public history (`three_thirteen_infer::History`): the up-card (`None` when
+    /// it was taken on the first turn and not seen since), and per completed turn in order the
+    /// draw (`-1` the stock, `-2` the pile top not seen, else the face taken from the pile)
+    /// and the face discarded.
+    ThreeThirteenHistory {
+        upcard: Option<u8>,
+        draws: Vec<i16>,
+        discards: Vec<u8>,
+    }
+);
+
+impl ThreeThirteenHistory {
+    fn history(&self) -> PyResult<History> {
+        if self.draws.len() != self.discards.len() {
+            return Err(crate::errors::range_error(
+                "history: one draw per discard".to_owned(),
+            ));
+        }
+        let turns = self
+            .draws
+            .iter()
+            .zip(&self.discards)
+            .map(|(&d, &discard)| {
+                let draw = match d {
+                    -1 => Draw::Stock,
+                    -2 => Draw::PileUnknown,
+                    f => Draw::Pile(u8::try_from(f).map_err(|_| {
+                        crate::errors::range_error(format!("history: draw code {f}"))
+                    })?),
+                };
+                Ok(Turn { draw, discard })
+            })
+            .collect::<PyResult<Vec<Turn>>>()?;
+        Ok(History {
+            upcard: self.upcard,
+            turns,
+        })
+    }
+}
+
 /// Three-Thirteen expert agent: the decision at `table`. The search runs without the GIL.
+/// `history` (the round's public history) is used by the `infer` search.
 #[pyfunction]
+#[pyo3(signature = (table, params, seed, history=None))]
 pub(crate) fn tt_expert_decide(
     py: Python<'_>,
     table: &ThreeThirteenTable,
     params: &ThreeThirteenExpertParams,
     seed: u64,
+    history: Option<&ThreeThirteenHistory>,
 ) -> PyResult<ThreeThirteenDecision> {
     let p = params.params()?;
     let table = table.table()?;
-    py.detach(|| expert::decide(&table, &p, seed))
-        .map(ThreeThirteenDecision::from)
-        .map_err(py_err)
+    let history = history.map(ThreeThirteenHistory::history).transpose()?;
+    py.detach(|| match (p.search, &history) {
+        (Search::Infer, Some(h)) => infer::decide(&table, Some(h), &p, seed),
+        _ => expert::decide(&table, &p, seed),
+    })
+    .map(ThreeThirteenDecision::from)
+    .map_err(py_err)
 }

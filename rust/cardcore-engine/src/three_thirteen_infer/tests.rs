@@ -320,10 +320,7 @@ fn a_history_that_does_not_lead_to_the_table_is_an_error() {
         let wrong = (h.turns[0].discard + 1) % 52;
         h.turns[1].draw = Draw::Pile(wrong);
         assert!(deals(&t, &h, hp, &p, 1, 1).is_err());
-        let bad_eps = InferParams {
-            epsilon: -1.0,
-            ..p
-        };
+        let bad_eps = InferParams { epsilon: -1.0, ..p };
         let h = game.history_now(discard_phase);
         assert!(deals(&t, &h, hp, &bad_eps, 1, 1).is_err());
     });
@@ -428,8 +425,7 @@ fn infer_gain() {
                 let h = game.history_now(discard_phase);
                 let cands = t.pimc_candidates(&ExpertParams::default()).unwrap();
                 let k = cands.0.len().max(cands.1.len());
-                let skip =
-                    k == 1 || (discard_phase && t.out_seat.is_none() && cands.1[0].1 == 0);
+                let skip = k == 1 || (discard_phase && t.out_seat.is_none() && cands.1[0].1 == 0);
                 if !skip {
                     positions += 1;
                     let s0 = seed.wrapping_mul(1_000_003) ^ positions;
@@ -452,7 +448,11 @@ fn infer_gain() {
                     let vj = if discard_phase {
                         cands.1.iter().position(|c| c.0 == vc).unwrap_or(0)
                     } else {
-                        cands.0.iter().position(|&c| usize::from(c) == vc).unwrap_or(0)
+                        cands
+                            .0
+                            .iter()
+                            .position(|&c| usize::from(c) == vc)
+                            .unwrap_or(0)
                     };
                     gains[at] += gain(vj);
                     changed[at] += u32::from(vj != 0);
@@ -460,11 +460,7 @@ fn infer_gain() {
                     let unseen = t.unseen().unwrap();
                     let mut drng = CardRng::new(mix(s0, 3));
                     let mut sets: Vec<Vec<Round>> = Vec::new();
-                    sets.push(
-                        (0..n)
-                            .map(|_| t.deal(&unseen, true, &mut drng))
-                            .collect(),
-                    );
+                    sets.push((0..n).map(|_| t.deal(&unseen, true, &mut drng)).collect());
                     sets.push(
                         (0..n)
                             .map(|_| {
