@@ -69,7 +69,7 @@ pub struct History {
 pub struct InferParams {
     /// Likelihood of a choice `hard` would not make (0: exact against `hard`).
     pub epsilon: f64,
-    /// Burn-in: proposals per slot of each opponent before the first deal.
+    /// Burn-in: sweeps (one proposal per slot of each opponent) before the first deal.
     pub burn_in: u32,
     /// Proposals per slot of each opponent between deals.
     pub thin: u32,
@@ -130,6 +130,9 @@ pub struct Model {
     rules: crate::meld::MeldRules,
     forbid_return: bool,
 }
+
+/// What a broken rule counts in [`Model::misses`] (a likelihood of `epsilon^1000`: none).
+const IMPOSSIBLE: u32 = 1000;
 
 fn remove_face(v: &mut Vec<u8>, f: u8) -> bool {
     match v.iter().position(|&c| c == f) {
@@ -312,60 +315,60 @@ impl Model {
         }
     }
 
-    /// Log-likelihood of opponent `o`'s history with these slots (`-inf`: impossible);
-    /// `hand` is scratch and holds its hand now on return.
-    fn log_lik(&self, o: &Opponent, slots: &[u8], hand: &mut Vec<u8>) -> f64 {
+    /// The choices of opponent `o` that `hard` would not have made with these slots (the
+    /// likelihood is `epsilon` to this power), plus [`IMPOSSIBLE`] for each rule the slots
+    /// break (a discard not in hand, a pickup not held, going out or not against the
+    /// deadwood): such slots cannot have led to its history, and the count guides the chain
+    /// out of them. `hand` is scratch and holds its hand now on return.
+    fn misses(&self, o: &Opponent, slots: &[u8], hand: &mut Vec<u8>) -> u32 {
         hand.clear();
-        hand.extend_from_slice(&slots[..o.dealt]);
+        hand.extend_from_slice(&slots[..o.dealt.min(slots.len())]);
         hand.sort_unstable();
         let mut next = o.dealt;
-        let miss = self.eps.ln();
-        let mut ll = 0.0;
-        for t in &o.turns {
-            if !contains_all(hand, &t.taken_before) {
-                return f64::NEG_INFINITY;
+        let mut m = 0u32;
+        let mut broken = |ok: bool| {
+            if !ok {
+                m += IMPOSSIBLE;
             }
+        };
+        let mut missed = 0u32;
+        for t in &o.turns {
+            broken(contains_all(hand, &t.taken_before));
             let pile = matches!(t.draw, Draw::Pile(_) | Draw::PileUnknown);
             if let Some(top) = t.top {
                 let view = self.view(hand, &t.seen_draw, t.final_turn);
                 match hard::take_pile(&view, top, t.can_go_out, &self.hard) {
                     Ok(take) if take == pile => {}
-                    _ => ll += miss,
+                    _ => missed += 1,
                 }
             }
             let card = match t.draw {
-                Draw::Pile(c) => c,
+                Draw::Pile(c) => Some(c),
                 Draw::Stock | Draw::PileUnknown => {
-                    let Some(&c) = slots.get(next) else {
-                        return f64::NEG_INFINITY;
-                    };
                     next += 1;
-                    c
+                    slots.get(next - 1).copied()
                 }
+            };
+            let Some(card) = card else {
+                broken(false);
+                continue;
             };
             let at = insert_sorted(hand, card);
             let banned = (pile && self.forbid_return).then_some(at);
             let view = self.view(hand, &t.seen_discard, t.final_turn);
             match hard::discard(&view, banned, &t.feed, &self.hard) {
                 Ok(Some(i)) if hand[i] == t.discard => {}
-                _ => ll += miss,
+                _ => missed += 1,
             }
-            if !remove_face(hand, t.discard) {
-                return f64::NEG_INFINITY;
-            }
-            if (t.out_rule || t.went_out)
-                && (fast::deadwood(hand, self.wild, &self.rules) == 0) != t.went_out
-            {
-                return f64::NEG_INFINITY;
-            }
-            if !contains_all(hand, &t.taken_after) {
-                return f64::NEG_INFINITY;
-            }
+            broken(remove_face(hand, t.discard));
+            broken(
+                !(t.out_rule || t.went_out)
+                    || (fast::deadwood(hand, self.wild, &self.rules) == 0) == t.went_out,
+            );
+            broken(contains_all(hand, &t.taken_after));
         }
-        if next != slots.len() || !contains_all(hand, &o.taken_now) {
-            return f64::NEG_INFINITY;
-        }
-        ll
+        broken(next == slots.len() && contains_all(hand, &o.taken_now));
+        m + missed
     }
 
     /// Slots for opponent `o` whose hidden hand now is `hidden`, labelled backwards at random
@@ -392,8 +395,12 @@ impl Model {
                     for &c in &t.taken_before {
                         remove_face(&mut eligible, c);
                     }
+                    // Half the time the card discarded that turn (drawn and let go at once,
+                    // as players often do), else uniform: any start is valid for the chain.
                     let pick = if eligible.is_empty() {
                         hand[0]
+                    } else if eligible.contains(&t.discard) && rng.below(2) == 0 {
+                        t.discard
                     } else {
                         eligible[rng.below(eligible.len() as u64) as usize]
                     };
@@ -412,7 +419,9 @@ impl Model {
 pub struct Chain<'m> {
     model: &'m Model,
     slots: Vec<Vec<u8>>,
-    ll: Vec<f64>,
+    miss: Vec<u32>,
+    /// The likelihood of a miss the chain targets now (`epsilon` after the burn-in).
+    eps: f64,
     stock: Vec<u8>,
     scratch: Vec<u8>,
     /// Proposals made and accepted (for measurements).
@@ -429,19 +438,20 @@ impl<'m> Chain<'m> {
         shuffle(rng, &mut cards);
         let mut at = 0;
         let mut slots = Vec::with_capacity(model.opponents.len());
-        let mut ll = Vec::with_capacity(model.opponents.len());
+        let mut miss = Vec::with_capacity(model.opponents.len());
         let mut scratch = Vec::new();
         for o in &model.opponents {
             let k = table.hand_sizes[o.seat] - table.taken[o.seat].len();
             let s = model.label(o, &cards[at..at + k], rng);
             at += k;
-            ll.push(model.log_lik(o, &s, &mut scratch));
+            miss.push(model.misses(o, &s, &mut scratch));
             slots.push(s);
         }
         Self {
             model,
             slots,
-            ll,
+            miss,
+            eps: model.eps,
             stock: cards[at..].to_vec(),
             scratch,
             proposals: 0,
@@ -474,13 +484,13 @@ impl<'m> Chain<'m> {
         };
         self.proposals += 1;
         let o = &self.model.opponents[j];
-        let ll = self.model.log_lik(o, &self.slots[j], &mut self.scratch);
-        let cur = self.ll[j];
-        let accept = ll > cur
-            || (ll > f64::NEG_INFINITY && rng.next_f64() < (ll - cur).exp())
-            || (cur == f64::NEG_INFINITY && ll == f64::NEG_INFINITY);
+        let new = self.model.misses(o, &self.slots[j], &mut self.scratch);
+        // Metropolis on eps^misses.
+        let cur = self.miss[j];
+        let accept = new <= cur
+            || rng.next_f64() < self.eps.powi(i32::try_from(new - cur).unwrap_or(i32::MAX));
         if accept {
-            self.ll[j] = ll;
+            self.miss[j] = new;
             self.accepted += 1;
         } else if old {
             std::mem::swap(&mut self.slots[j][a], &mut self.stock[b]);
@@ -502,13 +512,30 @@ impl<'m> Chain<'m> {
     /// Whether every opponent's history is possible under the current state.
     #[must_use]
     pub fn possible(&self) -> bool {
-        self.ll.iter().all(|l| l.is_finite())
+        self.miss.iter().all(|&m| m < IMPOSSIBLE)
     }
 
-    /// The current state's log-likelihood, summed over opponents.
+    /// The choices `hard` would not have made under the current state, summed over
+    /// opponents (with [`IMPOSSIBLE`] for each broken rule).
     #[must_use]
-    pub fn log_lik(&self) -> f64 {
-        self.ll.iter().sum()
+    pub fn misses(&self) -> u32 {
+        self.miss.iter().sum()
+    }
+
+    /// The burn-in: `per_slot` proposals per slot in each of `sweeps` sweeps, the likelihood
+    /// of a miss tempered from 1/2 down to `epsilon` (so that the chain first finds hands that
+    /// explain most choices).
+    pub fn burn_in(&mut self, sweeps: u32, rng: &mut CardRng) {
+        let target = self.model.eps;
+        for k in 0..sweeps {
+            let f = f64::from(k + 1) / f64::from(sweeps);
+            self.eps = (0.5f64.ln() * (1.0 - f)).exp() * target.max(1e-9).powf(f);
+            if k + 1 == sweeps {
+                self.eps = target;
+            }
+            self.sweep(1, rng);
+        }
+        self.eps = target;
     }
 
     /// The opponents' hands now under the current state, per seat (the deciding seat's own
@@ -518,7 +545,7 @@ impl<'m> Chain<'m> {
         let mut hands: Vec<Vec<u8>> = vec![Vec::new(); p];
         hands[table.seat] = table.hand.clone();
         for (j, o) in self.model.opponents.iter().enumerate() {
-            let _ = self.model.log_lik(o, &self.slots[j], &mut self.scratch);
+            let _ = self.model.misses(o, &self.slots[j], &mut self.scratch);
             // The hand now: the pickups first, then the hidden cards (as `Table::deal`).
             let mut hidden = self.scratch.clone();
             for &c in &o.taken_now {
@@ -552,7 +579,7 @@ pub(crate) fn deals(
     let unseen = table.unseen()?;
     let mut rng = CardRng::new(seed);
     let mut chain = Chain::new(&model, table, &unseen, &mut rng);
-    chain.sweep(params.burn_in, &mut rng);
+    chain.burn_in(params.burn_in, &mut rng);
     let mut out = Vec::with_capacity(n);
     for _ in 0..n {
         chain.sweep(params.thin, &mut rng);
@@ -606,7 +633,7 @@ pub fn decide(
     ctx.all_hard = true;
     let mut rng = CardRng::new(crate::rng::mix64(seed ^ 0x1f_e2e4));
     let mut chain = Chain::new(&model, table, &unseen, &mut rng);
-    chain.sweep(params.infer.burn_in, &mut rng);
+    chain.burn_in(params.infer.burn_in, &mut rng);
     let tally = PairedTally::run(
         k,
         params.rollouts,
