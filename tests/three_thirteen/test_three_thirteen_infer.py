@@ -7,7 +7,6 @@ from typing import Any
 
 import pytest
 
-from agent_play import play_out
 from cardcore import _core
 from cardcore.errors import OptionError
 from cardcore.rng import Rng
@@ -69,12 +68,21 @@ def test_round_history_is_what_the_engine_logged(players: int, opts: dict[str, A
     ],
 )
 def test_infer_plays_legal_moves_and_repeats(players: int, opts: dict[str, Any]) -> None:
+    """The first three rounds (the chain's burn-in makes whole games slow for a test)."""
     o = Options(num_players=players, **opts)
     finals = []
     for _ in range(2):
         expert = ExpertAgent(rollouts=2, search="infer")
         agents: list[Any] = [expert] + [HardAgent() for _ in range(players - 1)]
-        state = play_out(State(o, 5), 5, agents)
+        rngs = [Rng.for_stream(5, s, "agent") for s in range(players)]
+        state = State(o, 5)
+        while state.round <= 3:
+            s = state.current_player
+            assert s is not None
+            legal = state.legal_moves()
+            move = agents[s].act(state.observation(s), legal, rngs[s])
+            assert move in legal
+            state.apply(move)
         assert expert.decisions > 0
         assert expert.deals > 0
         finals.append((list(state.totals), list(state.round_scores)))
@@ -117,7 +125,7 @@ def test_bad_history_and_epsilon_raise_typed_errors() -> None:
         search="infer",
         risk_weight=1.0,
         hard=hard_params(HardAgent),
-        infer_epsilon=0.05,
+        infer_epsilon=0.01,
     )
     ok = _core.ThreeThirteenHistory(upcard=30, draws=[-1], discards=bytes([40]))
     assert _core.tt_expert_decide(table, params, 1, ok).choice in (0, 1)

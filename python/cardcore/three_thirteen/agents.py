@@ -276,7 +276,7 @@ class ExpertAgent:
             "lap", "round", "pimc", "laphard", "value", "valuedraw", "infer"
         ] = "valuedraw",
         risk_weight: float = 1.0,
-        infer_epsilon: float = 0.05,
+        infer_epsilon: float = 0.01,
     ) -> None:
         if rollouts < 0 or (time_ms is not None and not time_ms > 0):
             raise OptionError("rollouts must be >= 0 and time_ms > 0 (or None)")

@@ -78,9 +78,9 @@ pub struct InferParams {
 impl Default for InferParams {
     fn default() -> Self {
         Self {
-            epsilon: 0.05,
-            burn_in: 4,
-            thin: 2,
+            epsilon: 0.01,
+            burn_in: 24,
+            thin: 1,
         }
     }
 }
