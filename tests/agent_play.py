@@ -3,7 +3,7 @@ checked legal) and run the same simulation at one and two jobs."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 import cardcore
@@ -13,11 +13,14 @@ from cardcore.rng import Rng
 S = TypeVar("S", bound=State[Any])
 
 
-def play_out(state: S, seed: int, agents: Sequence[Any]) -> S:
-    """Plays ``state`` to its end: seat ``s`` is ``agents[s]`` drawing from its ``"agent"``
-    stream of ``seed`` (as the runner does); every move must be among the legal ones."""
+def play_out(
+    state: S, seed: int, agents: Sequence[Any], until: Callable[[S], bool] | None = None
+) -> S:
+    """Plays ``state`` to its end (or until ``until(state)``): seat ``s`` is ``agents[s]``
+    drawing from its ``"agent"`` stream of ``seed`` (as the runner does); every move must be
+    among the legal ones."""
     rngs = [Rng.for_stream(seed, s, "agent") for s in range(len(agents))]
-    while not state.is_over:
+    while not state.is_over and not (until is not None and until(state)):
         s = state.current_player
         assert s is not None
         legal = state.legal_moves()

@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from agent_play import play_out
 from cardcore import _core
 from cardcore.errors import OptionError
 from cardcore.rng import Rng
@@ -74,15 +75,7 @@ def test_infer_plays_legal_moves_and_repeats(players: int, opts: dict[str, Any])
     for _ in range(2):
         expert = ExpertAgent(rollouts=2, search="infer")
         agents: list[Any] = [expert] + [HardAgent() for _ in range(players - 1)]
-        rngs = [Rng.for_stream(5, s, "agent") for s in range(players)]
-        state = State(o, 5)
-        while state.round <= 3:
-            s = state.current_player
-            assert s is not None
-            legal = state.legal_moves()
-            move = agents[s].act(state.observation(s), legal, rngs[s])
-            assert move in legal
-            state.apply(move)
+        state = play_out(State(o, 5), 5, agents, until=lambda st: st.round > 3)
         assert expert.decisions > 0
         assert expert.deals > 0
         finals.append((list(state.totals), list(state.round_scores)))

@@ -1227,7 +1227,7 @@ mod tests {
 /// `TTF_ROUNDS=110 TTF_SEED=1 TTF_REF=64 cargo test --release -p cardcore-engine --lib
 /// three_thirteen_expert::budget -- --ignored --nocapture` (some 20 s of CPU a round).
 #[cfg(test)]
-mod budget {
+pub(crate) mod budget {
     use super::*;
     use std::time::Instant;
 
@@ -1267,7 +1267,8 @@ mod budget {
         }
     }
 
-    fn table_of(r: &Round, wild: u8, first: usize, discard_phase: bool) -> Table {
+    /// The table of the current seat of a self-play round (4 players, 2 decks).
+    pub(crate) fn table_of(r: &Round, wild: u8, first: usize, discard_phase: bool) -> Table {
         let s = r.current;
         Table {
             seat: s,

@@ -1,6 +1,6 @@
 use super::*;
 use crate::card::NATURALS;
-use crate::meld::MeldRules;
+use crate::three_thirteen_expert::budget::table_of;
 use crate::three_thirteen_expert::{Ctx, view_of};
 
 pub(super) const P: usize = 4;
@@ -16,30 +16,6 @@ pub(super) struct Game {
     pub(super) slots: Vec<Vec<u8>>,
     /// The stock was rebuilt: the history no longer reaches the deal.
     pub(super) rebuilt: bool,
-}
-
-pub(super) fn table_of(r: &Round, wild: u8, first: usize, discard_phase: bool) -> Table {
-    let s = r.current;
-    Table {
-        seat: s,
-        hand: r.hands[s].clone(),
-        pile: r.pile.clone(),
-        taken: r.taken.clone(),
-        hand_sizes: r.hands.iter().map(Vec::len).collect(),
-        stock_size: r.stock.len(),
-        num_decks: DECKS,
-        jokers: 0,
-        wild,
-        rules: MeldRules::default(),
-        discard_phase,
-        banned: None,
-        out_seat: r.out,
-        turn_in_round: r.turns,
-        first,
-        min_own_turns: 0,
-        max_turns: 400,
-        forbid_return: false,
-    }
 }
 
 impl Game {
