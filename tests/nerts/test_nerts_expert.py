@@ -22,7 +22,7 @@ def test_expert_is_the_nerts_expert_level() -> None:
     spec = get_game("nerts")
     assert spec.agents["expert"] is ExpertAgent
     assert agent_for_level(spec, "expert") == "expert"
-    with pytest.raises(ValueError, match="positive"):
+    with pytest.raises(ValueError, match="samples"):
         ExpertAgent(samples=0)
 
 

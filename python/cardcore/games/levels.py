@@ -15,6 +15,7 @@ from typing import Any, Final
 
 from cardcore.errors import OptionError
 from cardcore.games.base import Agent, GameSpec
+from cardcore.games.checks import check_real
 
 __all__ = ["LEVELS", "PLAY_LEVELS", "Blend", "agent_for_level"]
 
@@ -49,7 +50,7 @@ class Blend:
     def __init__(self, strong: Agent, weak: Agent, share: float) -> None:
         self.strong = strong
         self.weak = weak
-        self.share = share
+        self.share = check_real("share", share, 0.0, 1.0)
 
     def act(self, observation: Any, legal: Sequence[Any], rng: Any) -> Any:
         agent = self.strong if rng.random() < self.share else self.weak

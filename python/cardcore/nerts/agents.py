@@ -14,7 +14,8 @@ from typing import Any, ClassVar, NamedTuple
 
 from cardcore._core import NertsRacing
 from cardcore.cards import rank_of, suit_of
-from cardcore.errors import OptionError
+from cardcore.errors import ArgumentTypeError, OptionError
+from cardcore.games.checks import check_int, check_real
 from cardcore.nerts.engine import NertsObservation
 from cardcore.nerts.lookahead import Racing, StockMemory, _full_race, choose
 from cardcore.nerts.rules import (
@@ -306,8 +307,22 @@ class Search(NamedTuple):
 
 
 def _check_search(search: Search) -> Search:
-    if search.samples < 1 or search.horizon_ms < 1:
-        raise OptionError("samples and horizon_ms must be positive")
+    """``search`` if its settings are in range, else :class:`OptionError` naming the setting
+    (:class:`ArgumentTypeError` for a wrong type)."""
+    check_int("samples", search.samples, 1)
+    check_int("horizon_ms", search.horizon_ms, 1)
+    check_real("margin", search.margin)
+    racing = search.racing
+    if racing is not None:
+        if not isinstance(racing, Sequence) or isinstance(racing, str):
+            raise ArgumentTypeError(f"racing must be a tuple or None, not {type(racing).__name__}")
+        if len(racing) not in (3, 4):
+            raise OptionError(f"racing must be (first, step, z[, max_loss]), got {racing!r}")
+        check_int("racing first", racing[0], 1)
+        check_int("racing step", racing[1], 1)
+        check_real("racing z", racing[2])
+        if len(racing) == 4:
+            check_real("racing max_loss", racing[3])
     return search
 
 

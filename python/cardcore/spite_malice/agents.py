@@ -19,13 +19,16 @@ stacks set aside, other stock-exhaustion rules) make it play as the planner.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
 from cardcore import _core
-from cardcore.errors import OptionError
+from cardcore.errors import ArgumentTypeError, OptionError
+from cardcore.games.checks import check_bool, check_int, check_real
 from cardcore.games.levels import Blend
 from cardcore.spite_malice.planner import (
+    FEATURES,
     NO_CARD,
     Weights,
     plan_moves,
@@ -64,6 +67,29 @@ class GreedyAgent:
         return legal[int(rng.below(len(legal)))]
 
 
+def _check_weights(name: str, weights: object) -> None:
+    """:class:`OptionError` (or :class:`ArgumentTypeError`) unless ``weights`` is a preset
+    name or one finite number per planner feature."""
+    if isinstance(weights, str):
+        try:
+            preset_weights(weights)
+        except OptionError as e:
+            raise OptionError(f"{name}: {e}") from None
+        return
+    try:
+        ws = list(weights)  # type: ignore[call-overload]
+    except TypeError:
+        ws = None
+    if ws is None or (not isinstance(weights, Sequence) and not hasattr(weights, "__array__")):
+        raise ArgumentTypeError(
+            f"{name} must be a preset name or a sequence of numbers, not {type(weights).__name__}"
+        )
+    if len(ws) != len(FEATURES):
+        raise OptionError(f"{name} needs {len(FEATURES)} weights, got {len(ws)}")
+    for i, w in enumerate(ws):
+        check_real(f"{name}[{i}]", w, -math.inf)
+
+
 class PlannerAgent:
     """Plans the whole turn with the Rust turn planner and plays its first move.
 
@@ -84,6 +110,11 @@ class PlannerAgent:
         low_stock: int = 0,
         low_stock_weights: Weights | None = None,
     ) -> None:
+        _check_weights("weights", weights)
+        node_limit = check_int("node_limit", node_limit, 1)
+        low_stock = check_int("low_stock", low_stock)
+        if low_stock_weights is not None:
+            _check_weights("low_stock_weights", low_stock_weights)
         self.weights = weights
         self.node_limit = node_limit
         self.low_stock = low_stock
@@ -142,8 +173,16 @@ class ExpertAgent:
         node_limit: int = 500_000,
         last_turn: bool = True,
     ) -> None:
-        if rollouts < 0 or (time_ms is not None and not time_ms > 0):
-            raise OptionError("rollouts must be >= 0 and time_ms > 0 (or None)")
+        rollouts = check_int("rollouts", rollouts)
+        if time_ms is not None:
+            time_ms = check_real("time_ms", time_ms, open_low=True)
+        candidates = check_int("candidates", candidates, 1)
+        if horizon is not None:
+            horizon = check_int("horizon", horizon)
+        margin = check_real("margin", margin)
+        win_value = check_real("win_value", win_value)
+        node_limit = check_int("node_limit", node_limit, 1)
+        check_bool("last_turn", last_turn)
         self.rollouts = rollouts
         self.time_ms = time_ms
         self.candidates = candidates

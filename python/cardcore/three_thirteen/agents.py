@@ -62,8 +62,8 @@ from collections.abc import Sequence
 from typing import Final, Literal
 
 from cardcore import _core
-from cardcore.errors import OptionError
 from cardcore.games.base import AgentFactory
+from cardcore.games.checks import check_bool, check_choice, check_int, check_real
 from cardcore.games.levels import Blend
 from cardcore.rng import Rng
 from cardcore.three_thirteen.melds import discard_deadwoods_of_faces
@@ -278,15 +278,17 @@ class ExpertAgent:
         risk_weight: float = 1.0,
         infer_epsilon: float = 0.01,
     ) -> None:
-        if rollouts < 0 or (time_ms is not None and not time_ms > 0):
-            raise OptionError("rollouts must be >= 0 and time_ms > 0 (or None)")
-        if not 0.0 <= infer_epsilon <= 1.0:
-            raise OptionError(f"infer_epsilon must be in [0, 1], got {infer_epsilon!r}")
-        if search not in _core.THREE_THIRTEEN_SEARCHES or not risk_weight >= 0:
-            raise OptionError(
-                f"search must be one of {sorted(_core.THREE_THIRTEEN_SEARCHES)} and "
-                f"risk_weight >= 0, got {search!r}"
-            )
+        rollouts = check_int("rollouts", rollouts)
+        if time_ms is not None:
+            time_ms = check_real("time_ms", time_ms, open_low=True)
+        max_candidates = check_int("max_candidates", max_candidates, 1)
+        slack = check_int("slack", slack)
+        margin = check_real("margin", margin)
+        check_bool("hard_rollouts", hard_rollouts)
+        check_bool("infer_hands", infer_hands)
+        check_choice("search", search, _core.THREE_THIRTEEN_SEARCHES)
+        risk_weight = check_real("risk_weight", risk_weight)
+        infer_epsilon = check_real("infer_epsilon", infer_epsilon, 0.0, 1.0)
         self.rollouts = rollouts
         self.time_ms = time_ms
         self.max_candidates = max_candidates
