@@ -10,8 +10,9 @@ import cardcore
 from agent_play import play_out, same_at_any_jobs
 from cardcore import _core
 from cardcore.errors import OptionError
-from cardcore.three_thirteen.agents import ExpertAgent, HardAgent, hard_params
+from cardcore.three_thirteen.agents import ExpertAgent, HardAgent
 from cardcore.three_thirteen.rules import Options, State
+from tt_tables import expert_params, table
 
 
 @pytest.mark.parametrize(
@@ -79,48 +80,17 @@ def test_bad_budget_and_tables_raise_typed_errors() -> None:
         ExpertAgent(time_ms=0)
     with pytest.raises(ValueError, match="search"):
         ExpertAgent(search="deep")  # type: ignore[arg-type]
-    table = _core.ThreeThirteenTable(  # stock too big
-        seat=0,
-        hand=bytes([0, 1, 2]),
-        pile=bytes([40]),
-        taken=[b"", b""],
-        hand_sizes=[3, 3],
-        stock_size=100,
-        num_decks=1,
-        jokers=0,
-        wild=3,
-        ace_mode=0,
-        wild_points=15,
-        joker_points=20,
-        discard_phase=False,
-        banned=None,
-        out_seat=None,
-        turn_in_round=0,
-        first=0,
-        min_own_turns=0,
-        max_turns=400,
-        forbid_return=False,
-    )
+    bad_table = table(stock_size=100)  # stock too big
     for search, time_ms, match in [
         ("round", None, "inconsistent"),
         ("nosuch", None, "search must be one of round, lap, pimc, laphard"),
         ("lap", -1.0, "time budget"),
     ]:
-        params = _core.ThreeThirteenExpertParams(
-            rollouts=4,
-            time_ms=time_ms,
-            max_candidates=4,
-            slack=10,
-            margin=1.0,
-            hard_rollouts=True,
-            infer_hands=True,
-            search=search,
-            risk_weight=1.0,
-            hard=hard_params(HardAgent),
-            infer_epsilon=0.05,
+        params = expert_params(
+            time_ms=time_ms, hard_rollouts=True, search=search, infer_epsilon=0.05
         )
         with pytest.raises(OptionError, match=match):
-            _core.tt_expert_decide(table, params, 1)
+            _core.tt_expert_decide(bad_table, params, 1)
 
 
 @pytest.mark.parametrize(

@@ -11,8 +11,9 @@ from agent_play import play_out
 from cardcore import _core
 from cardcore.errors import OptionError
 from cardcore.rng import Rng
-from cardcore.three_thirteen.agents import ExpertAgent, HardAgent, hard_params, round_history
+from cardcore.three_thirteen.agents import ExpertAgent, HardAgent, round_history
 from cardcore.three_thirteen.rules import Options, State
+from tt_tables import expert_params, table
 
 
 def _truth(state: State) -> tuple[int, list[int], bytes]:
@@ -85,43 +86,9 @@ def test_infer_plays_legal_moves_and_repeats(players: int, opts: dict[str, Any])
 def test_bad_history_and_epsilon_raise_typed_errors() -> None:
     with pytest.raises(OptionError, match="infer_epsilon"):
         ExpertAgent(search="infer", infer_epsilon=1.5)
-    table = _core.ThreeThirteenTable(
-        seat=0,
-        hand=bytes([0, 1, 2]),
-        pile=bytes([30, 40]),
-        taken=[b"", b""],
-        hand_sizes=[3, 3],
-        stock_size=52 - 8,
-        num_decks=1,
-        jokers=0,
-        wild=3,
-        ace_mode=0,
-        wild_points=20,
-        joker_points=50,
-        discard_phase=False,
-        banned=None,
-        out_seat=None,
-        turn_in_round=1,
-        first=1,
-        min_own_turns=0,
-        max_turns=400,
-        forbid_return=False,
-    )
-    params = _core.ThreeThirteenExpertParams(
-        rollouts=4,
-        time_ms=None,
-        max_candidates=4,
-        slack=10,
-        margin=1.0,
-        hard_rollouts=False,
-        infer_hands=True,
-        search="infer",
-        risk_weight=1.0,
-        hard=hard_params(HardAgent),
-        infer_epsilon=0.01,
-    )
+    at, params = table(), expert_params(search="infer")
     ok = _core.ThreeThirteenHistory(upcard=30, draws=[-1], discards=bytes([40]))
-    assert _core.tt_expert_decide(table, params, 1, ok).choice in (0, 1)
+    assert _core.tt_expert_decide(at, params, 1, ok).choice in (0, 1)
     for bad, match in [
         (_core.ThreeThirteenHistory(upcard=30, draws=[-1, -1], discards=bytes([40])), "draw"),
         (_core.ThreeThirteenHistory(upcard=30, draws=[-1], discards=bytes([41])), "history"),
@@ -131,4 +98,4 @@ def test_bad_history_and_epsilon_raise_typed_errors() -> None:
         (_core.ThreeThirteenHistory(upcard=None, draws=[], discards=b""), "history"),
     ]:
         with pytest.raises((OptionError, ValueError), match=match):
-            _core.tt_expert_decide(table, params, 1, bad)
+            _core.tt_expert_decide(at, params, 1, bad)
