@@ -17,6 +17,7 @@ from cardcore.three_thirteen.agents import (
     HardAgent,
     NormalAgent,
     RandomAgent,
+    hard_params,
 )
 from cardcore.three_thirteen.rules import (
     DRAW_DISCARD,
@@ -135,6 +136,21 @@ def test_hard_is_a_pure_function_of_its_inputs() -> None:
     first = a.act(obs, legal, Rng(3))
     assert all(a.act(obs, legal, Rng(s)) == first for s in range(4))
     assert HardAgent().act(obs, legal, Rng(3)) == first
+
+
+def test_hard_params_are_built_once_and_follow_the_knobs() -> None:
+    """The cached Rust params are shared while the knobs are equal, and a subclass (or an
+    instance) with other knobs gets its own."""
+
+    class Bolder(HardAgent):
+        __slots__ = ()
+        out_bonus = 20.0
+
+    assert hard_params(HardAgent()) is hard_params(HardAgent)
+    bold = hard_params(Bolder())
+    assert bold.out_bonus == 20.0
+    assert bold.feed_penalty == HardAgent.feed_penalty
+    assert hard_params(HardAgent).out_bonus == HardAgent.out_bonus
 
 
 def test_hard_goes_out_when_it_can() -> None:

@@ -58,6 +58,7 @@ is a memo of its own last solver answer (same input, same output), so a game rep
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import Final, Literal
 
@@ -202,14 +203,36 @@ class HardAgent:
 
 
 def hard_params(agent: HardAgent | type[HardAgent]) -> _core.ThreeThirteenHardParams:
-    """The tuning knobs of a hard agent (or its class), as the Rust calls take them."""
+    """The tuning knobs of a hard agent (or its class), as the Rust calls take them.
+
+    Built once per set of knob values (the object is read-only): a decision reads the six
+    knobs, so a class or an instance whose knobs change gets the new values."""
+    return _hard_params(
+        agent.out_bonus,
+        agent.feed_penalty,
+        agent.now_weight,
+        agent.slack,
+        agent.max_candidates,
+        agent.gamma,
+    )
+
+
+@functools.lru_cache(maxsize=64)
+def _hard_params(
+    out_bonus: float,
+    feed_penalty: float,
+    now_weight: float,
+    slack: int,
+    max_candidates: int,
+    gamma: float,
+) -> _core.ThreeThirteenHardParams:
     return _core.ThreeThirteenHardParams(
-        out_bonus=agent.out_bonus,
-        feed_penalty=agent.feed_penalty,
-        now_weight=agent.now_weight,
-        slack=agent.slack,
-        max_candidates=agent.max_candidates,
-        gamma=agent.gamma,
+        out_bonus=out_bonus,
+        feed_penalty=feed_penalty,
+        now_weight=now_weight,
+        slack=slack,
+        max_candidates=max_candidates,
+        gamma=gamma,
     )
 
 
