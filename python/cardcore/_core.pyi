@@ -397,12 +397,29 @@ class ThreeThirteenHistory:
     @property
     def discards(self) -> bytes: ...
 
+@_final
+class ThreeThirteenStandings:
+    """The match standings of the `win` search (totals before this round, rounds after it)."""
+
+    def __new__(cls, *, totals: _Sequence[int], rounds_after: int) -> ThreeThirteenStandings: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    def __ne__(self, other: object, /) -> bool: ...
+    __hash__: _ClassVar[None]  # type: ignore[assignment]
+    @property
+    def totals(self) -> list[int]: ...
+    @property
+    def rounds_after(self) -> int: ...
+
 def tt_expert_decide(
     table: ThreeThirteenTable,
     params: ThreeThirteenExpertParams,
     seed: int,
     history: ThreeThirteenHistory | None = None,
+    standings: ThreeThirteenStandings | None = None,
 ) -> ThreeThirteenDecision: ...
+def tt_win_chance(
+    behind: _Sequence[float], mean: float, shared_var: float, own_var: float
+) -> float: ...
 
 # --- spite (spite & malice) ----------------------------------------------------------------
 SPITE_FEATURES: list[str]

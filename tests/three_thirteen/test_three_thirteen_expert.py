@@ -144,3 +144,105 @@ def test_valuedraw_search_deals_nothing_and_repeats() -> None:
         assert expert.deals == 0
         finals.append((list(state.totals), list(state.round_scores)))
     assert finals[0] == finals[1]
+
+
+@pytest.mark.parametrize(
+    ("players", "opts"),
+    [
+        (3, {"forbid_return_of_discard_draw": True, "jokers": 2}),
+        (4, {}),
+    ],
+)
+def test_win_search_draws_as_valuedraw_and_repeats(players: int, opts: dict[str, Any]) -> None:
+    """search="win" deals nothing, plays legal discards (play_out checks them), draws as
+    "valuedraw" does (the same observation, the same draw) and repeats game for game."""
+    o = Options(num_players=players, **opts)
+    valuedraw = ExpertAgent()
+
+    class Watch(ExpertAgent):
+        __slots__ = ()
+
+        def __init__(self) -> None:
+            super().__init__(search="win")
+
+        def act(self, observation: Any, legal: Any, rng: Any) -> Any:
+            move = super().act(observation, legal, rng)
+            if observation.phase == "draw":
+                assert move == valuedraw.act(observation, legal, rng)
+            return move
+
+    finals = []
+    for _ in range(2):
+        expert = Watch()
+        agents: list[Any] = [expert] + [HardAgent() for _ in range(players - 1)]
+        state = play_out(State(o, 13), 13, agents)
+        assert expert.decisions > 0
+        assert expert.deals == 0
+        finals.append((list(state.totals), list(state.round_scores)))
+    assert finals[0] == finals[1]
+
+
+def test_win_chance_is_the_closed_form_and_rejects_bad_input() -> None:
+    """One opponent: the normal distribution function of the lead; four equal seats: 1/4."""
+    import math
+
+    def phi(x: float) -> float:
+        return 0.5 * math.erfc(-x / math.sqrt(2))
+
+    for a, m, v, d in [(0.0, 0.0, 100.0, 100.0), (12.0, -3.0, 64.0, 400.0), (-30.0, 2.0, 1.0, 9.0)]:
+        exact = phi(-(a + m) / math.sqrt(v + d))
+        assert _core.tt_win_chance([a], m, v, d) == pytest.approx(exact, abs=1e-6)
+    assert _core.tt_win_chance([0.0] * 3, 0.0, 50.0, 50.0) == pytest.approx(0.25, abs=1e-6)
+    for args in [([0.0], 0.0, -1.0, 1.0), ([math.nan], 0.0, 1.0, 1.0)]:
+        with pytest.raises(OptionError, match="tt_win_chance"):
+            _core.tt_win_chance(*args)
+
+
+def test_win_standings_are_checked() -> None:
+    """Standings without one finite total per seat are a typed error; without standings the win
+    search plays as valuedraw."""
+    table = _core.ThreeThirteenTable(
+        seat=0,
+        hand=bytes([0, 1, 2, 16]),
+        pile=bytes([40]),
+        taken=[b"", b""],
+        hand_sizes=[4, 3],
+        stock_size=52 - 7 - 1,
+        num_decks=1,
+        jokers=0,
+        wild=3,
+        ace_mode=0,
+        wild_points=15,
+        joker_points=20,
+        discard_phase=True,
+        banned=None,
+        out_seat=None,
+        turn_in_round=0,
+        first=0,
+        min_own_turns=0,
+        max_turns=400,
+        forbid_return=False,
+    )
+
+    def decide(search: str, standings: Any) -> int:
+        params = _core.ThreeThirteenExpertParams(
+            rollouts=0,
+            time_ms=None,
+            max_candidates=4,
+            slack=10,
+            margin=1.0,
+            hard_rollouts=False,
+            infer_hands=True,
+            search=search,
+            risk_weight=1.0,
+            hard=hard_params(HardAgent),
+            infer_epsilon=0.05,
+        )
+        return _core.tt_expert_decide(table, params, 1, None, standings).choice
+
+    assert decide("win", None) == decide("valuedraw", None)
+    for totals in ([0, 0], [30, 0], [0, 30]):
+        standings = _core.ThreeThirteenStandings(totals=totals, rounds_after=8)
+        assert decide("win", standings) in range(4)
+    with pytest.raises(OptionError, match="standings"):
+        decide("win", _core.ThreeThirteenStandings(totals=[0, 0, 0], rounds_after=8))

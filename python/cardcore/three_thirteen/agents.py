@@ -51,7 +51,13 @@ is a memo of its own last solver answer (same input, same output), so a game rep
   (:func:`round_history`: each turn's draw, stock or the pile card, and its discard) is replayed
   for each opponent under a hypothesised hand with ``hard``'s decisions, a choice ``hard`` would
   not make scoring ``infer_epsilon``; a Metropolis chain over the opponents' dealt cards and stock
-  draws gives the deals (``cardcore_engine::three_thirteen_infer``). One Rust call per decision
+  draws gives the deals (``cardcore_engine::three_thirteen_infer``). ``search="win"``: the
+  ``valuedraw`` agent playing for the game, not the round: each of ``hard``'s discard options is
+  valued by an estimate of the chance of winning the game after it, from the match totals
+  (``observation.totals``), the rounds left and a normal approximation of the final totals (this
+  round's margin: mean from the fitted values, variance fitted on the same self-play; the rounds
+  to come: a fitted variance per round size; ``cardcore_engine::three_thirteen_win``,
+  ``scripts/tt-win-fit``). One Rust call per decision
   (``cardcore_engine::three_thirteen_expert``), every random choice seeded from the seat's ``rng``;
   with ``time_ms`` the searches deal for that long instead (not reproducible).
 """
@@ -68,6 +74,7 @@ from cardcore.games.checks import check_bool, check_choice, check_int, check_rea
 from cardcore.games.levels import Blend
 from cardcore.rng import Rng
 from cardcore.three_thirteen.melds import discard_deadwoods_of_faces
+from cardcore.three_thirteen.options import NUM_ROUNDS
 from cardcore.three_thirteen.rules import (
     DRAW_DISCARD,
     DRAW_STOCK,
@@ -258,9 +265,10 @@ class ExpertAgent:
     machine's speed). ``search``: ``"valuedraw"`` (the default; no deals: a fitted value of
     the position after each of ``hard``'s discards and a fitted draw value, so ``rollouts`` and
     ``time_ms`` do not apply), ``"value"`` (the same with ``hard``'s draws), ``"lap"``,
-    ``"laphard"``, ``"round"``, ``"pimc"`` or ``"infer"`` (pimc in deals weighted by the round's
+    ``"laphard"``, ``"round"``, ``"pimc"``, ``"infer"`` (pimc in deals weighted by the round's
     public history; ``infer_epsilon``: the likelihood of a choice ``hard`` would not make, 0 to
-    1);
+    1) or ``"win"`` (``valuedraw`` whose discards maximise an estimate of the chance of winning
+    the game, from the match totals and the rounds left);
     ``risk_weight`` (lap) scales the chance that the round ends; ``margin`` (round, pimc),
     ``max_candidates``, ``slack``, ``hard_rollouts`` (round): standard errors
     by which another move must beat ``hard``'s, the discards compared, the seat's own later
@@ -296,7 +304,7 @@ class ExpertAgent:
         hard_rollouts: bool = False,
         infer_hands: bool = True,
         search: Literal[
-            "lap", "round", "pimc", "laphard", "value", "valuedraw", "infer"
+            "lap", "round", "pimc", "laphard", "value", "valuedraw", "infer", "win"
         ] = "valuedraw",
         risk_weight: float = 1.0,
         infer_epsilon: float = 0.01,
@@ -376,7 +384,12 @@ class ExpertAgent:
             infer_epsilon=self.infer_epsilon,
         )
         history = round_history(obs) if self.search == "infer" else None
-        decision = _core.tt_expert_decide(table, params, rng.next_u64(), history)
+        standings = None
+        if self.search == "win":
+            standings = _core.ThreeThirteenStandings(
+                totals=list(obs.totals), rounds_after=NUM_ROUNDS - obs.round
+            )
+        decision = _core.tt_expert_decide(table, params, rng.next_u64(), history, standings)
         choice, deals = decision.choice, decision.deals
         self.deals += deals
         self.decisions += 1

@@ -33,3 +33,4 @@ pub mod three_thirteen_expert;
 pub mod three_thirteen_hard;
 pub mod three_thirteen_infer;
 pub mod three_thirteen_value;
+pub mod three_thirteen_win;

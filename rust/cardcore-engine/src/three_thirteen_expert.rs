@@ -170,11 +170,15 @@ pub enum Search {
     /// [`Search::Pimc`] in deals weighted by the opponents' observed choices
     /// (`three_thirteen_infer`; without the round's history, the deals of `Pimc`).
     Infer,
+    /// [`Search::ValueDraw`] playing for the game, not the round: given the match standings,
+    /// `hard`'s discard option with the highest estimated chance of winning the game
+    /// (`three_thirteen_win`; without the standings, `ValueDraw`).
+    Win,
 }
 
 impl Search {
     /// Every search with its name (the agent's `search` option), in this order.
-    pub const ALL: [(&'static str, Search); 7] = [
+    pub const ALL: [(&'static str, Search); 8] = [
         ("round", Search::Round),
         ("lap", Search::Lap),
         ("pimc", Search::Pimc),
@@ -182,9 +186,10 @@ impl Search {
         ("value", Search::Value),
         ("valuedraw", Search::ValueDraw),
         ("infer", Search::Infer),
+        ("win", Search::Win),
     ];
     /// The names of [`Search::ALL`].
-    pub const NAMES: [&'static str; 7] = [
+    pub const NAMES: [&'static str; 8] = [
         "round",
         "lap",
         "pimc",
@@ -192,6 +197,7 @@ impl Search {
         "value",
         "valuedraw",
         "infer",
+        "win",
     ];
 
     /// The search called `name`, if any.
@@ -761,7 +767,7 @@ pub fn decide(table: &Table, params: &ExpertParams, seed: u64) -> Result<Decisio
     match params.search {
         Search::Lap | Search::LapHard => return decide_lap(table, params, seed),
         Search::Pimc => return decide_pimc(table, params, seed),
-        Search::Value | Search::ValueDraw => {
+        Search::Value | Search::ValueDraw | Search::Win => {
             return crate::three_thirteen_value::decide(table, params);
         }
         Search::Infer => return crate::three_thirteen_infer::decide(table, None, params, seed),

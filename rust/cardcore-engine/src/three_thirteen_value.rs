@@ -126,15 +126,17 @@ pub fn value(pos: &Position<'_>) -> Result<f64, MeldError> {
 }
 
 /// `hard`'s discard options at a view and the one the value picks.
-struct Picked {
+pub(crate) struct Picked {
     /// `hard`'s options, in its order.
-    options: Vec<DiscardOption>,
+    pub(crate) options: Vec<DiscardOption>,
     /// `hard`'s choice (the first of the least score).
-    default: usize,
+    pub(crate) default: usize,
     /// The value's choice: the least value, `hard`'s on ties and unless another is less.
-    pick: usize,
+    pub(crate) pick: usize,
     /// [`features`] of each option's position (empty for a single option).
-    x: Vec<[f64; FEATURES]>,
+    pub(crate) x: Vec<[f64; FEATURES]>,
+    /// The fitted [`value`] of each option's position (empty for a single option).
+    pub(crate) values: Vec<f64>,
 }
 
 /// [`Picked`] at `view` (the hand before the discard); `None` when no card may be discarded.
@@ -162,6 +164,7 @@ fn pick_discard(
             default,
             pick: default,
             x: Vec::new(),
+            values: Vec::new(),
         }));
     }
     let mut seen_after = view.seen.to_vec();
@@ -199,6 +202,7 @@ fn pick_discard(
         default,
         pick: best.1,
         x: xs,
+        values,
     }))
 }
 
@@ -305,54 +309,23 @@ pub fn draw_choice(x: &[f64; DRAW_FEATURES], group: usize, hard_take: bool) -> b
 }
 
 /// The `value` search's move at `table` (checked by the caller): `hard`'s draw (with
-/// `valuedraw`: the fitted draw value's, [`draw_choice`], where `hard` weighs the draw); among
-/// `hard`'s discard options, the one whose position has the least fitted value (`hard`'s on
-/// ties).
+/// `valuedraw` and `win`: the fitted draw value's, [`draw_choice`], where `hard` weighs the
+/// draw); among `hard`'s discard options, the one whose position has the least fitted value
+/// (`hard`'s on ties).
 ///
 /// # Errors
 /// [`ExpertError`] for a table that is not a possible position.
 pub fn decide(table: &Table, params: &ExpertParams) -> Result<Decision, ExpertError> {
     table.unseen()?; // the sizes add up
-    let seen = table.seen();
-    let view = table.view(&seen);
-    let players = table.hand_sizes.len();
     let decided = |choice| Decision {
         choice,
         deals: 0,
         candidates: 1,
     };
-    let feed = &table.taken[(table.seat + 1) % players];
-    let pickups: Vec<u8> = (0..players)
-        .filter(|&s| s != table.seat)
-        .flat_map(|s| table.taken[s].iter().copied())
-        .collect();
-    let own_turns = table.turns_played()[table.seat] + 1;
     if !table.discard_phase {
-        let top = *table.pile.last().expect("checked");
-        let can_go_out = own_turns > table.min_own_turns;
-        let take = if params.search == Search::ValueDraw && table.out_seat.is_none() {
-            let stay = Position {
-                view,
-                discarded: top,
-                feed,
-                pickups: &pickups,
-                own_turns,
-            };
-            match draw_features(&stay, can_go_out, table.forbid_return, &params.hard)? {
-                Draw::Decided(take) => take,
-                Draw::Weighed { x, hard_take } => {
-                    draw_choice(&x, group(table.hand.len(), own_turns), hard_take)
-                }
-            }
-        } else {
-            hard::take_pile(&view, top, can_go_out, &params.hard)?
-        };
-        return Ok(decided(usize::from(take)));
+        return Ok(decided(usize::from(take_pile(table, params)?)));
     }
-    let Some(picked) = pick_discard(&view, table.banned, feed, &pickups, own_turns, &params.hard)?
-    else {
-        return Err(ExpertError::Table("no card may be discarded".to_owned()));
-    };
+    let picked = table_discards(table, params)?;
     if picked.options.len() == 1 {
         return Ok(decided(picked.options[picked.default].index));
     }
@@ -361,6 +334,60 @@ pub fn decide(table: &Table, params: &ExpertParams) -> Result<Decision, ExpertEr
         deals: 0,
         candidates: picked.options.len(),
     })
+}
+
+/// What the seat at `table` knows of the pile pickups: the next seat's, every opponent's, and
+/// its own turns this round with this one.
+fn pickups_at(table: &Table) -> (&[u8], Vec<u8>, u32) {
+    let players = table.hand_sizes.len();
+    let pickups = (0..players)
+        .filter(|&s| s != table.seat)
+        .flat_map(|s| table.taken[s].iter().copied())
+        .collect();
+    let own_turns = table.turns_played()[table.seat] + 1;
+    (&table.taken[(table.seat + 1) % players], pickups, own_turns)
+}
+
+/// The draw at `table` (checked by the caller; its draw phase): whether to take the pile top.
+fn take_pile(table: &Table, params: &ExpertParams) -> Result<bool, ExpertError> {
+    let seen = table.seen();
+    let view = table.view(&seen);
+    let (feed, pickups, own_turns) = pickups_at(table);
+    let top = *table.pile.last().expect("checked");
+    let can_go_out = own_turns > table.min_own_turns;
+    let weighs = matches!(params.search, Search::ValueDraw | Search::Win);
+    if !weighs || table.out_seat.is_some() {
+        return Ok(hard::take_pile(&view, top, can_go_out, &params.hard)?);
+    }
+    let stay = Position {
+        view,
+        discarded: top,
+        feed,
+        pickups: &pickups,
+        own_turns,
+    };
+    Ok(
+        match draw_features(&stay, can_go_out, table.forbid_return, &params.hard)? {
+            Draw::Decided(take) => take,
+            Draw::Weighed { x, hard_take } => {
+                draw_choice(&x, group(table.hand.len(), own_turns), hard_take)
+            }
+        },
+    )
+}
+
+/// [`Picked`] at `table` (checked by the caller; its discard phase): `hard`'s discard options
+/// and the value's pick.
+///
+/// # Errors
+/// [`ExpertError`] for a table that is not a possible position or where no card may be
+/// discarded.
+pub(crate) fn table_discards(table: &Table, params: &ExpertParams) -> Result<Picked, ExpertError> {
+    let seen = table.seen();
+    let view = table.view(&seen);
+    let (feed, pickups, own_turns) = pickups_at(table);
+    pick_discard(&view, table.banned, feed, &pickups, own_turns, &params.hard)?
+        .ok_or_else(|| ExpertError::Table("no card may be discarded".to_owned()))
 }
 
 /// One training example of [`self_play`]: one of `hard`'s discard options at a decision with
@@ -709,7 +736,7 @@ fn sampled_turn(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     #[test]
@@ -727,7 +754,7 @@ mod tests {
 
     /// A four-player round-5 table (7 cards, 7s wild, two decks) where seat 0 holds 8 cards
     /// after drawing and `hard` weighs several discards.
-    fn table() -> Table {
+    pub(crate) fn table() -> Table {
         use crate::meld::AceMode;
         Table {
             seat: 0,

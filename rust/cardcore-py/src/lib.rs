@@ -26,9 +26,10 @@ mod _core {
     #[pymodule_export]
     use crate::meld::{
         MeldArrangement, ThreeThirteenDecision, ThreeThirteenExpertParams, ThreeThirteenHardParams,
-        ThreeThirteenHistory, ThreeThirteenTable, ThreeThirteenView, meld_best, meld_deadwood,
-        meld_deadwood_batch, meld_deadwood_packed, meld_discards, min_deadwood, min_deadwood_batch,
-        tt_expert_decide, tt_hard_discard, tt_hard_take_pile,
+        ThreeThirteenHistory, ThreeThirteenStandings, ThreeThirteenTable, ThreeThirteenView,
+        meld_best, meld_deadwood, meld_deadwood_batch, meld_deadwood_packed, meld_discards,
+        min_deadwood, min_deadwood_batch, tt_expert_decide, tt_hard_discard, tt_hard_take_pile,
+        tt_win_chance,
     };
     #[pymodule_export]
     use crate::nerts::{

@@ -11,6 +11,7 @@ use cardcore_engine::three_thirteen_expert::{
 };
 use cardcore_engine::three_thirteen_hard::{self as hard, HardParams, View};
 use cardcore_engine::three_thirteen_infer::{self as infer, Draw, History, InferParams, Turn};
+use cardcore_engine::three_thirteen_win::{self as win, Standings};
 use pyo3::buffer::{Element, PyBuffer};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyInt, PyList, PySequence, PyString};
@@ -610,24 +611,70 @@ impl ThreeThirteenHistory {
     }
 }
 
+keyword_class!(
+    /// The match standings the `win` search plays for (`three_thirteen_win::Standings`): every
+    /// seat's total of the rounds before this one and the rounds still to play after it.
+    ThreeThirteenStandings {
+        totals: Vec<i64>,
+        rounds_after: u32,
+    }
+);
+
+impl ThreeThirteenStandings {
+    fn standings(&self) -> Standings {
+        Standings {
+            // exact: totals are far below 2^53
+            #[allow(clippy::cast_precision_loss)]
+            totals: self.totals.iter().map(|&t| t as f64).collect(),
+            rounds_after: self.rounds_after,
+        }
+    }
+}
+
 /// Three-Thirteen expert agent: the decision at `table`. The search runs without the GIL.
-/// `history` (the round's public history) is used by the `infer` search.
+/// `history` (the round's public history) is used by the `infer` search, `standings` by the
+/// `win` search (without them it plays as `valuedraw`).
 #[pyfunction]
-#[pyo3(signature = (table, params, seed, history=None))]
+#[pyo3(signature = (table, params, seed, history=None, standings=None))]
 pub(crate) fn tt_expert_decide(
     py: Python<'_>,
     table: &ThreeThirteenTable,
     params: &ThreeThirteenExpertParams,
     seed: u64,
     history: Option<&ThreeThirteenHistory>,
+    standings: Option<&ThreeThirteenStandings>,
 ) -> PyResult<ThreeThirteenDecision> {
     let p = params.params()?;
     let table = table.table()?;
     let history = history.map(ThreeThirteenHistory::history).transpose()?;
+    let standings = standings.map(ThreeThirteenStandings::standings);
     py.detach(|| match (p.search, &history) {
         (Search::Infer, Some(h)) => infer::decide(&table, Some(h), &p, seed),
+        (Search::Win, _) => win::decide(&table, standings.as_ref(), &p),
         _ => expert::decide(&table, &p, seed),
     })
     .map(ThreeThirteenDecision::from)
     .map_err(py_err)
+}
+
+/// The `win` search's chance that a seat wins the game (`three_thirteen_win::win_chance`):
+/// `behind` its total minus each opponent's, this round's margin `mean` and the variances of
+/// the shared part (`shared_var`) and of each opponent's own part (`own_var`).
+#[pyfunction]
+pub(crate) fn tt_win_chance(
+    behind: Vec<f64>,
+    mean: f64,
+    shared_var: f64,
+    own_var: f64,
+) -> PyResult<f64> {
+    let finite = behind
+        .iter()
+        .chain([&mean, &shared_var, &own_var])
+        .all(|v| v.is_finite());
+    if !finite || shared_var < 0.0 || own_var < 0.0 {
+        return Err(option_error(format!(
+            "tt_win_chance: finite values and variances >= 0, got {behind:?} {mean} {shared_var} {own_var}"
+        )));
+    }
+    Ok(win::win_chance(&behind, mean, shared_var, own_var))
 }
