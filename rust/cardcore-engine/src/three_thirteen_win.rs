@@ -10,8 +10,10 @@
 //! * the seat's final total is its total now, plus this round's margin over the others' mean
 //!   (`C`: mean from the fitted values, the level of the value's pick from a fit of the margin
 //!   on the position's features ([`weights::LEVEL`]) and the options' differences from the
-//!   `value` search's fit; variance from a fit of the squared residuals on the same features,
-//!   [`weights::SPREAD`]), plus the rounds still to come;
+//!   `value` search's fit; variance likewise: a fit of the squared residuals on the same
+//!   features at the pick, [`weights::SPREAD`], plus the options' differences from a fit of
+//!   the change of the squared residual between two options of a decision, on the same cards,
+//!   [`weights::SPREAD_CHANGE`]), plus the rounds still to come;
 //! * an opponent `j`'s final total is its total now, plus the others' mean round score this
 //!   round, plus its own deviation from that mean ([`weights::DEVIATION`]), plus the rounds to
 //!   come;
@@ -171,8 +173,11 @@ pub fn decide(
         .map(|j| own - standings.totals[j])
         .collect();
     let deviation = weights::DEVIATION[size] + future;
+    let x0 = &picked.x[pick];
+    let spread0 = dot(x0, &weights::SPREAD[size]);
     let chance = |j: usize| {
-        let spread = dot(&picked.x[j], &weights::SPREAD[size]).max(MIN_VARIANCE);
+        let dx: [f64; FEATURES] = std::array::from_fn(|i| picked.x[j][i] - x0[i]);
+        let spread = (spread0 + dot(&dx, &weights::SPREAD_CHANGE[size])).max(MIN_VARIANCE);
         win_chance(
             &behind,
             level + picked.values[j],
@@ -354,6 +359,7 @@ mod tests {
             weights::LEVEL
                 .iter()
                 .chain(&weights::SPREAD)
+                .chain(&weights::SPREAD_CHANGE)
                 .flatten()
                 .all(|w| w.is_finite())
         );
