@@ -10,7 +10,7 @@ import cardcore
 from agent_play import play_out, same_at_any_jobs
 from cardcore import _core
 from cardcore.errors import OptionError
-from cardcore.three_thirteen.agents import ExpertAgent, HardAgent
+from cardcore.three_thirteen.agents import ExpertAgent, HardAgent, hard_params
 from cardcore.three_thirteen.rules import Options, State
 from tt_tables import expert_params, table
 
@@ -106,25 +106,33 @@ def test_value_search_plays_hards_draws_and_legal_discards(
     players: int, opts: dict[str, Any]
 ) -> None:
     """search="value" deals nothing, draws as hard does and discards legally; same game twice."""
-    o = Options(num_players=players, **opts)
+    draws_as_and_repeats("value", HardAgent(), Options(num_players=players, **opts), 7)
+
+
+def draws_as_and_repeats(
+    search: Literal["value", "win"], reference: Any, o: Options, seed: int
+) -> None:
+    """The game of ``seed`` played twice with ``ExpertAgent(search=search)`` at seat 0 and
+    ``hard`` elsewhere: it deals nothing, every draw is ``reference``'s at the same observation,
+    every move is legal (``play_out`` checks them) and both games end with the same scores."""
 
     class Watch(ExpertAgent):
         __slots__ = ()
 
         def __init__(self) -> None:
-            super().__init__(search="value")
+            super().__init__(search=search)
 
         def act(self, observation: Any, legal: Any, rng: Any) -> Any:
             move = super().act(observation, legal, rng)
             if observation.phase == "draw":
-                assert move == HardAgent().act(observation, legal, rng)
+                assert move == reference.act(observation, legal, rng)
             return move
 
     finals = []
     for _ in range(2):
         expert = Watch()
-        agents: list[Any] = [expert] + [HardAgent() for _ in range(players - 1)]
-        state = play_out(State(o, 7), 7, agents)
+        agents: list[Any] = [expert] + [HardAgent() for _ in range(o.num_players - 1)]
+        state = play_out(State(o, seed), seed, agents)
         assert expert.decisions > 0
         assert expert.deals == 0
         finals.append((list(state.totals), list(state.round_scores)))
@@ -154,32 +162,9 @@ def test_valuedraw_search_deals_nothing_and_repeats() -> None:
     ],
 )
 def test_win_search_draws_as_valuedraw_and_repeats(players: int, opts: dict[str, Any]) -> None:
-    """search="win" deals nothing, plays legal discards (play_out checks them), draws as
-    "valuedraw" does (the same observation, the same draw) and repeats game for game."""
-    o = Options(num_players=players, **opts)
-    valuedraw = ExpertAgent()
-
-    class Watch(ExpertAgent):
-        __slots__ = ()
-
-        def __init__(self) -> None:
-            super().__init__(search="win")
-
-        def act(self, observation: Any, legal: Any, rng: Any) -> Any:
-            move = super().act(observation, legal, rng)
-            if observation.phase == "draw":
-                assert move == valuedraw.act(observation, legal, rng)
-            return move
-
-    finals = []
-    for _ in range(2):
-        expert = Watch()
-        agents: list[Any] = [expert] + [HardAgent() for _ in range(players - 1)]
-        state = play_out(State(o, 13), 13, agents)
-        assert expert.decisions > 0
-        assert expert.deals == 0
-        finals.append((list(state.totals), list(state.round_scores)))
-    assert finals[0] == finals[1]
+    """search="win" deals nothing, plays legal discards, draws as "valuedraw" does (the same
+    observation, the same draw) and repeats game for game."""
+    draws_as_and_repeats("win", ExpertAgent(), Options(num_players=players, **opts), 13)
 
 
 def test_win_chance_is_the_closed_form_and_rejects_bad_input() -> None:
