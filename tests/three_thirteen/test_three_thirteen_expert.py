@@ -10,7 +10,7 @@ import cardcore
 from agent_play import play_out, same_at_any_jobs
 from cardcore import _core
 from cardcore.errors import OptionError
-from cardcore.three_thirteen.agents import ExpertAgent, HardAgent, hard_params
+from cardcore.three_thirteen.agents import ExpertAgent, HardAgent
 from cardcore.three_thirteen.rules import Options, State
 from tt_tables import expert_params, table
 
@@ -186,44 +186,21 @@ def test_win_chance_is_the_closed_form_and_rejects_bad_input() -> None:
 def test_win_standings_are_checked() -> None:
     """Standings without one finite total per seat are a typed error; without standings the win
     search plays as valuedraw."""
-    table = _core.ThreeThirteenTable(
-        seat=0,
+    position = table(
         hand=bytes([0, 1, 2, 16]),
         pile=bytes([40]),
-        taken=[b"", b""],
         hand_sizes=[4, 3],
         stock_size=52 - 7 - 1,
-        num_decks=1,
-        jokers=0,
-        wild=3,
-        ace_mode=0,
         wild_points=15,
         joker_points=20,
         discard_phase=True,
-        banned=None,
-        out_seat=None,
         turn_in_round=0,
         first=0,
-        min_own_turns=0,
-        max_turns=400,
-        forbid_return=False,
     )
 
     def decide(search: str, standings: Any) -> int:
-        params = _core.ThreeThirteenExpertParams(
-            rollouts=0,
-            time_ms=None,
-            max_candidates=4,
-            slack=10,
-            margin=1.0,
-            hard_rollouts=False,
-            infer_hands=True,
-            search=search,
-            risk_weight=1.0,
-            hard=hard_params(HardAgent),
-            infer_epsilon=0.05,
-        )
-        return _core.tt_expert_decide(table, params, 1, None, standings).choice
+        params = expert_params(rollouts=0, search=search, infer_epsilon=0.05)
+        return _core.tt_expert_decide(position, params, 1, None, standings).choice
 
     assert decide("win", None) == decide("valuedraw", None)
     for totals in ([0, 0], [30, 0], [0, 30]):
