@@ -108,7 +108,8 @@ pub fn features(pos: &Position<'_>) -> Result<[f64; FEATURES], MeldError> {
 /// differences (take minus stock).
 pub const DRAW_FEATURES: usize = 2 * FEATURES + 1;
 
-fn dot<const N: usize>(x: &[f64; N], w: &[f64; N]) -> f64 {
+/// The dot product of a feature vector and its weights.
+pub(crate) fn dot<const N: usize>(x: &[f64; N], w: &[f64; N]) -> f64 {
     x.iter().zip(w).map(|(a, b)| a * b).sum()
 }
 

@@ -30,7 +30,7 @@
 //! The tables are fitted by `scripts/tt-win-fit` on `hard` self-play.
 
 use crate::three_thirteen_expert::{Decision, ExpertError, ExpertParams, Table};
-use crate::three_thirteen_value::{self as value, FEATURES, ROUND_SIZES};
+use crate::three_thirteen_value::{self as value, FEATURES, ROUND_SIZES, dot};
 
 pub mod weights;
 
@@ -109,10 +109,6 @@ pub fn win_chance(behind: &[f64], mean: f64, shared_var: f64, own_var: f64) -> f
         sum += w * (-0.5 * z * z).exp() * given(mean + sd_c * z);
     }
     sum * h / 3.0 / (2.0 * std::f64::consts::PI).sqrt()
-}
-
-fn dot(x: &[f64; FEATURES], w: &[f64; FEATURES]) -> f64 {
-    x.iter().zip(w).map(|(a, b)| a * b).sum()
 }
 
 /// The variance the rounds after a round of `hand_len` cards add to one seat's total: the
