@@ -10,11 +10,14 @@ core. The hard-vs-greedy figure is the mean per-round score difference (hard min
 same deals, seats swapped) with its standard error; the look-ahead figure counts rollouts (one
 sampled deal played 20 s forward after one candidate move) per second on one core. The expert's
 cost: thread CPU time per decision and per search of ``expert`` and ``hard`` at the same tables
-(``CARDCORE_EXPERT_GAMES`` deals, default 2, with the expert in every seat in turn).
+(``CARDCORE_EXPERT_GAMES`` deals, default 2, with the expert in every seat in turn;
+``CARDCORE_EXPERT_SETTING=samples,horizon_ms,margin,first,step,z,max_loss`` times that
+``ExpertAgent`` setting instead of the built-in one, as ``scripts/nerts-expert-cost`` takes it).
 """
 
 from __future__ import annotations
 
+import functools
 import os
 import statistics
 import time
@@ -230,6 +233,12 @@ def _per_decision(times: list[float], searches: int) -> str:
 def test_expert_cost(benchmark: Any, players: int) -> None:
     """``expert`` against ``hard`` seats: the CPU time of each decision of either agent."""
     deals = int(os.environ.get("CARDCORE_EXPERT_GAMES", "2"))
+    setting = os.environ.get("CARDCORE_EXPERT_SETTING")
+    make: Callable[[], ExpertAgent] = ExpertAgent
+    if setting:
+        n, ms, margin, first, step, z, loss = setting.split(",")
+        racing = (int(first), int(step), float(z), float(loss))
+        make = functools.partial(ExpertAgent, int(n), int(ms), float(margin), racing)
     times: dict[str, list[float]] = {"expert": [], "hard": []}
     searches = {"expert": 0, "hard": 0}
 
@@ -237,7 +246,7 @@ def test_expert_cost(benchmark: Any, players: int) -> None:
         opts = Options(num_players=players)
         for seed in range(deals):
             for k in range(players):
-                inner = [ExpertAgent() if s == k else HardAgent() for s in range(players)]
+                inner = [make() if s == k else HardAgent() for s in range(players)]
                 agents: list[NertsAgent | None] = [
                     _Timed(a, times["expert" if s == k else "hard"]) for s, a in enumerate(inner)
                 ]
