@@ -1490,6 +1490,143 @@ pub(crate) mod budget {
         }
     }
 
+    /// The round scores (deadwood, 0 for the seat that went out).
+    fn scores(r: &Round, ctx: &Ctx) -> Vec<u32> {
+        (0..P)
+            .map(|s| {
+                if r.out == Some(s) {
+                    0
+                } else {
+                    fast::deadwood(&r.hands[s], ctx.wild, &ctx.rules)
+                }
+            })
+            .collect()
+    }
+
+    /// One turn of `r`'s current seat chosen by the SEEN search: among `hard`'s candidates,
+    /// the best over `n` shuffles of the true stock (the true hands), margin `margin`.
+    fn seen_turn(r: &mut Round, ctx: &Ctx, first: usize, n: u32, margin: f64, seed: u64) -> bool {
+        let params = ExpertParams::default();
+        let t = table_of(r, ctx.wild, first, false);
+        let cands = t.pimc_candidates(&params).unwrap();
+        let pile = if cands.0.len() > 1 {
+            let vals = values(&t, &cands, Some(r), n, mix(seed, 1));
+            cands.0[choice(&vals, n, margin)]
+        } else {
+            cands.0[0]
+        };
+        let s = r.current;
+        let card = if pile { r.pile.pop() } else { r.stock.pop() }.unwrap();
+        if pile {
+            r.taken[s].push(card);
+        }
+        r.hands[s].push(card);
+        let t = table_of(r, ctx.wild, first, true);
+        let cands = t.pimc_candidates(&params).unwrap();
+        let goes_out = t.out_seat.is_none() && cands.1[0].1 == 0;
+        let j = if cands.1.len() > 1 && !goes_out {
+            let vals = values(&t, &cands, Some(r), n, mix(seed, 2));
+            choice(&vals, n, margin)
+        } else {
+            0
+        };
+        let (i, dw) = cands.1[j];
+        r.discard(ctx, i, dw)
+    }
+
+    /// Whole games (11 rounds, 4 players, `hard`'s rules as [`budget_curve`]): `hard` at every
+    /// seat, and on the same deals and reshuffles one seat (`game % 4`) choosing by the SEEN
+    /// search (the opponents' hands in view, the stock shuffled `TTG_N` times, margin
+    /// `TTG_MARGIN`): a bound on what a determinized search with a perfect model of the
+    /// opponents' hands wins. Games `TTG_START..TTG_START+TTG_GAMES` of seed `TTG_SEED`; one
+    /// `G` line a game (own total, baseline own total, margin change, win, baseline win) for
+    /// pooling runs, then the means with 95% intervals.
+    #[test]
+    #[ignore = "an experiment: seconds of CPU a game"]
+    fn seen_games() {
+        let start: u64 = env("TTG_START", "0").parse().unwrap();
+        let games: u64 = env("TTG_GAMES", "4").parse().unwrap();
+        let seed: u64 = env("TTG_SEED", "1").parse().unwrap();
+        let n: u32 = env("TTG_N", "64").parse().unwrap();
+        let margin: f64 = env("TTG_MARGIN", "1").parse().unwrap();
+        let params = ExpertParams::default();
+        let mut rows: Vec<[f64; 5]> = Vec::new();
+        let begun = Instant::now();
+        for g in start..start + games {
+            let seat = usize::try_from(g % 4).unwrap();
+            let mut totals = [[0u32; P]; 2];
+            for rnd in 1..=11u8 {
+                let wild = rnd + 2;
+                let key = g * 16 + u64::from(rnd);
+                let first = usize::try_from((g + u64::from(rnd)) % 4).unwrap();
+                let deal = fresh(rnd, first, &mut CardRng::new(mix(seed, key)));
+                let mut ctx = table_of(&deal, wild, first, false).ctx(false, params.hard);
+                ctx.all_hard = true;
+                for (k, total) in totals.iter_mut().enumerate() {
+                    let mut r = deal.clone();
+                    let mut play = CardRng::new(mix(seed ^ 0x5eed, key));
+                    let mut turn = 0u64;
+                    while r.begin_turn(&mut play) {
+                        turn += 1;
+                        let going = if k == 1 && r.current == seat {
+                            seen_turn(&mut r, &ctx, first, n, margin, mix(key, turn))
+                        } else {
+                            r.hard_turn(&ctx)
+                        };
+                        if !going {
+                            break;
+                        }
+                    }
+                    for (t, sc) in total.iter_mut().zip(scores(&r, &ctx)) {
+                        *t += sc;
+                    }
+                }
+            }
+            let won = |t: &[u32; P]| {
+                let best = *t.iter().min().unwrap();
+                f64::from(u8::from(
+                    t[seat] == best && t.iter().filter(|&&x| x == best).count() == 1,
+                ))
+            };
+            let others = |t: &[u32; P]| {
+                f64::from(t.iter().sum::<u32>() - t[seat]) / 3.0 - f64::from(t[seat])
+            };
+            let row = [
+                f64::from(totals[1][seat]),
+                f64::from(totals[0][seat]),
+                others(&totals[1]) - others(&totals[0]),
+                won(&totals[1]),
+                won(&totals[0]),
+            ];
+            eprintln!(
+                "G {g} {} {} {:.4} {} {} ({:.0} s)",
+                row[0],
+                row[1],
+                row[2],
+                row[3],
+                row[4],
+                begun.elapsed().as_secs_f64()
+            );
+            rows.push(row);
+        }
+        let ci = |f: &dyn Fn(&[f64; 5]) -> f64| {
+            let xs: Vec<f64> = rows.iter().map(f).collect();
+            let k = xs.len() as f64;
+            let m = xs.iter().sum::<f64>() / k;
+            let var = xs.iter().map(|x| (x - m) * (x - m)).sum::<f64>() / (k - 1.0).max(1.0);
+            format!("{m:+.2} ± {:.2}", 1.96 * (var / k).sqrt())
+        };
+        eprintln!(
+            "{} games (seed {seed}, {n} shuffles, margin {margin}): own points {}, margin {}, wins {} (hard {}), wins change {}",
+            rows.len(),
+            ci(&|r| r[0] - r[1]),
+            ci(&|r| r[2]),
+            ci(&|r| r[3]),
+            ci(&|r| r[4]),
+            ci(&|r| r[3] - r[4]),
+        );
+    }
+
     fn mix(a: u64, b: u64) -> u64 {
         crate::rng::mix64(a ^ b.wrapping_mul(0x9e37_79b9_7f4a_7c15))
     }
