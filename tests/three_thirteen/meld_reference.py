@@ -1,10 +1,11 @@
 """Brute-force meld oracle for the tests, written straight from RULES §2.4–2.5.
 
-Every subset of the hand that is a legal meld is listed (DFS over subsets, pruned only by a
-monotone condition: once two naturals are neither the same rank nor the same suit with distinct
-ranks, no superset can be a meld). Then ``f(mask)`` = min(value(lowest) + f(mask - lowest),
-min over listed melds M holding the lowest card, M ⊆ mask, of f(mask - M)), memoised.
-No shortcut from the solver (no P3, no canonical meld sizes) is used.
+Every sub-multiset of the hand that is a legal meld is listed (DFS, pruned only by a monotone
+condition: once two naturals are neither the same rank nor the same suit with distinct ranks,
+no superset can be a meld); cards that are interchangeable (same face, any joker, any natural
+of the wild rank) are counted, not told apart. Then ``f(hand)`` = min(value(lowest) +
+f(hand - lowest), min over listed melds M holding the lowest card, M ⊆ hand, of
+f(hand - M)), memoised. No shortcut from the solver (no P3, no canonical meld sizes) is used.
 """
 
 from __future__ import annotations
@@ -74,23 +75,61 @@ def is_meld(faces: list[int], wild: int, ace_mode: str) -> bool:
     return False
 
 
-def all_melds(faces: list[int], wild: int, ace_mode: str) -> list[int]:
-    """Bitmasks of every subset of ``faces`` that is a legal meld."""
-    n = len(faces)
-    out: list[int] = []
+def interchangeable(faces: list[int], wild: int) -> list[tuple[int, int]]:
+    """The hand as ``(face, copies)`` per kind of interchangeable cards, in a fixed order.
 
-    def dfs(start: int, mask: int, members: list[int], nats: list[int]) -> None:
+    Cards are interchangeable when they are the same face, any two jokers, or any two naturals of
+    the wild rank: they score the same and ``is_meld`` treats them the same, so a hand's melds and
+    its deadwood depend only on how many cards of each kind it holds.
+    """
+
+    def kind(f: int) -> int:
+        return 100 if f >= 52 else 99 if rank(f) == wild else f
+
+    copies: dict[int, list[int]] = {}
+    for f in faces:
+        copies.setdefault(kind(f), []).append(f)
+    return [(min(fs), len(fs)) for _, fs in sorted(copies.items())]
+
+
+def meld_counts(kinds: list[tuple[int, int]], wild: int, ace_mode: str) -> list[list[int]]:
+    """Every legal meld in a hand of ``kinds`` (see ``interchangeable``), each once, as how many
+    cards of each kind it takes.
+
+    DFS over every sub-multiset (kind by kind, 0 to all copies of each), pruned only by a monotone
+    condition: once two naturals are neither the same rank nor the same suit with distinct ranks,
+    no superset can be a meld.
+    """
+    out: list[list[int]] = []
+    take = [0] * len(kinds)
+
+    def dfs(start: int, members: list[int], nats: list[int]) -> None:
         if len(members) >= 3 and is_meld(members, wild, ace_mode):
-            out.append(mask)
-        for k in range(start, n):
-            f = faces[k]
-            new_nats = nats if is_wild(f, wild) else [*nats, f]
-            if not naturals_compatible(new_nats):
-                continue
-            dfs(k + 1, mask | (1 << k), [*members, f], new_nats)
+            out.append(take.copy())
+        for k in range(start, len(kinds)):
+            f, copies = kinds[k]
+            more, more_nats = members, nats
+            for n in range(1, copies + 1):
+                more = [*more, f]
+                if not is_wild(f, wild):
+                    more_nats = [*more_nats, f]
+                    if not naturals_compatible(more_nats):
+                        break
+                take[k] = n
+                dfs(k + 1, more, more_nats)
+            take[k] = 0
 
-    dfs(0, 0, [], [])
+    dfs(0, [], [])
     return out
+
+
+def all_melds(faces: list[int], wild: int, ace_mode: str) -> list[list[int]]:
+    """Every legal meld that can be taken from ``faces``, once per multiset of kinds of cards."""
+    kinds = interchangeable(faces, wild)
+    return [
+        [f for (f, _), n in zip(kinds, take, strict=True) for _ in range(n)]
+        for take in meld_counts(kinds, wild, ace_mode)
+    ]
 
 
 def ref_deadwood(
@@ -102,49 +141,36 @@ def ref_deadwood(
 ) -> int:
     """Minimum over every partition into melds plus leftovers of the leftovers' value.
 
-    Interchangeable cards (same face; any joker; any natural of the wild rank) are sorted next to
-    each other, and a state keeps, per group, only *how many* of its cards remain (the highest
-    positions of the group): ``f`` depends on the multiset only, so this is an exact shortcut.
+    A state is how many cards of each kind of interchangeable cards are left (``f`` depends on
+    the multiset only). ``f(state)`` = min(value of one card of the lowest kind left +
+    f(state minus it), min over the listed melds whose lowest kind is that kind and that fit in
+    the state of f(state minus the meld)), memoised.
     """
-
-    def kind(f: int) -> int:
-        return 100 if f >= 52 else 99 if rank(f) == wild else f
-
-    faces = sorted(faces, key=kind)
-    n = len(faces)
-    vals = [value(f, wild, ace_mode, wild_points, joker_points) for f in faces]
-    groups: list[int] = []  # bitmask of each group of interchangeable cards
-    for k in range(n):
-        if k and kind(faces[k]) == kind(faces[k - 1]):
-            groups[-1] |= 1 << k
-        else:
-            groups.append(1 << k)
-    by_low: list[list[int]] = [[] for _ in range(n)]
-    for m in all_melds(faces, wild, ace_mode):
-        low = (m & -m).bit_length() - 1
-        by_low[low].append(m)
-
-    def canon(mask: int) -> int:
-        out = 0
-        for g in groups:
-            left = (mask & g).bit_count()
-            top = g.bit_length()
-            out |= (g >> (top - left) << (top - left)) & g if left else 0
-        return out
+    kinds = interchangeable(faces, wild)
+    vals = [value(f, wild, ace_mode, wild_points, joker_points) for f, _ in kinds]
+    # A state packs each kind's count into a 6-bit field (5 bits of count, a guard bit on top), so
+    # "the meld fits" is one subtraction: with every guard bit set first, a field keeps its guard
+    # exactly when its count is at least the meld's, and no borrow crosses fields.
+    assert all(copies < 32 for _, copies in kinds)
+    unit = [1 << (6 * k) for k in range(len(kinds))]
+    guards = sum(u << 5 for u in unit)
+    by_low: list[list[int]] = [[] for _ in kinds]
+    for take in meld_counts(kinds, wild, ace_mode):
+        low = next(k for k, n in enumerate(take) if n)
+        by_low[low].append(sum(n * u for n, u in zip(take, unit, strict=True)))
 
     @cache
-    def f(mask: int) -> int:
-        if mask == 0:
+    def f(state: int) -> int:
+        if state == 0:
             return 0
-        low_bit = mask & -mask
-        i = low_bit.bit_length() - 1
-        best = vals[i] + f(canon(mask ^ low_bit))
+        i = ((state & -state).bit_length() - 1) // 6
+        best = vals[i] + f(state - unit[i])
         for m in by_low[i]:
-            if m & mask == m:
-                best = min(best, f(canon(mask ^ m)))
+            if ((state | guards) - m) & guards == guards:
+                best = min(best, f(state - m))
         return best
 
-    return f((1 << n) - 1)
+    return f(sum(copies * u for (_, copies), u in zip(kinds, unit, strict=True)))
 
 
 def has_meld(faces: list[int], wild: int, ace_mode: str = "low") -> bool:
