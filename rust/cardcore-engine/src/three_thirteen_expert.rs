@@ -472,16 +472,21 @@ impl Round {
         self.utility(ctx, seat)
     }
 
+    /// Seat `s`'s round score as the round stands: its deadwood, 0 if it went out.
+    pub(crate) fn score(&self, ctx: &Ctx, s: usize) -> u32 {
+        if self.out == Some(s) {
+            0
+        } else {
+            fast::deadwood(&self.hands[s], ctx.wild, &ctx.rules)
+        }
+    }
+
     /// Mean round score of the other seats minus `seat`'s own.
     pub(crate) fn utility(&self, ctx: &Ctx, seat: usize) -> f64 {
         let mut own = 0.0;
         let mut others = 0.0;
-        for (s, hand) in self.hands.iter().enumerate() {
-            let score = if self.out == Some(s) {
-                0.0
-            } else {
-                f64::from(fast::deadwood(hand, ctx.wild, &ctx.rules))
-            };
+        for s in 0..self.hands.len() {
+            let score = f64::from(self.score(ctx, s));
             if s == seat {
                 own = score;
             } else {
@@ -1490,19 +1495,6 @@ pub(crate) mod budget {
         }
     }
 
-    /// The round scores (deadwood, 0 for the seat that went out).
-    fn scores(r: &Round, ctx: &Ctx) -> Vec<u32> {
-        (0..P)
-            .map(|s| {
-                if r.out == Some(s) {
-                    0
-                } else {
-                    fast::deadwood(&r.hands[s], ctx.wild, &ctx.rules)
-                }
-            })
-            .collect()
-    }
-
     /// One turn of `r`'s current seat chosen by the SEEN search: among `hard`'s candidates,
     /// the best over `n` shuffles of the true stock (the true hands), margin `margin`.
     fn seen_turn(r: &mut Round, ctx: &Ctx, first: usize, n: u32, margin: f64, seed: u64) -> bool {
@@ -1577,8 +1569,8 @@ pub(crate) mod budget {
                             break;
                         }
                     }
-                    for (t, sc) in total.iter_mut().zip(scores(&r, &ctx)) {
-                        *t += sc;
+                    for (s, t) in total.iter_mut().enumerate() {
+                        *t += r.score(&ctx, s);
                     }
                 }
             }
