@@ -1481,11 +1481,7 @@ pub(crate) mod budget {
             "gain in margin points a game (11 x per round; + = better than hard), 95% interval; decisions changed"
         );
         for (i, l) in labels.iter().enumerate() {
-            let xs = &per_round[i];
-            let n = xs.len() as f64;
-            let m = xs.iter().sum::<f64>() / n;
-            let var = xs.iter().map(|x| (x - m) * (x - m)).sum::<f64>() / (n - 1.0);
-            let h = 1.96 * (var / n).sqrt();
+            let (m, h) = mean_ci95(&per_round[i]);
             eprintln!(
                 "{l:18} {:+7.2} ± {:5.2}   {}",
                 11.0 * m,
@@ -1602,11 +1598,8 @@ pub(crate) mod budget {
             rows.push(row);
         }
         let ci = |f: &dyn Fn(&[f64; 5]) -> f64| {
-            let xs: Vec<f64> = rows.iter().map(f).collect();
-            let k = xs.len() as f64;
-            let m = xs.iter().sum::<f64>() / k;
-            let var = xs.iter().map(|x| (x - m) * (x - m)).sum::<f64>() / (k - 1.0).max(1.0);
-            format!("{m:+.2} ± {:.2}", 1.96 * (var / k).sqrt())
+            let (m, h) = mean_ci95(&rows.iter().map(f).collect::<Vec<_>>());
+            format!("{m:+.2} ± {h:.2}")
         };
         eprintln!(
             "{} games (seed {seed}, {n} shuffles, margin {margin}): own points {}, margin {}, wins {} (hard {}), wins change {}",
@@ -1617,6 +1610,14 @@ pub(crate) mod budget {
             ci(&|r| r[4]),
             ci(&|r| r[3] - r[4]),
         );
+    }
+
+    /// The mean of a sample and the half-width of its normal 95% interval.
+    pub(crate) fn mean_ci95(xs: &[f64]) -> (f64, f64) {
+        let n = xs.len() as f64;
+        let m = xs.iter().sum::<f64>() / n;
+        let var = xs.iter().map(|x| (x - m) * (x - m)).sum::<f64>() / (n - 1.0);
+        (m, 1.96 * (var / n).sqrt())
     }
 
     fn mix(a: u64, b: u64) -> u64 {

@@ -1,6 +1,6 @@
 use super::*;
 use crate::card::NATURALS;
-use crate::three_thirteen_expert::budget::table_of;
+use crate::three_thirteen_expert::budget::{mean_ci95, table_of};
 use crate::three_thirteen_expert::{Ctx, view_of};
 
 pub(super) const P: usize = 4;
@@ -543,14 +543,11 @@ fn infer_gain() {
     );
     eprintln!("L {}", labels.join("|"));
     for (i, l) in labels.iter().enumerate() {
-        let xs = &per_round[i];
-        let k = xs.len() as f64;
-        let m = xs.iter().sum::<f64>() / k;
-        let var = xs.iter().map(|x| (x - m) * (x - m)).sum::<f64>() / (k - 1.0);
+        let (m, h) = mean_ci95(&per_round[i]);
         eprintln!(
             "{l:18} {:+7.2} ± {:5.2}   {}",
             11.0 * m,
-            11.0 * 1.96 * (var / k).sqrt(),
+            11.0 * h,
             changed[i]
         );
     }
