@@ -28,6 +28,7 @@ import pytest
 
 from cardcore import _core
 from cardcore.nerts import ExpertAgent, GreedyAgent, HardAgent, Options, Round
+from cardcore.nerts.agents import Search
 from cardcore.nerts.engine import NertsAgent, NertsObservation
 from cardcore.nerts.lookahead import Racing, StockMemory, rollout_values
 from cardcore.nerts.rules import Action, Undo
@@ -236,9 +237,7 @@ def test_expert_cost(benchmark: Any, players: int) -> None:
     setting = os.environ.get("CARDCORE_EXPERT_SETTING")
     make: Callable[[], ExpertAgent] = ExpertAgent
     if setting:
-        n, ms, margin, first, step, z, loss = setting.split(",")
-        racing = (int(first), int(step), float(z), float(loss))
-        make = functools.partial(ExpertAgent, int(n), int(ms), float(margin), racing)
+        make = functools.partial(ExpertAgent, *Search.parse(setting))
     times: dict[str, list[float]] = {"expert": [], "hard": []}
     searches = {"expert": 0, "hard": 0}
 

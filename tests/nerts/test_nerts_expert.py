@@ -11,6 +11,7 @@ import pytest
 
 import cardcore
 import cardcore.nerts.agents as nerts_agents
+from cardcore.errors import OptionError
 from cardcore.games.base import get_game
 from cardcore.games.levels import agent_for_level
 from cardcore.nerts import ExpertAgent, HardAgent, Options, Round
@@ -39,6 +40,20 @@ def test_expert_budget_follows_the_table_size_and_explicit_settings() -> None:
     for players, row in ExpertAgent.TABLE.items():
         assert given.search(players) == row._replace(samples=16, racing=None)
     assert ExpertAgent(64, 20_000, 0.5, (8, 8, 2.5)).search(3) == hard.search(3)
+
+
+def test_search_parses_the_scripts_form_and_rejects_anything_else() -> None:
+    assert Search.parse("256,16000,0.5,8,8,2.5,0.005") == Search(
+        256, 16_000, 0.5, (8, 8, 2.5, 0.005)
+    )
+    assert ExpertAgent(*Search.parse("64,10000,1.0,4,4,2.0,0.01")).search(4) == Search(
+        64, 10_000, 1.0, (4, 4, 2.0, 0.01)
+    )
+    for bad in ("", "64,10000,1.0,4,4,2.0", "64,10000,1.0,4,4,2.0,0.01,1", "x,1,1,1,1,1,1"):
+        with pytest.raises(OptionError, match="samples,horizon_ms"):
+            Search.parse(bad)
+    with pytest.raises(OptionError, match="samples"):
+        Search.parse("0,10000,1.0,4,4,2.0,0.01")
 
 
 def test_expert_rounds_repeat_byte_for_byte_at_any_jobs_and_replay() -> None:

@@ -305,6 +305,20 @@ class Search(NamedTuple):
     margin: float
     racing: Racing | None
 
+    @classmethod
+    def parse(cls, text: str) -> Search:
+        """The budget written ``samples,horizon_ms,margin,first,step,z,max_loss`` (as the
+        measurement scripts take it): :class:`OptionError` naming the text if it is not one."""
+        parts = text.split(",")
+        try:
+            s, h, m, f, st, z, ml = parts
+            search = cls(int(s), int(h), float(m), (int(f), int(st), float(z), float(ml)))
+        except ValueError:
+            raise OptionError(
+                f"a search is samples,horizon_ms,margin,first,step,z,max_loss, not {text!r}"
+            ) from None
+        return _check_search(search)
+
 
 def _check_search(search: Search) -> Search:
     """``search`` if its settings are in range, else :class:`OptionError` naming the setting
