@@ -104,22 +104,24 @@ pub struct Decision {
 
 /// How a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum End {
+#[doc(hidden)]
+pub enum End {
     Win(usize),
     Tie,
 }
 
 /// A dealt game, from the deciding seat's turn on.
 #[derive(Clone)]
-struct Game {
-    hands: Vec<Vec<u8>>,
-    payoffs: Vec<Vec<u8>>,
-    sides: Vec<Vec<Vec<u8>>>,
-    center: Vec<Vec<u8>>,
-    stock: Vec<u8>,
-    current: usize,
-    turn: u32,
-    end: Option<End>,
+#[doc(hidden)]
+pub struct Game {
+    pub hands: Vec<Vec<u8>>,
+    pub payoffs: Vec<Vec<u8>>,
+    pub sides: Vec<Vec<Vec<u8>>>,
+    pub center: Vec<Vec<u8>>,
+    pub stock: Vec<u8>,
+    pub current: usize,
+    pub turn: u32,
+    pub end: Option<End>,
 }
 
 /// What a plan's execution left to do.
@@ -130,9 +132,10 @@ enum After {
     Replan,
 }
 
-struct Ctx<'a> {
-    table: &'a Table,
-    params: &'a ExpertParams,
+#[doc(hidden)]
+pub struct Ctx<'a> {
+    pub table: &'a Table,
+    pub params: &'a ExpertParams,
 }
 
 impl Game {
@@ -195,7 +198,8 @@ impl Game {
     }
 
     /// Draws up to `n` cards into the current hand; a tie when the stock is empty.
-    fn draw(&mut self, n: usize) {
+    #[doc(hidden)]
+    pub fn draw(&mut self, n: usize) {
         if n == 0 {
             return;
         }
@@ -254,7 +258,8 @@ impl Game {
 
     /// Finishes the current seat's turn (after `first`, the plan already chosen) and passes
     /// the turn on.
-    fn finish_turn(&mut self, ctx: &Ctx<'_>, first: Option<&[Step]>, rng: &mut CardRng) {
+    #[doc(hidden)]
+    pub fn finish_turn(&mut self, ctx: &Ctx<'_>, first: Option<&[Step]>, rng: &mut CardRng) {
         let t = ctx.table;
         let top = t.rules.top;
         let mut first = first;
@@ -301,7 +306,8 @@ impl Game {
     }
 
     /// The deciding seat's rollout score (see the module docs).
-    fn utility(&self, ctx: &Ctx<'_>) -> f64 {
+    #[doc(hidden)]
+    pub fn utility(&self, ctx: &Ctx<'_>) -> f64 {
         let me = ctx.table.seat;
         match self.end {
             Some(End::Win(w)) if w == me => return ctx.params.win_value,
@@ -444,7 +450,8 @@ impl Table {
     }
 
     /// The cards the seat has not seen, as values.
-    fn unseen(&self) -> Result<Vec<u8>, PlanError> {
+    #[doc(hidden)]
+    pub fn unseen(&self) -> Result<Vec<u8>, PlanError> {
         let top = self.rules.top;
         let decks = usize::from(self.decks);
         let mut counts = vec![0i64; usize::from(top) + 1];
@@ -503,7 +510,8 @@ impl Table {
     /// Where the previous seat's hand lies in a deal's cards (start, length) and the centre
     /// it left, when [`Table::turn_start_center`] rules some of its hands out: it is known, the
     /// seat has cards in hand and its pay-off top was out of reach without them.
-    fn previous_hand(&self) -> Option<(usize, usize, &[u8])> {
+    #[doc(hidden)]
+    pub fn previous_hand(&self) -> Option<(usize, usize, &[u8])> {
         let center = self.turn_start_center.as_deref()?;
         let p = self.players();
         let prev = (self.seat + p - 1) % p;
@@ -530,7 +538,8 @@ impl Table {
 
     /// A random deal of the unseen cards (the previous seat's hand kept to what its last turn
     /// allows, see [`Table::turn_start_center`]: deals are redrawn up to `DEAL_TRIES` times).
-    fn deal(&self, unseen: &[u8], rng: &mut CardRng) -> Game {
+    #[doc(hidden)]
+    pub fn deal(&self, unseen: &[u8], rng: &mut CardRng) -> Game {
         let p = self.players();
         let mut cards = unseen.to_vec();
         shuffle(rng, &mut cards);
@@ -586,7 +595,8 @@ impl Table {
     }
 
     /// The planner's input for the deciding seat as it sees the table.
-    fn plan_input(&self) -> Result<PlanInput, PlanError> {
+    #[doc(hidden)]
+    pub fn plan_input(&self) -> Result<PlanInput, PlanError> {
         let game = Game {
             hands: (0..self.players())
                 .map(|s| {
@@ -616,7 +626,8 @@ impl Table {
 }
 
 /// Plays every plan in the same deals of the unseen cards until the budget is spent.
-fn search(
+#[doc(hidden)]
+pub fn search(
     table: &Table,
     params: &ExpertParams,
     plans: &[spite::Plan],
@@ -854,423 +865,5 @@ mod tests {
         let mut t = table();
         t.hand.push(0);
         assert!(decide(&t, &params(), 1).is_err());
-    }
-}
-
-/// Offline comparison of search settings (issue 18), on positions of planner self-play (2
-/// players, default rules; every `SMX_EVERY`-th turn start of seat 0 in `SMX_GAMES` games from
-/// `SMX_SEED`). At each position the planner's best plans are valued over `SMX_REF_DEALS` deals
-/// (the reference: the same rollouts, scored after 2, 4 and 8 turns); each setting of
-/// `SMX_SETTINGS` (`rollouts/candidates/horizon/margin`, comma-separated, the first one the
-/// baseline) then searches with its own seed, and its choice is scored by the reference value it
-/// gains over the planner's plan (pay-off cards). Printed per setting: CPU time relative to the
-/// first, how often it leaves the planner's plan, the mean gain and the mean gain minus the
-/// first setting's on the same positions, with 95% intervals. The reference uses the search's
-/// own model (uniform deals, planner rollouts), so it judges budgets and selection rules, not
-/// a different model. Run with
-/// `SMX_GAMES=4 SMX_SEED=3 cargo test --release -p cardcore-engine --lib frontier -- --ignored
-/// --nocapture` (about 80 positions; 5-15 minutes).
-#[cfg(test)]
-mod frontier {
-    use super::*;
-    use crate::spite::SideRule;
-    use std::time::Instant;
-
-    pub(super) fn env(name: &str, default: u64) -> u64 {
-        std::env::var(name)
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(default)
-    }
-
-    /// The expert's default search (rollouts 32, candidates 6, one round, margin 1).
-    pub(super) fn default_params() -> ExpertParams {
-        ExpertParams {
-            rollouts: 32,
-            time_limit: None,
-            candidates: 6,
-            horizon: 2,
-            margin: 1.0,
-            win_value: 10.0,
-            node_limit: 500_000,
-            weights: spite::preset("hard").unwrap(),
-        }
-    }
-
-    pub(super) fn rules() -> PlanRules {
-        PlanRules {
-            top: 12,
-            wild_start: true,
-            refill_empty_hand: true,
-            side_rule: SideRule::Any,
-            must_play_aces: false,
-        }
-    }
-
-    pub(super) fn view(g: &Game, s: usize, start: Option<Vec<u8>>) -> Table {
-        Table {
-            seat: s,
-            hand: g.hands[s].clone(),
-            payoff_tops: g
-                .payoffs
-                .iter()
-                .map(|p| p.last().copied().unwrap_or(NO_CARD))
-                .collect(),
-            payoff_counts: g
-                .payoffs
-                .iter()
-                .map(|p| u32::try_from(p.len()).unwrap())
-                .collect(),
-            sides: g.sides.clone(),
-            center: g.center.clone(),
-            hand_sizes: g.hands.iter().map(Vec::len).collect(),
-            stock_count: g.stock.len(),
-            decks: 2,
-            hand_size: 5,
-            rules: rules(),
-            turn: g.turn,
-            max_turns: 100_000,
-            turn_start_center: start,
-        }
-    }
-
-    pub(super) fn new_game(rng: &mut CardRng) -> Game {
-        let mut cards: Vec<u8> = (0u8..=12).flat_map(|v| std::iter::repeat_n(v, 8)).collect();
-        shuffle(rng, &mut cards);
-        let mut payoffs = Vec::new();
-        for _ in 0..2 {
-            let at = cards.len() - 20;
-            payoffs.push(cards.split_off(at));
-        }
-        let mut g = Game {
-            hands: vec![Vec::new(), Vec::new()],
-            payoffs,
-            sides: vec![vec![Vec::new(); 4]; 2],
-            center: vec![Vec::new(); 3],
-            stock: cards,
-            current: usize::try_from(rng.next_u64() % 2).unwrap(),
-            turn: 0,
-            end: None,
-        };
-        g.draw(5);
-        g
-    }
-
-    /// Reference values: every plan over `deals` deals (drawn by `deal`), utility after each
-    /// of `horizons`.
-    pub(super) fn reference(
-        ctx: &Ctx<'_>,
-        mut deal: impl FnMut(&mut CardRng) -> Game,
-        plans: &[spite::Plan],
-        deals: u32,
-        horizons: &[usize],
-        seed: u64,
-    ) -> Vec<Vec<f64>> {
-        let hmax = *horizons.iter().max().unwrap();
-        let mut sums = vec![vec![0.0; plans.len()]; horizons.len()];
-        let mut rng = CardRng::new(seed);
-        for d in 0..deals {
-            let dealt = deal(&mut rng);
-            let roll_seed =
-                crate::rng::mix64(seed ^ u64::from(d).wrapping_mul(0x9e37_79b9_7f4a_7c15));
-            for (j, plan) in plans.iter().enumerate() {
-                let mut g = dealt.clone();
-                let mut roll = CardRng::new(roll_seed);
-                g.finish_turn(ctx, Some(&plan.steps), &mut roll);
-                for t in 0..=hmax {
-                    if let Some(k) = horizons.iter().position(|&h| h == t) {
-                        sums[k][j] += g.utility(ctx);
-                    }
-                    if t < hmax && g.end.is_none() {
-                        g.finish_turn(ctx, None, &mut roll);
-                    }
-                }
-            }
-        }
-        let n = f64::from(deals);
-        sums.iter()
-            .map(|r| r.iter().map(|x| x / n).collect())
-            .collect()
-    }
-
-    #[test]
-    #[ignore = "offline experiment"]
-    fn frontier() {
-        let games = env("SMX_GAMES", 4);
-        let seed = env("SMX_SEED", 1);
-        let ref_deals = u32::try_from(env("SMX_REF_DEALS", 512)).unwrap();
-        let every = env("SMX_EVERY", 2);
-        let horizons = [2usize, 4, 8];
-        // (label, rollouts, candidates, horizon, margin)
-        let settings: Vec<(String, u32, usize, usize, f64)> = std::env::var("SMX_SETTINGS")
-            .unwrap_or_else(|_| "32/6/2/1,32/10/2/1,20/10/2/1,16/12/2/1,32/6/4/1,20/10/4/1,16/10/4/1,24/8/3/1,64/10/2/1,32/10/4/1,12/16/2/1".into())
-            .split(',')
-            .map(|s| {
-                let f: Vec<&str> = s.split('/').collect();
-                (
-                    format!("r{} k{} h{} m{}", f[0], f[1], f[2], f[3]),
-                    f[0].parse().unwrap(),
-                    f[1].parse().unwrap(),
-                    f[2].parse().unwrap(),
-                    f[3].parse().unwrap(),
-                )
-            })
-            .collect();
-        let kmax = settings.iter().map(|s| s.2).max().unwrap();
-        let base = default_params();
-        // gains[setting][horizon]: sum and sum of squares; time per setting; overrides.
-        let ns = settings.len();
-        let mut gain = vec![vec![(0.0f64, 0.0f64); horizons.len()]; ns];
-        let mut secs = vec![0.0f64; ns];
-        let mut moved = vec![0u32; ns];
-        let mut best_gain = vec![(0.0f64, 0.0f64); horizons.len()];
-        let mut diff = vec![vec![(0.0f64, 0.0f64); horizons.len()]; ns];
-        let mut n = 0u32;
-        let mut rng = CardRng::new(seed);
-        let dummy = view(&new_game(&mut CardRng::new(0)), 0, None);
-        for gi in 0..games {
-            let mut g = new_game(&mut rng);
-            let mut turn = 0u64;
-            while g.end.is_none() && g.turn < 400 {
-                if g.current == 0 && turn % every == 0 {
-                    let t = view(&g, 0, None);
-                    let inp = t.plan_input().unwrap();
-                    let plans = spite::plan_top(&inp, &base.weights, base.node_limit, kmax);
-                    if plans.len() > 1 {
-                        let unseen = t.unseen().unwrap();
-                        let ctx = Ctx {
-                            table: &t,
-                            params: &base,
-                        };
-                        let vals = reference(
-                            &ctx,
-                            |rng| t.deal(&unseen, rng),
-                            &plans,
-                            ref_deals,
-                            &horizons,
-                            rng.next_u64(),
-                        );
-                        for (hi, v) in vals.iter().enumerate() {
-                            let b = v.iter().copied().fold(f64::MIN, f64::max) - v[0];
-                            best_gain[hi].0 += b;
-                            best_gain[hi].1 += b * b;
-                        }
-                        let sel_seed = rng.next_u64();
-                        let mut first = Vec::new();
-                        for (si, (_, r, k, h, m)) in settings.iter().enumerate() {
-                            let params = ExpertParams {
-                                rollouts: *r,
-                                candidates: *k,
-                                horizon: *h,
-                                margin: *m,
-                                ..base
-                            };
-                            let k = (*k).min(plans.len());
-                            let start = Instant::now();
-                            let tally = search(&t, &params, &plans[..k], &unseen, sel_seed);
-                            let c = tally.choice(*m);
-                            secs[si] += start.elapsed().as_secs_f64();
-                            moved[si] += u32::from(c != 0);
-                            for (hi, v) in vals.iter().enumerate() {
-                                let d = v[c] - v[0];
-                                gain[si][hi].0 += d;
-                                gain[si][hi].1 += d * d;
-                                if si == 0 {
-                                    first.push(d);
-                                }
-                                let e = d - first[hi];
-                                diff[si][hi].0 += e;
-                                diff[si][hi].1 += e * e;
-                            }
-                        }
-                        n += 1;
-                    }
-                }
-                if g.current == 0 {
-                    turn += 1;
-                }
-                let ctx = Ctx {
-                    table: &dummy,
-                    params: &base,
-                };
-                g.finish_turn(&ctx, None, &mut rng);
-            }
-            eprintln!("game {gi}: {n} decisions so far");
-        }
-        let nf = f64::from(n);
-        let ci = |(s, q): (f64, f64)| {
-            let m = s / nf;
-            let se = ((q / nf - m * m).max(0.0) / nf).sqrt();
-            format!("{m:+.4} ({:+.4} to {:+.4})", m - 1.96 * se, m + 1.96 * se)
-        };
-        eprintln!("decisions {n}, reference {ref_deals} deals, horizons {horizons:?}");
-        let bests: Vec<String> = best_gain.iter().map(|&x| ci(x)).collect();
-        eprintln!("oracle best-of-{kmax}: {}", bests.join(" | "));
-        for (si, s) in settings.iter().enumerate() {
-            let gs: Vec<String> = gain[si].iter().map(|&x| ci(x)).collect();
-            let ds: Vec<String> = diff[si].iter().map(|&x| ci(x)).collect();
-            eprintln!(
-                "{:<18} cost {:.2}x moved {:.1}% gain h2/h4/h8: {}\n{:<18} minus first: {}",
-                s.0,
-                secs[si] / secs[0],
-                100.0 * f64::from(moved[si]) / nf,
-                gs.join(" | "),
-                "",
-                ds.join(" | ")
-            );
-        }
-    }
-}
-
-/// Offline screen of the deal's model against the true hidden cards (issue 18): seat 0's turn
-/// starts in 2-player planner self-play (`SMX_GAMES` games from `SMX_SEED`). At each position
-/// the planner's best `candidates` plans are valued over `SMX_REF_DEALS` deals that keep the
-/// TRUE hands (the opponent's included) and shuffle only what nobody has seen (the stock and
-/// the pay-off cards under the tops), played on with the planner and scored after 2, 4 and 8
-/// turns. This reference does not use the searched model. The default search with the uniform
-/// deal (`old`) and with the deal kept to the opponent's last turn (`new`,
-/// [`Table::turn_start_center`]) then choose with the same seed; printed: each one's gain over
-/// the planner's plan against the reference, new minus old, 95% intervals, CPU ratio, and how
-/// often the opponent's true hand broke the filter (should be never). Run with
-/// `SMX_GAMES=8 SMX_SEED=1 cargo test --release -p cardcore-engine --lib reveal_screen --
-/// --ignored --nocapture`.
-#[cfg(test)]
-mod reveal_screen {
-    use super::frontier::{default_params, env, new_game, reference, rules, view};
-    use super::*;
-    use std::time::Instant;
-
-    /// The true game with the cards nobody has seen (stock, pay-off cards under the tops)
-    /// shuffled.
-    fn true_deal(g: &Game, rng: &mut CardRng) -> Game {
-        let mut d = g.clone();
-        let mut pool = std::mem::take(&mut d.stock);
-        let mut sizes = Vec::new();
-        for p in &mut d.payoffs {
-            let n = p.len().saturating_sub(1);
-            sizes.push(n);
-            pool.extend(p.drain(..n));
-        }
-        shuffle(rng, &mut pool);
-        for (p, n) in d.payoffs.iter_mut().zip(sizes) {
-            let at = pool.len() - n;
-            let mut under = pool.split_off(at);
-            under.append(p);
-            *p = under;
-        }
-        d.stock = pool;
-        d
-    }
-
-    #[test]
-    #[ignore = "offline experiment"]
-    fn reveal_screen() {
-        let games = env("SMX_GAMES", 8);
-        let seed = env("SMX_SEED", 1);
-        let ref_deals = u32::try_from(env("SMX_REF_DEALS", 256)).unwrap();
-        let horizons = [2usize, 4, 8];
-        let base = default_params();
-        let acc = |v: &mut (f64, f64), x: f64| {
-            v.0 += x;
-            v.1 += x * x;
-        };
-        let mut gain = [[(0.0f64, 0.0f64); 3]; 2];
-        let mut diff = [(0.0f64, 0.0f64); 3];
-        let mut secs = [0.0f64; 2];
-        let (mut n, mut differ, mut broken, mut filtered) = (0u32, 0u32, 0u32, 0u32);
-        let mut rng = CardRng::new(seed);
-        for gi in 0..games {
-            let mut g = new_game(&mut rng);
-            let mut opp_played = false;
-            while g.end.is_none() && g.turn < 400 {
-                if g.current == 0 {
-                    let ranks: Vec<u8> = g
-                        .center
-                        .iter()
-                        .map(|c| u8::try_from(c.len()).unwrap())
-                        .collect();
-                    let start = opp_played.then(|| ranks.clone());
-                    let t_new = view(&g, 0, start);
-                    let t_old = view(&g, 0, None);
-                    if t_new.previous_hand().is_some() {
-                        filtered += 1;
-                        if reaches_payoff(
-                            &g.hands[1],
-                            &g.sides[1],
-                            &ranks,
-                            t_new.payoff_tops[1],
-                            rules(),
-                        ) {
-                            broken += 1;
-                        }
-                    }
-                    let inp = t_old.plan_input().unwrap();
-                    let plans =
-                        spite::plan_top(&inp, &base.weights, base.node_limit, base.candidates);
-                    if plans.len() > 1 {
-                        let ctx = Ctx {
-                            table: &t_old,
-                            params: &base,
-                        };
-                        let vals = reference(
-                            &ctx,
-                            |rng| true_deal(&g, rng),
-                            &plans,
-                            ref_deals,
-                            &horizons,
-                            rng.next_u64(),
-                        );
-                        let unseen = t_old.unseen().unwrap();
-                        let sel_seed = rng.next_u64();
-                        let mut choice = [0usize; 2];
-                        for (k, t) in [&t_old, &t_new].into_iter().enumerate() {
-                            let start = Instant::now();
-                            let tally = search(t, &base, &plans, &unseen, sel_seed);
-                            choice[k] = tally.choice(base.margin);
-                            secs[k] += start.elapsed().as_secs_f64();
-                        }
-                        differ += u32::from(choice[0] != choice[1]);
-                        for (hi, v) in vals.iter().enumerate() {
-                            let d0 = v[choice[0]] - v[0];
-                            let d1 = v[choice[1]] - v[0];
-                            acc(&mut gain[0][hi], d0);
-                            acc(&mut gain[1][hi], d1);
-                            acc(&mut diff[hi], d1 - d0);
-                        }
-                        n += 1;
-                    }
-                }
-                let dummy = view(&g, 0, None);
-                let ctx = Ctx {
-                    table: &dummy,
-                    params: &base,
-                };
-                let mover = g.current;
-                g.finish_turn(&ctx, None, &mut rng);
-                if mover == 1 {
-                    opp_played = true;
-                }
-            }
-            eprintln!("game {gi}: {n} decisions, {differ} differ so far");
-        }
-        let nf = f64::from(n);
-        let ci = |(s, q): (f64, f64)| {
-            let m = s / nf;
-            let se = ((q / nf - m * m).max(0.0) / nf).sqrt();
-            format!("{m:+.4} ({:+.4} to {:+.4})", m - 1.96 * se, m + 1.96 * se)
-        };
-        eprintln!(
-            "decisions {n}, choices differ {differ}, filtered positions {filtered}, true hand broke the filter {broken}; reference {ref_deals} true deals"
-        );
-        for (k, name) in ["old", "new"].iter().enumerate() {
-            let gs: Vec<String> = gain[k].iter().map(|&x| ci(x)).collect();
-            eprintln!(
-                "{name}: cost {:.2}x gain h2/h4/h8: {}",
-                secs[k] / secs[0],
-                gs.join(" | ")
-            );
-        }
-        let ds: Vec<String> = diff.iter().map(|&x| ci(x)).collect();
-        eprintln!("new minus old h2/h4/h8: {}", ds.join(" | "));
     }
 }

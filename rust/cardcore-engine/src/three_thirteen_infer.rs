@@ -540,7 +540,8 @@ impl<'m> Chain<'m> {
 
     /// The opponents' hands now under the current state, per seat (the deciding seat's own
     /// entry is `table.hand`), and the stock shuffled with `rng`.
-    pub(crate) fn deal(&mut self, table: &Table, rng: &mut CardRng) -> Round {
+    #[doc(hidden)]
+    pub fn deal(&mut self, table: &Table, rng: &mut CardRng) -> Round {
         let p = table.hand_sizes.len();
         let mut hands: Vec<Vec<u8>> = vec![Vec::new(); p];
         hands[table.seat] = table.hand.clone();
