@@ -50,6 +50,13 @@ def _is_loopback(host: str) -> bool:
 )
 @click.option("--no-profile", is_flag=True, help="Keep no stats.")
 @click.option(
+    "--data-dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="The server's own folder: the daily deals' secret (default: your data folder, "
+    "e.g. ~/.local/share/cardcore).",
+)
+@click.option(
     "--replay-dir",
     type=click.Path(file_okay=False, path_type=Path),
     default=None,
@@ -69,6 +76,7 @@ def serve_cmd(
     open_browser: bool,
     profile: Path | None,
     no_profile: bool,
+    data_dir: Path | None,
     replay_dir: Path | None,
     no_replay: bool,
     ai_delay: float,
@@ -101,6 +109,7 @@ def serve_cmd(
             click.echo(f"friends on your network open {invite_base}/", err=True)
     config = ServerConfig(
         profile=None if no_profile else (profile or default_profile_path()),
+        data_dir=data_dir or default_profile_path().parent,
         replay_dir=None if no_replay else (replay_dir or Path.home() / ".cardcore" / "replays"),
         ai_delay=ai_delay,
         invite_base=invite_base,

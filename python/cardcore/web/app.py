@@ -34,6 +34,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from cardcore.errors import CardcoreError
+from cardcore.web.daily import DailyDeals
 from cardcore.web.limits import TokenBucket
 from cardcore.web.messages import (
     MAX_MESSAGE_BYTES,
@@ -86,6 +87,8 @@ class ServerConfig:
 
     profile: Path | None = None
     replay_dir: Path | None = None
+    data_dir: Path | None = None
+    """The server's own folder (the daily deals' secret); ``None`` keeps nothing on disk."""
     ai_delay: float = 0.6
     max_rooms: int = 500
     idle_seconds: float = 4 * 3600
@@ -118,6 +121,7 @@ class _Server:
             on_finish=self.finished,
         )
         self.room_buckets: dict[str, TokenBucket] = {}
+        self.daily = DailyDeals.load(config.data_dir)
 
     def finished(self, room: Room, outcome: Outcome) -> dict[str, Any]:
         """Saves the replay and each person's result; returns what the players are told."""
@@ -125,7 +129,8 @@ class _Server:
         path: Path | None = None
         if self.config.replay_dir is not None and outcome.record:
             path = self.games.save_replay(outcome.record, self.config.replay_dir, room.setup.game)
-            saved["replay"] = str(path)
+            saved["replay_saved"] = True  # where: the server's business, not the players'
+            log.info("room %s: replay saved as %s", room.id, path)
         if self.profile is not None:
             daily = _dt.datetime.now(_dt.UTC).date() if room.setup.daily else None
             for seat in room.seats:
@@ -186,7 +191,9 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         if len(body) > MAX_BODY_BYTES:
             return _error(413, "request too large")
         try:
-            setup, host_name, ai_names = server.games.parse_room_request(body)
+            setup, host_name, ai_names = server.games.parse_room_request(
+                body, daily_deals=server.daily
+            )
             room = server.lobby.create(setup, host_name, ai_names)
         except (CardcoreError, BadMessage) as e:
             return _error(400, str(e))

@@ -17,8 +17,9 @@ from typing import Any, Final
 
 from cardcore.errors import OptionError
 from cardcore.games.base import get_game, registered_games
-from cardcore.play.common import AI_LEVELS, agent_for_level, daily_seed, seat_names, write_replay
+from cardcore.play.common import AI_LEVELS, agent_for_level, seat_names, write_replay
 from cardcore.rng import new_seed
+from cardcore.web.daily import DailyDeals
 from cardcore.web.messages import BadMessage, clean_name
 from cardcore.web.rooms import SEAT_KINDS, RoomSetup, TableFactory
 from cardcore.web.tables import Table
@@ -77,7 +78,7 @@ def catalog() -> dict[str, Any]:
                 "options": opts,
             }
         )
-    return {"games": out, "levels": list(AI_LEVELS), "daily": str(daily_seed())}
+    return {"games": out, "levels": list(AI_LEVELS)}
 
 
 def table_factory(*, ai_delay: float = 0.6) -> TableFactory:
@@ -103,9 +104,22 @@ _ROOM_KEYS: Final = frozenset(
 )
 
 
-def parse_room_request(body: bytes | str) -> tuple[RoomSetup, str, list[str]]:
+_PROCESS_DAILY: DailyDeals | None = None
+
+
+def _process_daily() -> DailyDeals:
+    global _PROCESS_DAILY
+    if _PROCESS_DAILY is None:
+        _PROCESS_DAILY = DailyDeals.load(None)
+    return _PROCESS_DAILY
+
+
+def parse_room_request(
+    body: bytes | str, *, daily_deals: DailyDeals | None = None
+) -> tuple[RoomSetup, str, list[str]]:
     """Validates a ``POST /api/rooms`` body; returns the setup, the host's name and the seat
-    names of the AIs.
+    names of the AIs. A daily deal's seed comes from ``daily_deals`` (the server's secret;
+    by default a secret of this process).
 
     Keys: ``game``; optional ``players``, ``seats`` (one of ``"ai"``/``"friend"`` per seat
     after the host; default all AIs), ``level`` (easy/normal/hard), ``name``, ``seed`` (int or
@@ -148,7 +162,7 @@ def parse_room_request(body: bytes | str) -> tuple[RoomSetup, str, list[str]]:
     if daily and data.get("seed") is not None:
         raise BadMessage("a daily deal has its own seed")
     seed = (
-        daily_seed()
+        (daily_deals or _process_daily()).seed()
         if daily
         else _seed(data["seed"])
         if data.get("seed") is not None

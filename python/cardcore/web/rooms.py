@@ -71,12 +71,13 @@ class RoomSetup:
     daily: bool = False
 
     def public(self) -> dict[str, Any]:
+        """What every seat's page is told: never the seed (from which every hidden card of
+        the deal follows); it goes only into the replay saved on the server."""
         return {
             "game": self.game,
             "players": self.players,
             "level": self.level,
             "options": dict(self.options),
-            "seed": str(self.seed),
             "daily": self.daily,
         }
 

@@ -323,7 +323,7 @@ function resultText(msg) {
   const r = msg.result;
   if (!r) return "";
   const who = r.winner === null || r.winner === undefined ? "Nobody wins (tie)." : `${seatName(r.winner)} ${r.winner === msg.seat ? "win" : "wins"}!`;
-  return who + (r.replay ? ` Replay saved: ${r.replay}` : "");
+  return who + (r.replay_saved ? " The replay is saved on the server." : "");
 }
 
 /** Marks playable sources, the targets of the selected source, and each seat's last move. */
