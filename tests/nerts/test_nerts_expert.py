@@ -1,6 +1,6 @@
 """The Nerts expert: registered on the ladder, reproducible rounds, and (a few seconds' check of
 its strength) better choices than ``hard`` where the two disagree, judged by an independent
-look-ahead. The full paired measurement is ``scripts/nerts-expert-strength``."""
+look-ahead. The full paired measurement is ``research/scripts/nerts-expert-strength``."""
 
 from __future__ import annotations
 

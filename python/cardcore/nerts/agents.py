@@ -458,7 +458,7 @@ class ExpertAgent(_LookAheadAgent):
     budget it plays at a table. Built like any outside agent, on the observation and
     :func:`~cardcore.nerts.lookahead.choose`.
 
-    The rows (``docs/agents.md`` has the figures, ``scripts/nerts-expert-strength``, 2,000
+    The rows (``docs/agents.md`` has the figures, ``research/scripts/nerts-expert-strength``, 2,000
     paired rounds each, seed 2026): with 2 players 64 deals, the plan's head start 0.25 instead
     of 0.5 and a race that also stops once the expected loss is below 0.005 points: +0.95
     points a round over ``hard`` (95% interval +0.39 to +1.52) at 0.81-0.89x ``hard``'s CPU

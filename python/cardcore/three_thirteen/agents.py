@@ -26,7 +26,7 @@ is a memo of its own last solver answer (same input, same output), so a game rep
   the position after it (deadwood, ``hard``'s one-draw look-ahead in parts, wilds held, feeding the
   opponents' pickups, the opponents' pickups), one weight vector per round size and own turn, fitted
   on ``hard`` self-play in which every option was played to the end of the round on the same cards
-  (``cardcore_engine::three_thirteen_value``, ``scripts/tt-value-fit``); the least wins. The draws
+  (``cardcore_engine::three_thirteen_value``, ``research/scripts/tt-value-fit``); the least wins. The draws
   ``hard`` weighs (taking the pile top lowers the deadwood) are decided by a fitted draw value (the
   position after taking the top and the value's discard against the hand's one-draw look-ahead,
   fitted on both draws played to the end of the round on the same cards); ``search="value"`` (the
@@ -57,7 +57,7 @@ is a memo of its own last solver answer (same input, same output), so a game rep
   (``observation.totals``), the rounds left and a normal approximation of the final totals (this
   round's margin: mean from the fitted values, variance fitted on the same self-play; the rounds
   to come: a fitted variance per round size; ``cardcore_engine::three_thirteen_win``,
-  ``scripts/tt-win-fit``). One Rust call per decision
+  ``research/scripts/tt-win-fit``). One Rust call per decision
   (``cardcore_engine::three_thirteen_expert``), every random choice seeded from the seat's ``rng``;
   with ``time_ms`` the searches deal for that long instead (not reproducible).
 """

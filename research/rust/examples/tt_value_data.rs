@@ -1,12 +1,12 @@
 //! Training data for the Three-Thirteen learned values (`three_thirteen_value`): self-play.
 //!
-//!     cargo run --profile dev-fast -p cardcore-engine --example tt_value_data -- SEED ROUNDS [PLAYERS] [POLICY]
+//!     cargo run --profile dev-fast -p cardcore-research --example tt_value_data -- SEED ROUNDS [PLAYERS] [POLICY]
 //!
 //! POLICY (`hard`, the default; `value`; `valuedraw`) is how the sampled seat plays
 //! (`three_thirteen_value::Policy`). Writes one line per sample to stdout (space-separated):
 //! `discard` round, seat, option, group, the features, own score, margin; `draw` round, seat,
 //! `hard` takes (0/1), group, the draw features, own score after taking and after the stock
-//! draw, margin after each. `scripts/tt-value-fit` runs it and fits the weights.
+//! draw, margin after each. `research/scripts/tt-value-fit` runs it and fits the weights.
 
 use std::io::{self, BufWriter, Write};
 
