@@ -344,3 +344,38 @@ def test_an_ai_thinks_off_the_event_loop() -> None:
         st = next_state(ws)
         assert st["table"]["points"] == [2, 1]
         assert st["table"]["current"] == 0
+
+
+def test_names_lose_control_and_bidi_characters() -> None:
+    from cardcore.web.messages import clean_name
+
+    assert clean_name("Ann\u202egnp.exe") == "Anngnp.exe"  # right-to-left override
+    assert clean_name("\u2066Bob\u2069\u200b") == "Bob"  # isolates, zero-width space
+    assert clean_name("C\x00y\x1b[2J") == "Cy[2J"
+    assert clean_name("Zoë  Ødegård") == "Zoë Ødegård"
+    with pytest.raises(BadMessage, match="1 to 24"):
+        clean_name("\u202e\u202d")
+
+
+def test_numeric_room_options_are_bounded(client: TestClient) -> None:
+    from cardcore.web.games import ROOM_OPTION_MAX
+
+    for options in (
+        {"target_score": 10**30},
+        {"target_score": ROOM_OPTION_MAX + 1},
+        {"foundation_points": 2**31},
+    ):
+        r = client.post("/api/rooms", json={"game": "nerts", "options": options})
+        assert r.status_code == 400, options
+        assert "maximum" in r.json()["error"]
+    r = client.post(
+        "/api/rooms",
+        content=b'{"game": "nerts", "options": {"target_score": NaN}}',
+        headers={"content-type": "application/json"},
+    )
+    assert r.status_code == 400
+    ok = {"game": "nerts", "options": {"target_score": ROOM_OPTION_MAX}}
+    assert client.post("/api/rooms", json=ok).status_code == 200
+    nerts = next(g for g in client.get("/api/games").json()["games"] if g["name"] == "nerts")
+    target = next(o for o in nerts["options"] if o["name"] == "target_score")
+    assert target["max"] == ROOM_OPTION_MAX  # the lobby's field says so too

@@ -11,12 +11,13 @@ from __future__ import annotations
 import datetime as _dt
 import importlib
 import json
+import math
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from cardcore.errors import OptionError
-from cardcore.games.base import get_game, registered_games
+from cardcore.games.base import GameSpec, OptionSpec, OptionValue, get_game, registered_games
 from cardcore.play.common import AI_LEVELS, agent_for_level, seat_names, write_replay
 from cardcore.rng import new_seed
 from cardcore.web.daily import DailyDeals
@@ -33,6 +34,9 @@ __all__ = [
 ]
 
 _SEED_LIMIT: Final = 1 << 63
+ROOM_OPTION_MAX: Final = 10_000
+"""The largest value a room accepts for a numeric rules option (or the option's own maximum
+when smaller): a room plays at people's pace, and a target of 10**30 points is no game."""
 
 TableMaker = Callable[[RoomSetup, Sequence[str | None], float], Table]
 TABLES: dict[str, TableMaker] = {}
@@ -65,7 +69,7 @@ def catalog() -> dict[str, Any]:
                     "help": o.help,
                     "choices": list(o.choices) if o.choices is not None else None,
                     "min": o.minimum,
-                    "max": o.maximum,
+                    "max": room_maximum(o),
                 }
             )
         out.append(
@@ -79,6 +83,31 @@ def catalog() -> dict[str, Any]:
             }
         )
     return {"games": out, "levels": list(AI_LEVELS)}
+
+
+def room_maximum(option: OptionSpec) -> float | None:
+    """The largest value of ``option`` a room accepts (``None``: not a number)."""
+    if option.kind not in (int, float) or option.choices is not None:
+        return option.maximum
+    return min(option.maximum, ROOM_OPTION_MAX) if option.maximum is not None else ROOM_OPTION_MAX
+
+
+def room_option(spec: GameSpec, key: str, value: object) -> OptionValue:
+    """``value`` of rules option ``key`` checked for a room: the game's own checks, then a
+    finite number no larger than :func:`room_maximum`."""
+    if key == "players":
+        raise OptionError("players is set by the seats")
+    option = spec.option(key)
+    checked = option.validate(cast(OptionValue, value))
+    top = room_maximum(option)
+    if (
+        isinstance(checked, int | float)
+        and not isinstance(checked, bool)
+        and top is not None
+        and not (math.isfinite(checked) and checked <= top)
+    ):
+        raise OptionError(f"option {key}: {checked} > maximum {top:g} for a room")
+    return checked
 
 
 def table_factory(*, ai_delay: float = 0.6) -> TableFactory:
@@ -173,9 +202,7 @@ def parse_room_request(
         raise BadMessage("options must be an object")
     options: dict[str, Any] = {}
     for key, value in raw.items():
-        if key == "players":
-            raise OptionError("players is set by the seats")
-        options[key] = spec.option(key).validate(value)
+        options[key] = room_option(spec, key, value)
     spec.resolve_options(options)
     setup = RoomSetup(
         game=game,

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -71,11 +72,18 @@ class Message:
     seq: int | None = None
 
 
+def _shown(ch: str) -> bool:
+    """Whether ``ch`` may stay in a name: not a control, format (bidi overrides and isolates,
+    zero-width characters), surrogate, private-use or unassigned character."""
+    return ch.isspace() or unicodedata.category(ch)[0] != "C"
+
+
 def clean_name(name: object) -> str:
-    """A display name: trimmed, 1..24 characters, no control or markup characters."""
+    """A display name: control, bidi and other invisible format characters removed, spaces
+    collapsed, 1..24 characters, no markup characters."""
     if not isinstance(name, str):
         raise BadMessage("name must be a string")
-    name = " ".join(name.split())
+    name = " ".join("".join(ch for ch in name if _shown(ch)).split())
     if not 1 <= len(name) <= MAX_NAME_CHARS:
         raise BadMessage(f"name must have 1 to {MAX_NAME_CHARS} characters")
     if _NAME_BAD.search(name):

@@ -132,9 +132,10 @@ class NertsTable(Table):
 
     def _note(self) -> bool:
         log = self.state.events
-        for _t, seat, action, status in log[self._seen :]:
+        for n, (_t, seat, action, status) in enumerate(log[self._seen :], start=self._seen + 1):
             if status == "ok" and seat >= 0:  # seat -1: the table's own rows
-                self.last[seat] = self.entry(self.game.parse_move(action))
+                # n orders the moves: the page rings a pile with the latest of those onto it
+                self.last[seat] = {**self.entry(self.game.parse_move(action)), "n": n}
         changed = len(log) != self._seen
         self._seen = len(log)
         return changed

@@ -165,6 +165,7 @@ class TurnTable(Table):
     def _play(self, seat: int, move: Any, now: float) -> None:
         note = self.match.entry(move)
         self.played += 1
+        note["n"] = self.played  # the page rings a pile with the latest of the moves onto it
         if self.match.apply(move):
             self.last = [None] * self.players
             self.sheet_open = set(self.humans)

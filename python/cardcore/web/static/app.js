@@ -35,7 +35,7 @@ const ui = {
   leaving: false,
   retry: 0,
 };
-window.cardcore = ui; // for tests and the curious
+window.cardcore = ui; // for tests and the curious (ui.render draws ui.msg again)
 
 const store = {
   get(k) {
@@ -276,6 +276,7 @@ function seatName(i) {
 // ---- rendering ------------------------------------------------------------------------------
 
 function render() {
+  ui.render = render;
   const msg = ui.msg;
   const game = GAMES[msg.setup.game];
   const title = ui.catalog?.games.find((g) => g.name === msg.setup.game)?.title || msg.setup.game;
@@ -338,8 +339,11 @@ function decorate(root, view) {
   for (const e of root.querySelectorAll("[data-dst]")) e.classList.toggle("target", targets.has(e.dataset.dst));
   for (const e of root.querySelectorAll(".last")) e.classList.remove("last");
   const me = ui.msg?.seat;
-  (view.last || []).forEach((m, seat) => {
-    if (!m) return;
+  // oldest first: where several seats' last moves went onto one pile (the Nerts foundations,
+  // a centre stack) its ring shows whoever played there last
+  const moves = (view.last || []).map((m, seat) => [m, seat]).filter(([m]) => m);
+  moves.sort(([a], [b]) => (a.n ?? 0) - (b.n ?? 0));
+  moves.forEach(([m, seat]) => {
     let e = root.querySelector(`[data-dst="${CSS.escape(m.dst)}"]`);
     // your own piles (side stacks, work piles) take only your moves: another seat's move to its
     // own "work:3" rings that seat's box, not your work pile 4
@@ -390,11 +394,26 @@ function showSheet(auto) {
   dlg.dataset.auto = auto ? "1" : "0";
   $("sheet-next").textContent = over ? "New game" : "Continue";
   $("sheet-next").onclick = () => {
-    dlg.close();
+    dlg.close(); // closing continues (sheetClosed)
     if (over) location.hash = "";
-    else if (ui.msg.table.sheet_open) send({ type: "next" });
   };
   if (!dlg.open) dlg.showModal();
+}
+
+/** The score sheet closed in any way (Continue, Esc, a click beside it): play on. */
+function sheetClosed() {
+  const t = ui.msg?.table;
+  if (ui.msg?.status === "playing" && t?.sheet_open) send({ type: "next" });
+}
+
+/** A click on a panel's backdrop (outside its box) closes it, as Esc does. */
+function closeOnBackdrop(dlg) {
+  dlg.addEventListener("click", (ev) => {
+    if (ev.target !== dlg) return;
+    const r = dlg.getBoundingClientRect();
+    const inside = ev.clientX >= r.left && ev.clientX <= r.right && ev.clientY >= r.top && ev.clientY <= r.bottom;
+    if (!inside) dlg.close();
+  });
 }
 
 // ---- pointer: tap, click, drag and drop ------------------------------------------------------
@@ -585,6 +604,8 @@ function init() {
   $("btn-profile").onclick = openProfile;
   $("btn-sheet").onclick = () => showSheet(false);
   $("btn-invite").onclick = copyInvite;
+  $("dlg-sheet").addEventListener("close", sheetClosed);
+  for (const id of ["dlg-sheet", "dlg-help", "dlg-profile"]) closeOnBackdrop($(id));
   $("home").onclick = (ev) => {
     ev.preventDefault();
     location.hash = "";

@@ -75,8 +75,9 @@ export default {
   },
 
   status(v) {
-    if (v.sheet_open) return "Round over: the next round starts when everyone has closed the score sheet (or soon after the first did).";
-    return v.running ? "Everyone plays at once: empty your Nerts pile, then call Nerts!" : "";
+    if (v.sheet_open) return "Round over: close the score sheet to start the next round (it starts when everyone has, or 15 s after the first did).";
+    if (v.running) return "Everyone plays at once: empty your Nerts pile, then call Nerts!";
+    return "Waiting for the others to close the score sheet: the next round starts within 15 s.";
   },
 
   tap(src, moves) {

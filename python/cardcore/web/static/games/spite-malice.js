@@ -81,9 +81,9 @@ export default {
   },
 
   status(v, { me, name }) {
-    if (v.sheet_open) return "Game over: the next game is dealt; close the score sheet to play on.";
     if (v.current === me) return "Your turn: play to the centre, then discard a hand card to a side stack to end it.";
-    return v.current === null ? "" : `${name(v.current)} is playing…`;
+    const wait = v.current === null ? "" : `${name(v.current)} is playing…`;
+    return v.sheet_open ? `Game over: the next game is dealt. ${wait}` : wait;
   },
 
   // a tap plays at once when the card has a single place to go on the centre

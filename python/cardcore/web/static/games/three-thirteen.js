@@ -70,13 +70,13 @@ export default {
   },
 
   status(v, { me, name }) {
-    if (v.sheet_open) return "Round over: the next round is dealt; close the score sheet to play on.";
     const o = v.observation.observation;
     if (v.current === me) {
       const out = o.out_seat !== null ? ` ${name(o.out_seat)} went out: last turn!` : "";
       return (o.phase === "draw" ? "Your turn: draw from the stock or take the discard." : "Discard a card (drag it to the pile, or tap it twice).") + out;
     }
-    return v.current === null ? "" : `${name(v.current)} is playing…`;
+    const wait = v.current === null ? "" : `${name(v.current)} is playing…`;
+    return v.sheet_open ? `Round over: the next round is dealt. ${wait}` : wait;
   },
 
   // a tap on the stock or the discard pile draws at once; a hand card discards on its second tap

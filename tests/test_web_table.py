@@ -1,0 +1,80 @@
+"""The web table in headless Chromium: what players met in play (issue #29): the score sheet,
+the rings of the last moves, the status line.
+
+Few and short on purpose: a Nerts match with one-card Nerts piles at Frantic speed (the AI calls
+within a few seconds of each deal) gives three score sheets in about 10 s.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("uvicorn")
+
+from browser import live_server
+from cardcore.web.app import ServerConfig, create_app
+from test_web_e2e import new_page, open_room
+
+QUICK_NERTS = {
+    "game": "nerts",
+    "seed": 11,  # rounds end after about 2.4, 1.5 and 1.3 s of the AI's play
+    "options": {"speed": "frantic", "nerts_pile_size": 1, "target_score": 50},
+}
+SHEET_OPEN = "() => document.getElementById('dlg-sheet').open"
+RING_OF_THE_LATEST = """() => {
+  // seats 0 and 1 both last played to the foundations, seat 0 later: its colour shows
+  const m = window.cardcore.msg;
+  const saved = m.table.last;
+  const f = {src: "nerts", dst: "foundations", text: "to a foundation"};
+  m.table.last = [{...f, n: 9}, {...f, n: 4}];
+  window.cardcore.render();
+  const seat = document.querySelector('#table [data-dst="foundations"]').dataset.lastSeat;
+  m.table.last = saved;
+  window.cardcore.render();
+  return seat;
+}"""
+
+
+@pytest.fixture(scope="module")
+def url() -> Iterator[str]:
+    with live_server(create_app(ServerConfig(ai_delay=0.01))) as base:
+        yield base
+
+
+def round_running(page: Any, n: int) -> None:
+    page.wait_for_function(
+        f"() => window.cardcore.msg.table.round_no === {n} && window.cardcore.msg.table.running",
+        timeout=10_000,
+    )
+
+
+def status(page: Any) -> str:
+    text: str = page.text_content("#status")
+    return text
+
+
+def test_closing_the_nerts_score_sheet_in_any_way_starts_the_next_round(
+    browser: Any, url: str
+) -> None:
+    page = new_page(browser, url)
+    open_room(page, QUICK_NERTS)
+    assert page.evaluate(RING_OF_THE_LATEST) == "0"
+    # 1: Esc
+    page.wait_for_function(SHEET_OPEN, timeout=15_000)
+    assert "close the score sheet" in status(page)
+    page.keyboard.press("Escape")
+    round_running(page, 2)
+    assert "Everyone plays at once" in status(page)
+    # 2: a click beside the sheet
+    page.wait_for_function(SHEET_OPEN, timeout=15_000)
+    page.mouse.click(3, 3)
+    round_running(page, 3)
+    # 3: Continue
+    page.wait_for_function(SHEET_OPEN, timeout=15_000)
+    page.click("#sheet-next")
+    round_running(page, 4)
+    assert not page.errors
