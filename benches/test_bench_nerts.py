@@ -12,7 +12,8 @@ sampled deal played 20 s forward after one candidate move) per second on one cor
 cost: thread CPU time per decision and per search of ``expert`` and ``hard`` at the same tables
 (``CARDCORE_EXPERT_GAMES`` deals, default 2, with the expert in every seat in turn;
 ``CARDCORE_EXPERT_SETTING=samples,horizon_ms,margin,first,step,z,max_loss`` times that
-``ExpertAgent`` setting instead of the built-in one, as ``research/scripts/nerts-expert-cost`` takes it).
+``ExpertAgent`` setting instead of the built-in one, as
+``research/scripts/nerts-expert-cost`` takes it).
 """
 
 from __future__ import annotations
