@@ -191,6 +191,7 @@ def sim_cmd(
         outputs.check(force=force, resume=resume)
         start = outputs.resume_point(plan) if resume else 0
     except (CardcoreError, OSError) as e:
+        outputs.release()
         raise click.UsageError(str(e)) from None
     if resume and start and start >= games:
         outputs.close(finished=True)
@@ -223,7 +224,10 @@ def sim_cmd(
     except OSError as e:
         raise click.ClickException(f"cannot write the output: {e}") from None
     finally:
-        outputs.close(finished=start + outputs.written >= games)
+        try:
+            outputs.close(finished=start + outputs.written >= games)
+        except OSError as e:
+            raise click.ClickException(f"cannot write the output: {e}") from None
     seconds = time.perf_counter() - t0
     report = build_report([summary], extra={"seconds": seconds})
     try:

@@ -8,6 +8,7 @@ apply moves; they use only this module, so they are testable without a terminal.
 from __future__ import annotations
 
 import datetime as _dt
+import itertools
 import json
 import os
 from collections.abc import Mapping, Sequence
@@ -21,7 +22,7 @@ from cardcore.cards import is_joker, is_red, rank_of, suit_of
 from cardcore.errors import IllegalMoveError
 from cardcore.games.base import HUMAN, Agent, GameSpec, get_game
 from cardcore.games.levels import PLAY_LEVELS, agent_for_level
-from cardcore.outfiles import write_text
+from cardcore.outfiles import OutputBusyError, write_text
 from cardcore.rng import Rng, derive_seed, new_seed
 
 __all__ = [
@@ -151,11 +152,24 @@ def default_replay_path(game: str, when: _dt.datetime | None = None) -> Path:
 
 def write_replay(record: Mapping[str, Any], path: str | Path | None, game: str) -> Path:
     """Writes ``record`` as one JSON line (the format ``cardcore replay`` reads); returns the
-    path (parents created)."""
-    p = Path(path) if path is not None else default_replay_path(game)
-    p.parent.mkdir(parents=True, exist_ok=True)
-    write_text(str(p), json.dumps(record, separators=(",", ":")) + "\n")
-    return p
+    path (parents created). Without ``path``, :func:`default_replay_path`, never replacing a
+    replay there: a game ending in the same second gets ``-2``, ``-3``, ... appended."""
+    text = json.dumps(record, separators=(",", ":")) + "\n"
+    if path is not None:
+        p = Path(path)
+        p.parent.mkdir(parents=True, exist_ok=True)
+        write_text(str(p), text)
+        return p
+    base = default_replay_path(game)
+    base.parent.mkdir(parents=True, exist_ok=True)
+    for k in itertools.count(1):
+        p = base if k == 1 else base.with_name(f"{base.stem}-{k}{base.suffix}")
+        try:
+            write_text(str(p), text, exclusive=True)
+        except (FileExistsError, OutputBusyError):
+            continue
+        return p
+    raise AssertionError("unreachable")  # pragma: no cover
 
 
 class _TurnState(Protocol):

@@ -8,10 +8,12 @@ from __future__ import annotations
 import contextlib
 import multiprocessing
 import os
+import select
 import signal
 import socket
 import sys
 import threading
+import time
 import warnings
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -37,10 +39,39 @@ class Backend(Protocol):
     def close(self) -> None: ...
 
 
-def _ignore_sigint() -> None:
-    # Ctrl-C is handled once, by the parent, which then stops the pool.
+def _start_worker(parent: int) -> None:
+    """A pool worker's start: Ctrl-C is handled once, by the parent, which then stops the
+    pool; and the worker ends itself when the parent is gone, however it ended (killed,
+    SIGTERM or SIGHUP, no cleanup run), so no worker (and so no forkserver or resource
+    tracker, which live while a worker does) is left running a stuck or busy agent."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     os.environ.setdefault("RAYON_NUM_THREADS", "1")
+    threading.Thread(target=_end_with, args=(parent,), name="cardcore-parent", daemon=True).start()
+
+
+def _end_with(parent: int) -> None:
+    """Waits for process ``parent`` to end, then ends this process at once. A Python thread:
+    it runs while the agent computes (the engine's search releases the GIL)."""
+    try:
+        fd = os.pidfd_open(parent)
+    except ProcessLookupError:
+        os._exit(1)
+    except (AttributeError, OSError):  # pragma: no cover - not Linux >= 5.3
+        while _alive(parent):
+            time.sleep(1.0)
+        os._exit(1)
+    select.select([fd], [], [])  # readable once the process has ended
+    os._exit(1)
+
+
+def _alive(pid: int) -> bool:  # pragma: no cover - the fallback without pidfd_open
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def machine_cores() -> int:
@@ -135,7 +166,9 @@ class LocalBackend:
         if ctx.get_start_method() == "forkserver":
             # Workers fork from a server that has imported the engine once (no threads yet).
             ctx.set_forkserver_preload(["cardcore.sim.runner", *self.preload])
-        self._pool = ProcessPoolExecutor(self.jobs, mp_context=ctx, initializer=_ignore_sigint)
+        self._pool = ProcessPoolExecutor(
+            self.jobs, mp_context=ctx, initializer=_start_worker, initargs=(os.getpid(),)
+        )
         window: deque[tuple[Chunk, Future[Timed]]] = deque()
         self._clean = False
         try:

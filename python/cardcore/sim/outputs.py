@@ -6,7 +6,11 @@ renamed to ``F`` when the run ends (finished, interrupted or failed: the records
 are whole). ``F.plan.json`` next to the records file holds the run plan until the run is
 finished; ``--resume`` continues only a run with the same plan, and first cuts the records and
 replays files to the records both hold whole, so an interrupt, a kill or a full disk can never
-leave them out of step.
+leave them out of step. A failure to write (a full disk) is an error: JSON Lines and CSV are
+cut back to the last whole batch, a Parquet file that cannot be finished is removed, and nothing
+half-written is renamed into place. One run at a time writes an output: the lock of
+:mod:`cardcore.outfiles` is held on the records and replays from the checks to the end, so a
+second run of the same files (``--force`` or ``--resume``) is refused.
 
 An existing device or FIFO (``-o /dev/null``) is written in place, needs no ``--force`` and
 cannot be resumed; a symbolic link is written through (:mod:`cardcore.outfiles`).
@@ -27,8 +31,15 @@ from typing import Any, Final
 from cardcore import __version__
 from cardcore.errors import OptionError
 from cardcore.games.schema import Col
-from cardcore.outfiles import OutputFile, checked_output, output_file, partial_path, write_text
-from cardcore.rng import derive_seed
+from cardcore.outfiles import (
+    OutputFile,
+    OutputLock,
+    checked_output,
+    lock_path,
+    output_file,
+    partial_path,
+    write_text,
+)
 from cardcore.sim.runner import RunPlan
 from cardcore.sim.writers import RecordWriter, open_writer
 
@@ -93,7 +104,11 @@ def check_paths(
     for opt, out in files.items():
         if out.is_char_device:
             continue
-        names = [out.path] if out.direct else [out.path, out.partial, plan_path(out.path)]
+        names = (
+            [out.path]
+            if out.direct
+            else [out.path, out.partial, plan_path(out.path), lock_path(out.path)]
+        )
         for name in names:
             key = os.path.realpath(name)
             other = seen.get(key)
@@ -197,6 +212,49 @@ def _check_seats(name: str, last: Mapping[str, Any], plan: RunPlan, index: int) 
             )
 
 
+def _lines(path: str, skip: int, count: int) -> Iterator[tuple[int, bytes]]:
+    """Whole lines ``skip + 1 .. skip + count`` of ``path`` with their numbers (from 1)."""
+    with open(path, "rb") as f:
+        for number, line in enumerate(f, 1):
+            if number > skip + count:
+                return
+            if number > skip:
+                yield number, line
+
+
+def _check_lines(name: str, path: str, header: bytes | None, plan: RunPlan, done: int) -> None:
+    """Every kept record must be a record of ``plan`` at its place: readable, with its
+    game, run seed, index and deal seed (a line altered by hand or garbage is refused)."""
+    skip = 1 if header is not None else 0
+    for number, line in _lines(path, skip, done):
+        index = plan.start + number - skip - 1
+        rec = _parse(line, header)
+        expected = {
+            "game": plan.game,
+            "run_seed": str(plan.seed),
+            "index": str(index),
+            "seed": str(plan.request(index).seed),
+        }
+        bad = [key for key, want in expected.items() if str(rec.get(key)) != want]
+        if bad:
+            raise OptionError(
+                f"{name} line {number} is not record {index} of this run (its "
+                f"{', '.join(bad)} differ{'s' if len(bad) == 1 else ''}); --resume keeps only "
+                "records the run wrote: cut the file before that line, or start a new file"
+            )
+
+
+def _check_replays(name: str, records: str, path: str, plan: RunPlan, done: int) -> None:
+    """Every kept replay must be the replay of its record (readable, its deal seed)."""
+    for number, line in _lines(path, 0, done):
+        index = plan.start + number - 1
+        if _parse(line, None).get("seed") != plan.request(index).seed:
+            raise OptionError(
+                f"{name} does not hold the replays of {records} (line {number} is not the "
+                f"replay of record {index})"
+            )
+
+
 def _source(path: str | None) -> str | None:
     """The newest state of an output: its ``.partial`` (a run was killed), else the file."""
     if path is None or path == "-":
@@ -237,6 +295,9 @@ class RunOutputs:
         self._appending = False
         self._writer: RecordWriter | None = None
         self._replay_writer: RecordWriter | None = None
+        self._locks: list[OutputLock] = []
+        self._failed: set[str] = set()  # outputs (paths) a write failed on
+        self._unclosed: set[str] = set()  # outputs (paths) whose writer failed to close
 
     def check(self, *, force: bool, resume: bool) -> None:
         """:func:`check_paths` for this run's outputs."""
@@ -257,6 +318,26 @@ class RunOutputs:
                     f"--resume needs regular files: {opt} {name!r} is a device or pipe, "
                     "written as the run goes and never kept to continue"
                 )
+        self._lock()
+
+    def _lock(self) -> None:
+        """Takes the lock of the records and replays (see the module docstring)."""
+        self.release()
+        try:
+            for name in (self.records, self.replays):
+                if name not in (None, "-") and not self._out(name).direct:
+                    lock = OutputLock(self._out(name).path, name)
+                    lock.acquire()
+                    self._locks.append(lock)
+        except BaseException:
+            self.release()
+            raise
+
+    def release(self) -> None:
+        """Drops the output locks (:meth:`close` does; call it when a checked run does not
+        start)."""
+        while self._locks:
+            self._locks.pop().release()
 
     @property
     def resumable(self) -> bool:
@@ -311,10 +392,10 @@ class RunOutputs:
                     f"{plan.seed}, record {index}); use the same --seed and game, or a new file"
                 )
             _check_seats(str(self.records), last, plan, index)
+            _check_lines(str(self.records), rec_src, header, plan, done)
             if rep_src is not None:
                 line, rep_end = _line(rep_src, done)
-                if _parse(line, None).get("seed") != derive_seed(plan.seed, index, "game"):
-                    raise OptionError(f"{self.replays} does not hold the replays of {self.records}")
+                _check_replays(str(self.replays), str(self.records), rep_src, plan, done)
         # checks passed: from here on the files change
         rec_path, rep_path = self._path(self.records), self._path(self.replays)
         assert rec_path is not None
@@ -389,7 +470,8 @@ class RunOutputs:
                 if self._replay_writer is not None and replays:
                     self._replay_writer.write(replays)
             except OSError:
-                self._close_writers()
+                self._failed.update(self._files())
+                self._close_writers(note=False)  # the files are cut back below
                 for p, size in sizes.items():
                     with contextlib.suppress(OSError):
                         os.truncate(partial_path(p), size)
@@ -399,28 +481,56 @@ class RunOutputs:
     def _existing_partials(self) -> list[str]:
         return [p for p in self._files() if Path(partial_path(p)).exists()]
 
-    def _close_writers(self) -> None:
-        for w in (self._writer, self._replay_writer):
-            if w is not None:
-                with contextlib.suppress(OSError):
-                    w.close()
+    def _close_writers(self, *, note: bool = True) -> OSError | None:
+        """Closes both writers; returns the first error, noting (``note``) the outputs whose
+        writer failed to close in ``_unclosed``."""
+        error: OSError | None = None
+        for w, name in ((self._writer, self.records), (self._replay_writer, self.replays)):
+            if w is None:
+                continue
+            try:
+                w.close()
+            except OSError as e:
+                error = error or e
+                path = self._path(name)
+                if note and path is not None and path != "-":
+                    self._unclosed.add(path)
         self._writer = self._replay_writer = None
+        return error
 
     def close(self, finished: bool) -> None:
         """Closes the writers and renames each output into place; a ``finished`` run drops
-        its plan. A run that stopped before its first record leaves every file as it was."""
-        with deferred_interrupt():
-            self._close_writers()
-            keep = finished or self.written > 0 or self._appending
-            for p in self._existing_partials():
-                if keep:
-                    os.replace(partial_path(p), p)
-                else:
-                    os.remove(partial_path(p))
-            if self.resumable and (finished or not keep):
-                assert self.records is not None
-                with contextlib.suppress(FileNotFoundError):
-                    os.remove(plan_path(self._out(self.records).path))
+        its plan. A run that stopped before its first record leaves every file as it was.
+
+        A writer that failed to close (a full disk) raises :class:`OSError` here, after the
+        files are settled: ``F`` is left as it was, and the output stays ``F.partial`` with
+        its plan (JSON Lines and CSV: ``--resume`` continues it). A Parquet file whose write
+        or close failed has no footer and is removed. A JSON Lines or CSV file cut back after
+        a failed write is whole and is renamed into place, as after an interrupt."""
+        try:
+            with deferred_interrupt():
+                error = self._close_writers()
+                keep = finished or self.written > 0 or self._appending
+                records = self._path(self.records)
+                lost = self.fmt == "parquet" and records in self._failed | self._unclosed
+                for p in self._existing_partials():
+                    if lost and p == records:
+                        os.remove(partial_path(p))
+                    elif p in self._unclosed:
+                        continue
+                    elif keep:
+                        os.replace(partial_path(p), p)
+                    else:
+                        os.remove(partial_path(p))
+                drop_plan = lost or ((finished or not keep) and records not in self._unclosed)
+                if self.resumable and drop_plan:
+                    assert records is not None
+                    with contextlib.suppress(FileNotFoundError):
+                        os.remove(plan_path(records))
+                if error is not None:
+                    raise error
+        finally:
+            self.release()
 
     def write_summary(self, summary: Mapping[str, Any]) -> None:
         if self.summary is not None:

@@ -18,6 +18,7 @@ from typing import IO, Any, Protocol
 
 from cardcore.errors import CardcoreError, OptionError
 from cardcore.games.schema import Col, arrow_schema, infer_columns
+from cardcore.outfiles import open_output, output_file
 
 __all__ = [
     "FORMATS",
@@ -136,6 +137,7 @@ class ParquetWriter:
         self.pending_rows = 0
         self.seen = 0
         self.writer: Any = None
+        self.stream: IO[bytes] | None = None
         self.schema: Any = None
 
     def write(self, records: Sequence[Mapping[str, Any]]) -> None:
@@ -177,15 +179,28 @@ class ParquetWriter:
 
     def _flush(self, table: Any) -> None:
         if self.writer is None:
-            self.writer = self.pq.ParquetWriter(self.path, self.schema)
+            sink: Any = self.path
+            if output_file(self.path).direct:  # a device, FIFO or descriptor: in place
+                sink = self.stream = open_output(self.path, binary=True)
+            self.writer = self.pq.ParquetWriter(sink, self.schema)
         self.writer.write_table(table.combine_chunks(), row_group_size=table.num_rows)
 
     def close(self) -> None:
-        if self.pending_rows:
-            self._flush(self.pa.concat_tables(self.pending))
-        self.pending, self.pending_rows = [], 0
-        if self.writer is not None:
-            self.writer.close()
+        """Writes the last row group and the footer; an error (a full disk) is raised, after
+        the file is closed either way."""
+        try:
+            if self.pending_rows:
+                self._flush(self.pa.concat_tables(self.pending))
+        finally:
+            self.pending, self.pending_rows = [], 0
+            writer, self.writer = self.writer, None
+            stream, self.stream = self.stream, None
+            try:
+                if writer is not None:
+                    writer.close()
+            finally:
+                if stream is not None:
+                    stream.close()
 
 
 def _has_forbidden_null(array: Any, col: Col) -> bool:
@@ -225,7 +240,7 @@ def open_writer(
         stream: IO[str] = sys.stdout
         owned = False
     else:
-        stream = open(path, "a" if append else "w", encoding="utf-8", newline="")  # noqa: SIM115
+        stream = open_output(path, append=append)
         owned = True
     if fmt == "csv":
         return CsvWriter(stream, owned, header=not append)
