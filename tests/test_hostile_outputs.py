@@ -96,7 +96,9 @@ def test_parquet_whose_row_group_cannot_be_written_fails_and_is_removed(
 
     monkeypatch.setattr(writers.ParquetWriter, "write", write)
     out = tmp_path / "a.parquet"
-    code, msg = sim("-n", "40", "--chunk-size", "5", "-o", str(out), "--replays", "r.jsonl")
+    code, msg = sim(
+        "-n", "40", "--chunk-size", "5", "-o", str(out), "--replays", str(tmp_path / "r.jsonl")
+    )
     assert code == 1, msg
     assert "No space left on device" in msg
     assert not out.exists()
