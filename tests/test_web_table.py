@@ -17,7 +17,7 @@ pytest.importorskip("uvicorn")
 
 from browser import live_server
 from cardcore.web.app import ServerConfig, create_app
-from test_web_e2e import new_page, open_room
+from test_web_e2e import blank_page, new_page, open_room
 
 QUICK_NERTS = {
     "game": "nerts",
@@ -78,3 +78,27 @@ def test_closing_the_nerts_score_sheet_in_any_way_starts_the_next_round(
     page.click("#sheet-next")
     round_running(page, 4)
     assert not page.errors
+
+
+def test_a_friend_leaves_on_their_turn_and_the_host_hands_the_seat_to_an_ai(
+    browser: Any, url: str
+) -> None:
+    host, guest = new_page(browser, url), blank_page(browser)
+    body = {"game": "spite-malice", "players": 2, "seats": ["friend"], "seed": 4, "name": "Ann"}
+    body["options"] = {"first_player": 1}  # Bob plays first
+    open_room(host, body, dealt=False)
+    host.wait_for_selector("input.invite")
+    guest.goto(host.input_value("input.invite"))
+    guest.fill("#j-name", "Bob")
+    guest.click("#dlg-join button.primary")
+    host.wait_for_function("() => window.cardcore.msg.status === 'playing'")
+    assert "Bob is playing" in status(host)
+    guest.close()  # Bob closes the tab on his turn
+    host.wait_for_function("() => window.cardcore.msg.timer")
+    assert "Bob is away: an AI plays for them in 60 s" in status(host)
+    host.on("dialog", lambda d: d.accept())
+    host.click("[data-seat-box='1'] button.hand-seat")
+    host.wait_for_function("() => window.cardcore.msg.table.current === 0", timeout=10_000)
+    assert host.evaluate("() => window.cardcore.msg.seats[1].kind") == "ai"
+    assert "Your turn" in status(host)
+    assert not host.errors

@@ -306,6 +306,9 @@ def _handle(lobby: Lobby, conn: Connection, msg: Message) -> None:
         room.start(seat)
     elif msg.type == "next":
         room.proceed(seat)
+    elif msg.type == "hand":
+        assert msg.seat is not None
+        room.hand(seat, msg.seat)
 
 
 async def _write(ws: WebSocket, conn: Connection) -> None:

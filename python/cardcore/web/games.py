@@ -22,7 +22,13 @@ from cardcore.play.common import AI_LEVELS, agent_for_level, seat_names, write_r
 from cardcore.rng import new_seed
 from cardcore.web.daily import DailyDeals
 from cardcore.web.messages import BadMessage, clean_name
-from cardcore.web.rooms import SEAT_KINDS, RoomSetup, TableFactory
+from cardcore.web.rooms import (
+    DEFAULT_TURN_SECONDS,
+    MAX_TURN_SECONDS,
+    SEAT_KINDS,
+    RoomSetup,
+    TableFactory,
+)
 from cardcore.web.tables import Table
 
 __all__ = [
@@ -34,6 +40,7 @@ __all__ = [
 ]
 
 _SEED_LIMIT: Final = 1 << 63
+MIN_TURN_SECONDS: Final = 10
 ROOM_OPTION_MAX: Final = 10_000
 """The largest value a room accepts for a numeric rules option (or the option's own maximum
 when smaller): a room plays at people's pace, and a target of 10**30 points is no game."""
@@ -82,7 +89,7 @@ def catalog() -> dict[str, Any]:
                 "options": opts,
             }
         )
-    return {"games": out, "levels": list(AI_LEVELS)}
+    return {"games": out, "levels": list(AI_LEVELS), "turn_seconds": DEFAULT_TURN_SECONDS}
 
 
 def room_maximum(option: OptionSpec) -> float | None:
@@ -129,7 +136,7 @@ def _seed(value: object) -> int:
 
 
 _ROOM_KEYS: Final = frozenset(
-    {"game", "players", "seats", "level", "name", "seed", "daily", "options"}
+    {"game", "players", "seats", "level", "name", "seed", "daily", "options", "turn_seconds"}
 )
 
 
@@ -152,7 +159,8 @@ def parse_room_request(
 
     Keys: ``game``; optional ``players``, ``seats`` (one of ``"ai"``/``"friend"`` per seat
     after the host; default all AIs), ``level`` (easy/normal/hard), ``name``, ``seed`` (int or
-    decimal string), ``daily`` (today's deal), ``options`` (rules options of the game).
+    decimal string), ``daily`` (today's deal), ``options`` (rules options of the game),
+    ``turn_seconds`` (the turn timer for a person who left: 0 or 10..3600, default 60).
     """
     _register_tables()
     try:
@@ -197,6 +205,15 @@ def parse_room_request(
         if data.get("seed") is not None
         else new_seed()
     )
+    turn_seconds = data.get("turn_seconds", DEFAULT_TURN_SECONDS)
+    if (
+        isinstance(turn_seconds, bool)
+        or not isinstance(turn_seconds, int)
+        or not (turn_seconds == 0 or MIN_TURN_SECONDS <= turn_seconds <= MAX_TURN_SECONDS)
+    ):
+        raise BadMessage(
+            f"turn_seconds must be 0 (no timer) or {MIN_TURN_SECONDS}..{MAX_TURN_SECONDS}"
+        )
     raw = data.get("options", {})
     if not isinstance(raw, dict):
         raise BadMessage("options must be an object")
@@ -213,6 +230,7 @@ def parse_room_request(
         options=options,
         seed=seed,
         daily=daily,
+        turn_seconds=turn_seconds,
     )
     return setup, name, seat_names(players)
 

@@ -15,6 +15,7 @@ type        keys                                    meaning
 ``move``    ``move``, optional ``seq``              play the legal move ``move`` (id or text)
 ``start``   —                                       host: AIs take the seats still open; start
 ``next``    —                                       close the score sheet: deal the next round
+``hand``    ``seat``                                host: an AI plays that friend's seat for good
 ``ping``    ``seq``                                 answered by ``pong`` with the same ``seq``
 ==========  ======================================  =============================================
 """
@@ -43,6 +44,7 @@ _MAX_SEQ: Final = 2**53
 _TOKEN: Final = re.compile(r"[A-Za-z0-9_-]{16,64}")
 _MOVE: Final = re.compile(r"[A-Za-z0-9:#>@_. -]{1,40}")
 _MAX_ACTION: Final = 1 << 20
+_MAX_SEATS: Final = 16
 _NAME_BAD: Final = re.compile(r"[\x00-\x1f\x7f<>&\"'`\\]")
 
 _SCHEMA: Final[dict[str, tuple[frozenset[str], frozenset[str]]]] = {
@@ -52,6 +54,7 @@ _SCHEMA: Final[dict[str, tuple[frozenset[str], frozenset[str]]]] = {
     "move": (frozenset({"move"}), frozenset({"seq"})),
     "start": (frozenset(), frozenset()),
     "next": (frozenset(), frozenset()),
+    "hand": (frozenset({"seat"}), frozenset()),
     "ping": (frozenset({"seq"}), frozenset()),
 }
 
@@ -70,6 +73,7 @@ class Message:
     token: str | None = None
     move: int | str | None = None
     seq: int | None = None
+    seat: int | None = None
 
 
 def _shown(ch: str) -> bool:
@@ -137,4 +141,5 @@ def parse_message(frame: str | bytes) -> Message:
         token=_token(data["token"], "token") if "token" in data else None,
         move=_move(data["move"]) if "move" in data else None,
         seq=_int(data["seq"], "seq", _MAX_SEQ) if "seq" in data else None,
+        seat=_int(data["seat"], "seat", _MAX_SEATS) if "seat" in data else None,
     )

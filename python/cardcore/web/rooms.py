@@ -48,6 +48,8 @@ log = logging.getLogger(__name__)
 OUTBOX_LIMIT: Final = 256
 """Messages waiting for one browser before it counts as stuck and is disconnected."""
 MAX_CONNECTIONS_PER_SEAT: Final = 4
+DEFAULT_TURN_SECONDS: Final = 60
+MAX_TURN_SECONDS: Final = 3600
 SEAT_KINDS: Final = ("ai", "friend")
 
 
@@ -69,6 +71,9 @@ class RoomSetup:
     options: Mapping[str, Any]
     seed: int
     daily: bool = False
+    turn_seconds: int = DEFAULT_TURN_SECONDS
+    """How long the table waits for a person who left on their turn before an AI plays for
+    them (until they come back); 0: for ever."""
 
     def public(self) -> dict[str, Any]:
         """What every seat's page is told: never the seed (from which every hidden card of
@@ -79,6 +84,7 @@ class RoomSetup:
             "level": self.level,
             "options": dict(self.options),
             "daily": self.daily,
+            "turn_seconds": self.turn_seconds,
         }
 
 
@@ -131,9 +137,17 @@ class Seat:
     name: str
     token: str | None = None
     conns: set[Connection] = field(default_factory=set)
+    away_since: float = 0.0
+    """When the seat's last page went away (monotonic seconds)."""
+    stand_in: bool = False
+    """An AI plays this person's seat (until they come back, or for good once the host
+    handed the seat over: ``kind`` is then ``"ai"``)."""
 
     def public(self) -> dict[str, Any]:
-        return {"name": self.name, "kind": self.kind, "connected": bool(self.conns)}
+        out = {"name": self.name, "kind": self.kind, "connected": bool(self.conns)}
+        if self.stand_in and self.kind == "human":
+            out["ai_plays"] = True
+        return out
 
 
 def new_token(nbytes: int = 24) -> str:
@@ -160,7 +174,7 @@ class Room:
         self.factory = factory
         self.clock = clock
         self.on_finish = on_finish
-        self.seats = [Seat(0, "human", host_name, new_token())]
+        self.seats = [Seat(0, "human", host_name, new_token(), away_since=clock())]
         for i, kind in enumerate(setup.seats, start=1):
             if kind not in SEAT_KINDS:
                 raise RoomError(f"seat kind must be one of {', '.join(SEAT_KINDS)}, got {kind!r}")
@@ -176,6 +190,8 @@ class Room:
         self.version = 0
         """Counts the table's changes (a seat's view is built once per version)."""
         self._views: dict[int, tuple[int, dict[str, Any]]] = {}
+        self._turn: tuple[int | None, float] = (None, 0.0)
+        """The person's seat the table waits for, and since when."""
 
     # -- seats --------------------------------------------------------------------------------
 
@@ -216,12 +232,22 @@ class Room:
         seat.conns.add(conn)
         conn.room, conn.seat = self, seat
         self.last_active = self.clock()
-        self.broadcast()
+        self._wake.set()
+        if seat.stand_in and seat.kind == "human" and self.table is not None:
+            seat.stand_in = False  # back: the AI stops playing for them
+            self.table.stand_in(seat.index, False)
+            self._changed()
+        else:
+            self.broadcast()
 
     def detach(self, conn: Connection) -> None:
-        if conn.seat is not None:
-            conn.seat.conns.discard(conn)
+        seat = conn.seat
+        if seat is not None:
+            seat.conns.discard(conn)
             self.last_active = self.clock()
+            if not seat.conns:
+                seat.away_since = self.last_active
+            self._wake.set()
             self.broadcast()
         conn.room = conn.seat = None
 
@@ -246,7 +272,48 @@ class Room:
         agents = [None if s.kind == "human" else self.setup.agent for s in self.seats]
         self.table = self.factory(self.setup, agents)
         self._task = asyncio.get_running_loop().create_task(self._drive())
+        self._note_turn()
         self.broadcast()
+
+    def hand(self, by: Seat, index: int) -> None:
+        """The host gives person's seat ``index`` to an AI for the rest of the game (a friend
+        who left, or who no longer plays); that seat's pages are told and disconnected."""
+        if by is not self.host:
+            raise RoomError("only the host can hand a seat to an AI")
+        table = self._playing()
+        if not 0 < index < len(self.seats) or self.seats[index].kind != "human":
+            raise RoomError("that seat is not a friend's")
+        seat = self.seats[index]
+        if not (seat.stand_in or table.stand_in(index, True)):
+            raise RoomError("an AI cannot take a person's seat in this game")
+        seat.kind, seat.token, seat.stand_in = "ai", None, True
+        for conn in list(seat.conns):
+            conn.push({"type": "error", "message": "the host handed your seat to an AI"})
+            conn.close("the host handed your seat to an AI")
+        self._changed()
+
+    def _note_turn(self) -> None:
+        seat = self.table.turn() if self.table is not None else None
+        if seat != self._turn[0]:
+            self._turn = (seat, self.clock())
+
+    def away_due(self) -> tuple[int, float] | None:
+        """The away seat the table waits for and when an AI starts playing for it: the turn
+        timer runs while a person's turn goes on with no page of theirs connected and
+        someone else waiting (a table nobody watches is left alone)."""
+        seat, since = self._turn
+        if seat is None or self.setup.turn_seconds <= 0 or self.status != "playing":
+            return None
+        away = self.seats[seat]
+        if away.conns or not any(s.conns for s in self.seats if s.kind == "human"):
+            return None
+        return seat, max(since, away.away_since) + self.setup.turn_seconds
+
+    def _take_over(self, seat: int) -> None:
+        assert self.table is not None
+        if self.table.stand_in(seat, True):
+            self.seats[seat].stand_in = True
+            self._changed()
 
     def _playing(self) -> Table:
         if self.table is None:
@@ -273,6 +340,7 @@ class Room:
         self.version += 1
         self.last_active = self.clock()
         assert self.table is not None
+        self._note_turn()
         outcome = self.table.outcome
         if outcome is not None and self.outcome is None:
             self.outcome = outcome
@@ -292,7 +360,13 @@ class Room:
         try:
             while self.outcome is None:
                 due = table.due()
+                away = self.away_due()
                 self._wake.clear()
+                if away is not None and away[1] <= self.clock():
+                    self._take_over(away[0])
+                    continue
+                if away is not None and (due is None or away[1] < due):
+                    due = away[1]
                 if due is None:
                     await self._wake.wait()
                     continue
@@ -338,6 +412,9 @@ class Room:
             }
         if self.error is not None:
             msg["error"] = self.error
+        away = self.away_due()
+        if away is not None:  # the page counts down from its arrival
+            msg["timer"] = {"seat": away[0], "seconds": max(0, round(away[1] - self.clock()))}
         return msg
 
     def _table_views(self, seats: list[int]) -> list[dict[str, Any] | None]:

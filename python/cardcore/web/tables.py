@@ -74,6 +74,16 @@ class Table(ABC):
         since); True when anything changed."""
         raise NotImplementedError
 
+    def turn(self) -> int | None:
+        """The person's seat the table waits for (its turn, nobody playing for it), or
+        ``None`` (an AI's turn, or a table where nobody waits for anybody, as in Nerts)."""
+        return None
+
+    def stand_in(self, seat: int, on: bool) -> bool:
+        """An AI plays person's seat ``seat`` from now on (``on``), or no longer; True when
+        that changed anything. Tables that never wait for a person need no stand-ins."""
+        return False
+
     def proceed(self, seat: int, now: float) -> bool:
         """``seat`` closed the score sheet; True when that dealt the next round or game."""
         return False

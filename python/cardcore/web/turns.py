@@ -127,8 +127,12 @@ class TurnTable(Table):
         spec = get_game(match.game.name)
         self.match = match
         self.players = len(agents)
+        self.spec = spec
         self.agents = [spec.make_agent(a) if a is not None else None for a in agents]
         self.humans = {s for s, a in enumerate(agents) if a is None}
+        self.stand_ins: dict[int, Any] = {}
+        """Person's seats an AI plays for (its owner away, or the host handed it over); the
+        record still names the seat ``human``: its moves are in the replay."""
         self.ai_delay = ai_delay
         self.last: list[dict[str, Any] | None] = [None] * self.players
         self.sheet_open: set[int] = set()
@@ -189,11 +193,30 @@ class TurnTable(Table):
         self.sheet_open.discard(seat)
         return True
 
+    def _agent(self, seat: int) -> Any:
+        agent = self.agents[seat]
+        return agent if agent is not None else self.stand_ins.get(seat)
+
     def _ai_seat(self) -> int | None:
         s = self.match.current
         if s is None or self.match.outcome is not None:
             return None
-        return s if self.agents[s] is not None else None
+        return s if self._agent(s) is not None else None
+
+    def turn(self) -> int | None:
+        s = self.match.current
+        if s is None or self.match.outcome is not None or self._agent(s) is not None:
+            return None
+        return s
+
+    def stand_in(self, seat: int, on: bool) -> bool:
+        if seat not in self.humans or on == (seat in self.stand_ins):
+            return False
+        if on:
+            self.stand_ins[seat] = self.spec.make_agent(self.match.setup.agent)
+        else:
+            del self.stand_ins[seat]
+        return True
 
     def due(self) -> float | None:
         return self.ready_at if self._ai_seat() is not None else None
@@ -202,7 +225,7 @@ class TurnTable(Table):
         seat = self._ai_seat()
         if seat is None or now < self.ready_at:
             return None
-        agent = self.agents[seat]
+        agent = self._agent(seat)
         assert agent is not None
         m = self.match
         decision = (seat, self.played)

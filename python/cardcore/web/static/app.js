@@ -144,6 +144,7 @@ async function createRoom(ev) {
     seats: [...document.querySelectorAll("[data-seat]")].map((e) => e.value),
     options,
   };
+  body.turn_seconds = Number($("f-turn").value);
   if ($("f-daily").checked) body.daily = true;
   else if ($("f-seed").value.trim()) body.seed = $("f-seed").value.trim();
   store.set("name", body.name);
@@ -270,7 +271,7 @@ function seatName(i) {
   const msg = ui.msg;
   if (i === msg.seat) return "You";
   const s = msg.seats[i];
-  return s.name + (s.kind === "ai" ? " (AI)" : s.connected ? "" : " (away)");
+  return s.name + (s.kind === "ai" ? " (AI)" : s.ai_plays ? " (away: an AI plays)" : s.connected ? "" : " (away)");
 }
 
 // ---- rendering ------------------------------------------------------------------------------
@@ -292,9 +293,35 @@ function render() {
     const ctx = { me: msg.seat, n: msg.seats.length, name: seatName, around: around(msg.seats.length, msg.seat), h, ui };
     game.render(table, msg.table, ctx);
     decorate(table, msg.table);
+    if (msg.host && msg.status === "playing" && !game.realtime) handButtons(table, msg);
   } else table.replaceChildren();
   renderStatus(msg, game);
   renderSheet(msg);
+}
+
+/** The host's "AI plays" button on each friend's seat: an AI takes that seat for good. */
+function handButtons(root, msg) {
+  msg.seats.forEach((s, i) => {
+    const who = root.querySelector(`[data-seat-box="${i}"] .who`);
+    if (i === msg.seat || s.kind !== "human" || !who) return;
+    const b = h("button", { type: "button", class: "hand-seat", title: `An AI plays ${s.name}'s seat for the rest of the game`, text: "AI plays" });
+    b.onclick = () => {
+      if (confirm(`Hand ${s.name}'s seat to an AI for the rest of the game?`)) send({ type: "hand", seat: i });
+    };
+    who.append(b);
+  });
+}
+
+/** "Bob is away: an AI plays for them in 42 s", counted down from the message's arrival. */
+function timerText(msg) {
+  const t = msg.timer;
+  if (!t) return "";
+  if (ui.timerKey !== JSON.stringify(t)) {
+    ui.timerKey = JSON.stringify(t);
+    ui.timerEnd = performance.now() + t.seconds * 1000;
+  }
+  const left = Math.max(0, Math.ceil((ui.timerEnd - performance.now()) / 1000));
+  return `${msg.seats[t.seat].name} is away: an AI plays for them in ${left} s.`;
 }
 
 function renderWaiting(box, msg) {
@@ -316,8 +343,11 @@ function renderStatus(msg, game) {
   if (msg.status === "error") text = "The table stopped: " + msg.error;
   else if (msg.status === "over") text = "Game over. " + resultText(msg);
   else if (t) text = game.status ? game.status(t, { me: msg.seat, name: seatName }) : "";
+  if (msg.timer && msg.status === "playing") text = timerText(msg);
   if (ui.rtt !== null) text += `  ·  ${Math.round(ui.rtt)} ms`;
   $("status").textContent = text;
+  clearTimeout(ui.timerTick);
+  if (msg.timer) ui.timerTick = setTimeout(() => { if (ui.msg === msg) renderStatus(msg, game); }, 1000);
 }
 
 function resultText(msg) {

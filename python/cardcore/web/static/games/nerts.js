@@ -39,6 +39,7 @@ function layout(h, v, seat, mine) {
 
 export default {
   dropAnywhere: true,
+  realtime: true, // nobody waits for anybody: no turn timer, no seat handed to an AI
 
   render(root, v, ctx) {
     const { h, me } = ctx;

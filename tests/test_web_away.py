@@ -1,0 +1,187 @@
+"""Away players (issue #29): a friend who leaves on their turn does not freeze the room.
+
+The room's turn timer runs while it is an away person's turn and someone else is at the
+table; then an AI plays that seat until its owner comes back. The host can hand a friend's
+seat to an AI for good. Driven on a fake clock, the rooms' own event loop and the real
+Three-Thirteen table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+import pytest
+
+pytest.importorskip("starlette")
+
+from cardcore.web import games
+from cardcore.web.patch import Mirror
+from cardcore.web.rooms import Connection, Lobby, Room, RoomError
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.t = 1000.0
+
+    def __call__(self) -> float:
+        return self.t
+
+
+class Page:
+    """A connection and the state it was sent."""
+
+    def __init__(self) -> None:
+        self.conn = Connection()
+        self.mirror = Mirror()
+        self.errors: list[str] = []
+
+    @property
+    def state(self) -> dict[str, Any]:
+        q = self.conn.outbox
+        while not q.empty():
+            text = q.get_nowait()
+            if text is None:
+                continue
+            msg = json.loads(text)
+            if msg["type"] == "error":
+                self.errors.append(msg["message"])
+            self.mirror.feed(msg)
+        assert self.mirror.state is not None
+        return self.mirror.state
+
+
+async def until(check: Callable[[], bool], what: str) -> None:
+    for _ in range(400):
+        if check():
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"never: {what}")
+
+
+def two_friends(turn_seconds: int = 30) -> tuple[Clock, Lobby, Room, Page, Page]:
+    clock = Clock()
+    lobby = Lobby(games.table_factory(ai_delay=0), clock=clock)
+    body = {"game": "three-thirteen", "players": 2, "seats": ["friend"], "seed": 3}
+    setup, host_name, names = games.parse_room_request(
+        json.dumps({**body, "name": "Ann", "turn_seconds": turn_seconds})
+    )
+    room = lobby.create(setup, host_name, names)
+    host, guest = Page(), Page()
+    room.attach(room.host, host.conn)
+    room.attach(room.join("Bob"), guest.conn)
+    return clock, lobby, room, host, guest
+
+
+def current(room: Room) -> int | None:
+    assert room.table is not None
+    return room.table.turn()
+
+
+async def host_plays_until_bobs_turn(room: Room, host: Page) -> None:
+    while room.table.match.current != 1:  # type: ignore[union-attr]
+        room.move(room.host, host.state["table"]["legal"][-1]["id"])
+    assert current(room) == 1
+
+
+def run(scenario: Callable[[], Coroutine[Any, Any, None]]) -> None:
+    asyncio.run(scenario())
+
+
+def test_an_ai_plays_for_a_friend_who_left_on_their_turn_until_they_return() -> None:
+    async def scenario() -> None:
+        clock, lobby, room, host, guest = two_friends(turn_seconds=30)
+        await host_plays_until_bobs_turn(room, host)
+        room.detach(guest.conn)  # Bob closes the tab on his turn
+        assert host.state["timer"] == {"seat": 1, "seconds": 30}
+        clock.t += 29
+        room._wake.set()
+        await asyncio.sleep(0.05)
+        assert current(room) == 1  # still waiting for Bob
+        clock.t += 2
+        room._wake.set()
+        await until(lambda: room.table.match.current == 0, "the AI played Bob's turn")  # type: ignore[union-attr]
+        assert host.state["seats"][1] == {
+            "name": "Bob",
+            "kind": "human",
+            "connected": False,
+            "ai_plays": True,
+        }
+        assert "timer" not in host.state
+        # Ann plays; the AI plays Bob's next turn at the AIs' pace, no timer this time
+        room.move(room.host, host.state["table"]["legal"][-1]["id"])
+        while room.table.match.current == 0:  # type: ignore[union-attr]
+            room.move(room.host, host.state["table"]["legal"][-1]["id"])
+        clock.t += 1
+        room._wake.set()
+        await until(lambda: room.table.match.current == 0, "the AI played again")  # type: ignore[union-attr]
+        # Bob comes back: his seat is his again, and the timer waits for him on his turn
+        back = Page()
+        room.attach(room.seat_for(room.seats[1].token or ""), back.conn)
+        assert "ai_plays" not in back.state["seats"][1]
+        await host_plays_until_bobs_turn(room, host)
+        clock.t += 3600
+        room._wake.set()
+        await asyncio.sleep(0.05)
+        assert current(room) == 1  # he is here: nobody plays for him
+        await lobby.close()
+
+    run(scenario)
+
+
+def test_no_timer_when_nobody_waits_or_when_it_is_off() -> None:
+    async def scenario() -> None:
+        clock, lobby, room, host, guest = two_friends(turn_seconds=30)
+        await host_plays_until_bobs_turn(room, host)
+        room.detach(guest.conn)
+        room.detach(host.conn)  # nobody at the table: nothing to hurry
+        assert room.away_due() is None
+        await lobby.close()
+
+        clock, lobby, room, host, guest = two_friends(turn_seconds=0)
+        await host_plays_until_bobs_turn(room, host)
+        room.detach(guest.conn)
+        clock.t += 10**6
+        room._wake.set()
+        await asyncio.sleep(0.05)
+        assert current(room) == 1
+        assert "timer" not in host.state
+        await lobby.close()
+
+    run(scenario)
+
+
+def test_the_host_hands_a_seat_to_an_ai_for_good() -> None:
+    async def scenario() -> None:
+        clock, lobby, room, host, guest = two_friends()
+        await host_plays_until_bobs_turn(room, host)
+        bob = room.seats[1]
+        token = bob.token
+        with pytest.raises(RoomError, match="only the host"):
+            room.hand(bob, 0)
+        with pytest.raises(RoomError, match="not a friend's"):
+            room.hand(room.host, 0)
+        room.hand(room.host, 1)  # Bob is still connected, but no longer plays
+        assert guest.conn.closed
+        assert guest.state["seat"] == 1
+        assert guest.errors == ["the host handed your seat to an AI"]
+        assert host.state["seats"][1]["kind"] == "ai"
+        clock.t += 1
+        room._wake.set()
+        await until(lambda: room.table.match.current == 0, "the AI played Bob's turn")  # type: ignore[union-attr]
+        with pytest.raises(RoomError, match="does not belong"):
+            room.seat_for(token or "")
+        await lobby.close()
+
+    run(scenario)
+
+
+def test_turn_seconds_are_checked() -> None:
+    for bad in (5, 3601, -1, True, 30.5, "60"):
+        body = {"game": "three-thirteen", "turn_seconds": bad}
+        with pytest.raises(ValueError, match="turn_seconds"):
+            games.parse_room_request(json.dumps(body))
+    setup, _, _ = games.parse_room_request('{"game": "nerts"}')
+    assert setup.turn_seconds == 60
