@@ -1,4 +1,4 @@
-"""Card model and text notation (RULES §1).
+"""Card model and text notation (`docs/cards.md`).
 
 A :class:`Card` is a face plus the deck it came from. Faces are small ints: naturals
 ``suit * 13 + (rank - 1)`` (suits ``c d h s``, ranks A=1 … K=13), jokers ``52 + (k - 1)`` for

@@ -115,6 +115,7 @@ def test_help_screen(tmp_path: Path) -> None:
             await pilot.press("question_mark")
             await pilot.pause()
             assert "Three-Thirteen Rummy" in app.screen.panel.plain  # type: ignore[attr-defined]
+            assert "cardcore rules three-thirteen" in app.screen.panel.plain  # type: ignore[attr-defined]
             before = _snapshot(app.session.state)
             await pilot.press("s")  # keys go to the help screen, not the table
             assert _snapshot(app.session.state) == before

@@ -12,6 +12,7 @@ from cardcore.cli.melds import melds_cmd
 from cardcore.cli.play import play_cmd
 from cardcore.cli.replay import replay_cmd
 from cardcore.cli.report import report_cmd
+from cardcore.cli.rules import rules_cmd
 from cardcore.cli.serve import serve_cmd
 from cardcore.cli.shuffle import shuffle_cmd
 from cardcore.cli.sim import sim_cmd
@@ -41,6 +42,7 @@ _COMMANDS = (
     play_cmd,
     serve_cmd,
     games_cmd,
+    rules_cmd,
     melds_cmd,
     shuffle_cmd,
 )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from cardcore.games.base import get_game, registered_games
+from cardcore.rules import RULES_GAMES
 
 __all__ = ["games_cmd"]
 
@@ -32,6 +33,8 @@ def games_cmd(game: str | None) -> None:
     )
     if spec.description:
         click.echo(spec.description)
+    if game in RULES_GAMES:
+        click.echo(f"rules: cardcore rules {game}")
     click.echo(f"agents: {', '.join(spec.agents)} (default {spec.default_agent})")
     click.echo("options (--option key=value):")
     for o in spec.options:

@@ -4,8 +4,8 @@ The ladder is ``random``, ``easy``, ``normal``, ``hard``, ``expert``. A level na
 of its candidate agents that the game has (``hard`` is the game's default agent), so a game
 without an ``expert`` or a ``normal`` agent plays its next stronger one there. ``cardcore play``
 and ``cardcore serve`` offer every level but ``random``. ``docs/agents.md`` rates every rung of
-every game (``research/scripts/ladder``: a round robin of the levels, Bradley–Terry ratings on the Elo
-scale with 95% intervals).
+every game (``research/scripts/ladder``: a round robin of the levels, Bradley–Terry ratings on the
+Elo scale with 95% intervals).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The real-time Nerts round as a deterministic discrete-event simulation (RULES §4.5).
+"""The real-time Nerts round as a deterministic discrete-event simulation.
 
 Time is an integer millisecond clock from round start. Every action is an event ``(t_exec,
 tiebreak, seat)``: events run in order of ``t_exec``, then ``tiebreak`` (a u64 drawn from the

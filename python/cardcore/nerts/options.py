@@ -1,4 +1,4 @@
-"""Nerts options (RULES §4.7) and the speed profiles of the real-time model (RULES §4.5)."""
+"""Nerts options (`cardcore rules nerts`) and the speed profiles of the real-time model."""
 
 from __future__ import annotations
 
@@ -59,7 +59,7 @@ OPTION_SPECS: Final[tuple[OptionSpec, ...]] = (
 
 @dataclass(frozen=True, slots=True)
 class SpeedProfile:
-    """Reaction-time profile of a table speed (RULES §4.5): medians in ms per action class."""
+    """Reaction-time profile of a table speed: medians in ms per action class."""
 
     name: str
     m_play: int
@@ -86,7 +86,7 @@ SPEED_PROFILES: Final[Mapping[str, SpeedProfile]] = {
 
 @dataclass(frozen=True, slots=True)
 class Options:
-    """Validated options of one round or match (RULES §4.7)."""
+    """Validated options of one round or match (`cardcore rules nerts`)."""
 
     num_players: int = 2
     nerts_pile_size: int = 13

@@ -1,4 +1,4 @@
-"""Nerts rules (RULES §4), one module per responsibility, re-exported here:
+"""Nerts rules (`cardcore rules nerts`), one module per responsibility, re-exported here:
 :mod:`~cardcore.nerts.options` (options and speed profiles), :mod:`~cardcore.nerts.actions`
 (typed actions, move codes, notation) and :mod:`~cardcore.nerts.table` (layouts, foundations,
 legality, transitions, undo, scoring).

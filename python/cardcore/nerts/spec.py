@@ -184,7 +184,8 @@ MAX_MATCH_ROUNDS = 1000
 
 
 def _match_over(totals: Sequence[int], target: int) -> bool:
-    """RULES §4.3: some total reached ``target`` and the highest total is unique."""
+    """The rules (`cardcore rules nerts`): some total reached ``target`` and the highest total is
+    unique."""
     return match_winner(totals, target) is not None
 
 
@@ -229,7 +230,8 @@ class NertsMatch:
 
     @property
     def over(self) -> bool:
-        """RULES §4.3: some total reached the target and the highest total is unique."""
+        """The rules (`cardcore rules nerts`): some total reached the target and the highest total
+        is unique."""
         return _match_over(self.totals, self.options.target_score)
 
     def record(self, head: Mapping[str, Any]) -> dict[str, Any]:
@@ -257,7 +259,8 @@ class NertsMatch:
 
 
 def play_match(request: GameRequest) -> dict[str, Any]:
-    """Rounds until a total reaches ``target_score`` with a unique leader (RULES §4.3)."""
+    """Rounds until a total reaches ``target_score`` with a unique leader (`cardcore rules
+    nerts`)."""
     opts = _options(request.players, request.options)
     agents = _agent_names(request.agents, request.players)
     match = NertsMatch(request.seed, opts, request.agents, replay=request.replay)
@@ -496,7 +499,7 @@ SPEC = register_game(
         play=play,
         verify_replay=verify_replay,
         play_match=play_match,
-        description="Real-time race (discrete-event engine, table speeds); one record per round.",
+        description="Everyone plays at once: race to empty your Nerts pile onto the foundations.",
         check_options=Options.from_mapping,
         record_schema=RECORD_SCHEMA,
         match_schema=MATCH_SCHEMA,

@@ -1,4 +1,4 @@
-"""The Nerts table (RULES §4): every player's layout and the shared foundations;
+"""The Nerts table (`cardcore rules nerts`): every player's layout and the shared foundations;
 :class:`NertsTable` validates and applies actions (:meth:`NertsTable.is_legal` /
 :meth:`NertsTable.apply`), lists them with the Rust generator
 (``cardcore._core.nerts_move_codes``), undoes them and scores the round. It knows nothing about
@@ -101,8 +101,8 @@ class _UndoRecord:
 class NertsTable:
     """Every layout plus the shared foundations; validates and applies actions.
 
-    ``decks[s]`` is seat ``s``'s 52 card ids in shuffled order, dealt from the front (RULES
-    §4.1): Nerts pile, one card per work pile, the rest the stock (its first card on top).
+    ``decks[s]`` is seat ``s``'s 52 card ids in shuffled order, dealt from the front (`cardcore
+    rules nerts`): Nerts pile, one card per work pile, the rest the stock (its first card on top).
     """
 
     __slots__ = (
@@ -450,7 +450,7 @@ class NertsTable:
         return counts
 
     def scores(self, caller: int | None) -> list[int]:
-        """Round scores (RULES §4.3)."""
+        """Round scores (`cardcore rules nerts`)."""
         o = self.options
         counts = self.foundation_counts()
         out = [

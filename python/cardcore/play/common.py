@@ -60,7 +60,7 @@ def daily_seed(day: _dt.date | None = None) -> int:
 
 
 def seat_names(players: int) -> list[str]:
-    """Display names: seat 0 is "You", the others clockwise from your left (RULES §0)."""
+    """Display names: seat 0 is "You", the others clockwise from your left."""
     table = {
         2: ["Top"],
         3: ["Left", "Right"],

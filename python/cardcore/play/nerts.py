@@ -234,6 +234,7 @@ class NertsApp(TableApp):
 
     TITLE = "cardcore · Nerts"
     HELP: ClassVar[str] = HELP_NERTS
+    RULES: ClassVar[str] = "nerts"
     KEYS: ClassVar[str] = KEYS_NERTS
 
     def __init__(self, config: PlayConfig, *, realtime: bool = True) -> None:

@@ -47,7 +47,8 @@ CENTRE_KEYS = "zxcvbnm,"
 
 
 class SpiteSession(TurnSession[State]):
-    """A match against the AIs: games until a total reaches ``target_score`` (RULES §3.5).
+    """A match against the AIs: games until a total reaches ``target_score`` (`cardcore rules
+    spite-malice`).
 
     Game ``g`` of a match seeded ``S`` is dealt from ``derive_seed(S, g, "match-game")``, as in
     ``GameSpec.play_match``; the match record it builds is what ``verify_replay`` checks.
@@ -203,6 +204,7 @@ class SpiteMaliceApp(TableApp):
 
     TITLE = "cardcore · Spite & Malice"
     HELP: ClassVar[str] = HELP_SPITE
+    RULES: ClassVar[str] = "spite-malice"
     KEYS: ClassVar[str] = KEYS_SPITE
 
     def __init__(self, config: PlayConfig) -> None:

@@ -162,6 +162,7 @@ class ThreeThirteenApp(TableApp):
 
     TITLE = "cardcore · Three-Thirteen"
     HELP: ClassVar[str] = HELP_3_13
+    RULES: ClassVar[str] = "three-thirteen"
     KEYS: ClassVar[str] = KEYS_3_13
 
     def __init__(self, config: PlayConfig) -> None:

@@ -94,6 +94,7 @@ class TableApp(App[None]):
     BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+q", "quit", "Quit", show=False)]
     HELP: ClassVar[str] = ""
     KEYS: ClassVar[str] = ""
+    RULES: ClassVar[str] = ""  # the game's rules page: ``cardcore rules RULES``
 
     def __init__(self, config: PlayConfig) -> None:
         super().__init__()
@@ -157,7 +158,8 @@ class TableApp(App[None]):
             self.refresh_view()
 
     def open_help(self) -> None:
-        body = Text(self.HELP.strip() + "\n\nKeys\n" + self.KEYS.strip() + "\n")
+        rules = f"\n\nThe complete rules: cardcore rules {self.RULES}" if self.RULES else ""
+        body = Text(self.HELP.strip() + rules + "\n\nKeys\n" + self.KEYS.strip() + "\n")
         self.push_screen(HelpScreen("Help", body))
 
     def show_sheet(

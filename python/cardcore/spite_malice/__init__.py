@@ -1,4 +1,5 @@
-"""Spite & Malice (2-4 players, RULES §3): engine, turn planner, agents, records and replays.
+"""Spite & Malice (2-4 players, `cardcore rules spite-malice`): engine, turn planner, agents,
+records and replays.
 
 Quick start (the embedding protocol, ``docs/embedding.md``)::
 

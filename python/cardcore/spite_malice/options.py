@@ -1,4 +1,4 @@
-"""Spite & Malice options (RULES §3.7): :data:`OPTION_SPECS` and the validated
+"""Spite & Malice options (`cardcore rules spite-malice`): :data:`OPTION_SPECS` and the validated
 :class:`Options` with the sizes derived from them (decks, jokers, stack tops, slots)."""
 
 from __future__ import annotations
@@ -89,7 +89,8 @@ _SPECS_BY_NAME: Final = {o.name: o for o in OPTION_SPECS}
 
 @dataclass(frozen=True, slots=True)
 class Options:
-    """Validated rules of one game (RULES §3.7); ``None`` values are resolved per player count."""
+    """Validated rules of one game (`cardcore rules spite-malice`); ``None`` values are resolved per
+    player count."""
 
     num_players: int = 2
     num_decks: int | None = None

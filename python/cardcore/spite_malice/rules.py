@@ -1,4 +1,5 @@
-"""Spite & Malice rules (RULES §3), one module per responsibility, re-exported here:
+"""Spite & Malice rules (`cardcore rules spite-malice`), one module per responsibility, re-exported
+here:
 :mod:`~cardcore.spite_malice.options` (options), :mod:`~cardcore.spite_malice.moves` (card
 values and notation, typed moves) and :mod:`~cardcore.spite_malice.state` (the game in
 progress: deal, legal moves, transitions, scoring, observations, the embedding protocol).

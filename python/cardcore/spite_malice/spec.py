@@ -174,7 +174,8 @@ def game_record(
 
 
 def match_over(totals: Sequence[int], target: int) -> bool:
-    """RULES §3.5: the match ends with the game in which some total reaches ``target``."""
+    """The rules (`cardcore rules spite-malice`): the match ends with the game in which some total
+    reaches ``target``."""
     return max(totals) >= target
 
 
@@ -487,7 +488,7 @@ SPEC: Final = register_game(
         verify_replay=verify_replay,
         description=(
             "Race to empty your pay-off pile onto shared A..Q centre stacks; kings are wild "
-            "(G4A 1.9.1 rules for 2 players, RULES §3)."
+            "(G4A 1.9.1 rules for 2 players, `cardcore rules spite-malice`)."
         ),
         check_options=Options.from_mapping,
         record_schema=RECORD_SCHEMA,

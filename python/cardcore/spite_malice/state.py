@@ -1,4 +1,5 @@
-"""Spite & Malice state (RULES §3): the game in progress (deal, legal moves, transitions,
+"""Spite & Malice state (`cardcore rules spite-malice`): the game in progress (deal, legal moves,
+transitions,
 scoring, the embedding protocol) and what one seat observes.
 
 Cards are physical ids (ints, ``deck * 52 + suit * 13 + rank - 1``; jokers after every
@@ -120,8 +121,8 @@ class State(api.EngineState["SpiteMaliceGame"], api.State[Move]):
 
     @classmethod
     def new(cls, options: Options, seed: int, *, log_events: bool = False) -> State:
-        """Deals a game from ``seed`` (RULES §3.1), picks the first player and refills nothing
-        (hands are dealt full)."""
+        """Deals a game from ``seed`` (`cardcore rules spite-malice`), picks the first player and
+        refills nothing (hands are dealt full)."""
         o = options
         rng = Rng.for_stream(api.check_seed(seed), 0, "deck")
         order = rng.permutation(o.total_cards)

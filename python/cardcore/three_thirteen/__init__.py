@@ -1,4 +1,5 @@
-"""Three-Thirteen Rummy (RULES §2): exact wildcard meld solver, game engine, AIs, records.
+"""Three-Thirteen Rummy (`cardcore rules three-thirteen`): exact wildcard meld solver, game engine,
+AIs, records.
 
 >>> from cardcore.three_thirteen import min_deadwood, best_melds
 >>> min_deadwood("3c 9h Kd", wild="3")

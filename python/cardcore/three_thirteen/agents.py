@@ -26,37 +26,37 @@ is a memo of its own last solver answer (same input, same output), so a game rep
   the position after it (deadwood, ``hard``'s one-draw look-ahead in parts, wilds held, feeding the
   opponents' pickups, the opponents' pickups), one weight vector per round size and own turn, fitted
   on ``hard`` self-play in which every option was played to the end of the round on the same cards
-  (``cardcore_engine::three_thirteen_value``, ``research/scripts/tt-value-fit``); the least wins. The draws
-  ``hard`` weighs (taking the pile top lowers the deadwood) are decided by a fitted draw value (the
-  position after taking the top and the value's discard against the hand's one-draw look-ahead,
-  fitted on both draws played to the end of the round on the same cards); ``search="value"`` (the
-  default before) keeps ``hard``'s draws. No deals and no random numbers: the stock is averaged over
-  by the look-ahead features. The searches by determinized sampling are options: at each decision
-  the agent deals the cards it has not seen at random, consistently with its observation (an
-  opponent's hidden cards are the ones it kept from as many cards as it has drawn, ``infer_hands``),
-  ``rollouts`` times. ``search="lap"``: for each move ``hard`` weighs (both draws; the discards near
-  the least deadwood) it plays the other seats' next turns greedily in every deal: the share of
-  deals in which an opponent goes out before its next turn is the chance ``p`` that its next turn is
-  its last. A move is valued ``(1 - p) * hard's value + p * the expected deadwood after a final
-  turn`` (``risk_weight`` scales ``p``); ``hard``'s move when nothing is at risk. ``search="round"``
-  is the earlier search: every candidate played to the end of the round in each deal with greedy
-  play (``hard_rollouts``: its own later turns as ``hard``), ``hard``'s move replaced only by one
-  ahead by more than ``margin`` standard errors. ``search="pimc"``: ``hard``'s candidates (both
-  draws; its discards) each played to the end of the round in every deal with ``hard`` for every
-  seat (determinized Monte Carlo), ``hard``'s move replaced by one ahead by more than ``margin``
-  standard errors; about 4 ms a deal per decision, weaker than ``hard`` at the budgets measured
-  (``docs/agents.md``). ``search="laphard"``: the lap search with the other seats' turns played by
-  ``hard`` (about 4x the lap search's cost at 16 deals; level with it). ``search="infer"``: the
-  pimc search in deals weighted by the opponents' observed choices: the round's public history
-  (:func:`round_history`: each turn's draw, stock or the pile card, and its discard) is replayed
-  for each opponent under a hypothesised hand with ``hard``'s decisions, a choice ``hard`` would
-  not make scoring ``infer_epsilon``; a Metropolis chain over the opponents' dealt cards and stock
-  draws gives the deals (``cardcore_engine::three_thirteen_infer``). ``search="win"``: the
-  ``valuedraw`` agent playing for the game, not the round: each of ``hard``'s discard options is
-  valued by an estimate of the chance of winning the game after it, from the match totals
-  (``observation.totals``), the rounds left and a normal approximation of the final totals (this
-  round's margin: mean from the fitted values, variance fitted on the same self-play; the rounds
-  to come: a fitted variance per round size; ``cardcore_engine::three_thirteen_win``,
+  (``cardcore_engine::three_thirteen_value``, ``research/scripts/tt-value-fit``); the least wins.
+  The draws ``hard`` weighs (taking the pile top lowers the deadwood) are decided by a fitted draw
+  value (the position after taking the top and the value's discard against the hand's one-draw
+  look-ahead, fitted on both draws played to the end of the round on the same cards);
+  ``search="value"`` (the default before) keeps ``hard``'s draws. No deals and no random numbers:
+  the stock is averaged over by the look-ahead features. The searches by determinized sampling are
+  options: at each decision the agent deals the cards it has not seen at random, consistently with
+  its observation (an opponent's hidden cards are the ones it kept from as many cards as it has
+  drawn, ``infer_hands``), ``rollouts`` times. ``search="lap"``: for each move ``hard`` weighs (both
+  draws; the discards near the least deadwood) it plays the other seats' next turns greedily in
+  every deal: the share of deals in which an opponent goes out before its next turn is the chance
+  ``p`` that its next turn is its last. A move is valued ``(1 - p) * hard's value + p * the expected
+  deadwood after a final turn`` (``risk_weight`` scales ``p``); ``hard``'s move when nothing is at
+  risk. ``search="round"`` is the earlier search: every candidate played to the end of the round in
+  each deal with greedy play (``hard_rollouts``: its own later turns as ``hard``), ``hard``'s move
+  replaced only by one ahead by more than ``margin`` standard errors. ``search="pimc"``: ``hard``'s
+  candidates (both draws; its discards) each played to the end of the round in every deal with
+  ``hard`` for every seat (determinized Monte Carlo), ``hard``'s move replaced by one ahead by more
+  than ``margin`` standard errors; about 4 ms a deal per decision, weaker than ``hard`` at the
+  budgets measured (``docs/agents.md``). ``search="laphard"``: the lap search with the other seats'
+  turns played by ``hard`` (about 4x the lap search's cost at 16 deals; level with it).
+  ``search="infer"``: the pimc search in deals weighted by the opponents' observed choices: the
+  round's public history (:func:`round_history`: each turn's draw, stock or the pile card, and its
+  discard) is replayed for each opponent under a hypothesised hand with ``hard``'s decisions, a
+  choice ``hard`` would not make scoring ``infer_epsilon``; a Metropolis chain over the opponents'
+  dealt cards and stock draws gives the deals (``cardcore_engine::three_thirteen_infer``).
+  ``search="win"``: the ``valuedraw`` agent playing for the game, not the round: each of ``hard``'s
+  discard options is valued by an estimate of the chance of winning the game after it, from the
+  match totals (``observation.totals``), the rounds left and a normal approximation of the final
+  totals (this round's margin: mean from the fitted values, variance fitted on the same self-play;
+  the rounds to come: a fitted variance per round size; ``cardcore_engine::three_thirteen_win``,
   ``research/scripts/tt-win-fit``). One Rust call per decision
   (``cardcore_engine::three_thirteen_expert``), every random choice seeded from the seat's ``rng``;
   with ``time_ms`` the searches deal for that long instead (not reproducible).

@@ -1,4 +1,5 @@
-"""Exact Three-Thirteen meld solver (RULES §2.4–2.5): minimum deadwood and optimal arrangements.
+"""Exact Three-Thirteen meld solver (the rules: `cardcore rules three-thirteen`): minimum deadwood
+and optimal arrangements.
 
 The work happens in Rust (``cardcore._core``), card text and ``Card`` lists included (no Python
 work per card; ``min_deadwood`` and ``min_deadwood_batch`` are Rust functions).
@@ -58,7 +59,7 @@ _WILD_TEXT: Final[dict[str, int]] = {
 
 @dataclass(frozen=True, slots=True)
 class MeldRules:
-    """Scoring and ace variant of the meld rules (RULES §2.5, §2.9)."""
+    """Scoring and ace variant of the meld rules (`cardcore rules three-thirteen`)."""
 
     ace_mode: str = "low"
     """``"low"`` (A-2-3, ace 1), ``"high"`` (Q-K-A, ace 15) or ``"both"`` (either end, 15)."""

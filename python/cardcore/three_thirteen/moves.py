@@ -1,5 +1,5 @@
-"""Three-Thirteen moves and card values (RULES §2): the typed moves, their notation and replay
-codes, action ids, face tables and the deadwood value of a card."""
+"""Three-Thirteen moves and card values (`cardcore rules three-thirteen`): the typed moves, their
+notation and replay codes, action ids, face tables and the deadwood value of a card."""
 
 from __future__ import annotations
 
@@ -143,7 +143,8 @@ def action_table(num_decks: int, jokers: int) -> bytes:
 
 
 def card_points(face: int, wild_rank: int, rules: MeldRules) -> int:
-    """Deadwood value of one unmelded card (RULES §2.5 and §2.9) by face code: the Python twin
+    """Deadwood value of one unmelded card (`cardcore rules three-thirteen`) by face code: the
+    Python twin
     of ``meld::card_value`` in ``rust/cardcore-engine/src/meld/mod.rs`` (the solver scores
     hands with that one; ``tests/three_thirteen/test_three_thirteen_rules.py`` holds the two
     equal for every face, wild rank and scoring option)."""

@@ -1,4 +1,5 @@
-"""Three-Thirteen options (RULES §2.9): the option specs and the validated :class:`Options`."""
+"""Three-Thirteen options (`cardcore rules three-thirteen`): the option specs and the validated
+:class:`Options`."""
 
 from __future__ import annotations
 
@@ -68,7 +69,8 @@ OPTION_SPECS: Final[tuple[OptionSpec, ...]] = (
 
 @dataclass(frozen=True, slots=True)
 class Options:
-    """Validated Three-Thirteen options (RULES §2.9); defaults are the user's rules."""
+    """Validated Three-Thirteen options (`cardcore rules three-thirteen`); defaults are the user's
+    rules."""
 
     num_players: int = 4
     num_decks: int = 2

@@ -1,4 +1,5 @@
-"""Three-Thirteen Rummy rules (RULES §2), one module per responsibility, re-exported here:
+"""Three-Thirteen Rummy rules (`cardcore rules three-thirteen`), one module per responsibility,
+re-exported here:
 :mod:`~cardcore.three_thirteen.options` (options), :mod:`~cardcore.three_thirteen.moves`
 (typed moves, notation, action ids and card values) and :mod:`~cardcore.three_thirteen.state`
 (the game in progress: deal, round flow, legal moves, transitions, scoring, observations, the

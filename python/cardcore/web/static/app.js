@@ -581,11 +581,13 @@ function onKey(ev) {
 // ---- panels ---------------------------------------------------------------------------------
 
 function openHelp() {
-  const g = GAMES[ui.msg?.setup.game || document.querySelector("input[name=game]:checked")?.value || "three-thirteen"];
+  const name = ui.msg?.setup.game || document.querySelector("input[name=game]:checked")?.value || "three-thirteen";
+  const g = GAMES[name];
   const body = $("help-body");
   body.replaceChildren();
   body.append(...g.help(h));
   body.append(
+    h("p", { text: `The complete rules, with every variant and worked examples: run \`cardcore rules ${name}\` in a terminal.` }),
     h("h3", { text: "Playing here" }),
     h("p", { text: "Click or tap a card to pick it up, then a lit pile to play it; or drag it and drop it near the pile (it snaps to the nearest legal one). Lit cards can be played. Coloured rings show each player's last move. Keys: ? help · t score sheet · Esc put the card back." }),
   );

@@ -1,0 +1,26 @@
+"""The rules of the built-in games for players, one Markdown page per game.
+
+``cardcore rules GAME`` prints a page in the terminal; :func:`rules_text` returns it. The pages
+ship inside the package (``cardcore/rules/<game>.md``) and are what docstrings mean by "the
+rules" of a game.
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+from typing import Final
+
+__all__ = ["RULES_GAMES", "rules_text"]
+
+RULES_GAMES: Final = ("three-thirteen", "spite-malice", "nerts")
+
+
+def rules_text(game: str) -> str:
+    """The Markdown rules page of ``game`` (a built-in game's name, e.g. ``"nerts"``).
+
+    Raises:
+        KeyError: ``game`` has no rules page (only the built-in games have one).
+    """
+    if game not in RULES_GAMES:
+        raise KeyError(f"no rules page for {game!r}; pages: {', '.join(RULES_GAMES)}")
+    return resources.files(__name__).joinpath(f"{game}.md").read_text(encoding="utf-8")
