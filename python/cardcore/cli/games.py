@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from cardcore.games.base import get_game, registered_games
+from cardcore.games.levels import PLAY_LEVELS, agent_for_level
 from cardcore.rules import RULES_GAMES
 
 __all__ = ["games_cmd"]
@@ -36,6 +37,8 @@ def games_cmd(game: str | None) -> None:
     if game in RULES_GAMES:
         click.echo(f"rules: cardcore rules {game}")
     click.echo(f"agents: {', '.join(spec.agents)} (default {spec.default_agent})")
+    levels = ", ".join(f"{lv}={agent_for_level(spec, lv)}" for lv in PLAY_LEVELS)
+    click.echo(f"levels (agent names too): {levels}")
     click.echo("options (--option key=value):")
     for o in spec.options:
         allowed = f" one of {', '.join(map(str, o.choices))}" if o.choices else ""

@@ -309,10 +309,16 @@ def rules_only_note(spec: GameSpec, replay: Mapping[str, Any]) -> str | None:
     return None
 
 
+_LEVEL_NAMES: Final = ("easy", "normal", "hard", "expert", "random")
+"""The level names every game takes as agent names (:data:`cardcore.games.levels.LEVELS`)."""
+
+
 def resolve_agent(spec: GameSpec, name: str, *, registered_only: bool = False) -> AgentFactory:
     """The factory of agent ``name``: built-in, registered (:func:`register_agent`), installed
-    (entry point), else imported from ``"package.module:callable"``. With ``registered_only``
-    (replays: the name comes from a file) nothing is imported by name."""
+    (entry point), a level (``easy``, ``normal``, ``hard``, ``expert``, ``random``: the game's
+    agent at that level, :mod:`cardcore.games.levels`), else imported from
+    ``"package.module:callable"``. With ``registered_only`` (replays: the name comes from a
+    file) nothing is imported by name."""
     if name in spec.agents:
         return spec.agents[name]
     if name in _REGISTERED_AGENTS:
@@ -320,6 +326,10 @@ def resolve_agent(spec: GameSpec, name: str, *, registered_only: bool = False) -
     installed = _entry_point_agent(spec.name, name)
     if installed is not None:
         return installed
+    if name in _LEVEL_NAMES:
+        from cardcore.games.levels import agent_for_level  # levels imports this module
+
+        return spec.agents[agent_for_level(spec, name)]
     if registered_only:
         raise UnregisteredAgentError(
             f"agent {name!r} is not a built-in or registered {spec.name} agent (replays never "
@@ -329,7 +339,8 @@ def resolve_agent(spec: GameSpec, name: str, *, registered_only: bool = False) -
         return _import_agent(name)
     known = ", ".join(spec.agents)
     raise OptionError(
-        f"{spec.name} has no agent {name!r} (built-in: {known}; or package.module:callable)"
+        f"{spec.name} has no agent {name!r} (levels: {', '.join(_LEVEL_NAMES)}; built-in: "
+        f"{known}; or package.module:callable)"
     )
 
 

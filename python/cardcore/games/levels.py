@@ -2,10 +2,13 @@
 
 The ladder is ``random``, ``easy``, ``normal``, ``hard``, ``expert``. A level names the first
 of its candidate agents that the game has (``hard`` is the game's default agent), so a game
-without an ``expert`` or a ``normal`` agent plays its next stronger one there. ``cardcore play``
-and ``cardcore serve`` offer every level but ``random``. ``docs/agents.md`` rates every rung of
-every game (``research/scripts/ladder``: a round robin of the levels, Bradley–Terry ratings on the
-Elo scale with 95% intervals).
+without an ``expert`` or a ``normal`` agent plays its next stronger one there. The level names
+are agent names of every game (:func:`cardcore.games.base.resolve_agent`): ``cardcore sim
+--agents``, ``simulate(agents=...)``, ``cardcore play --ai``, ``cardcore serve`` and the RL
+opponents all take them; each game's own names (``planner``, ``greedy``) stay valid.
+``cardcore play`` and ``cardcore serve`` offer every level but ``random``. ``docs/agents.md``
+rates every rung of every game (``research/scripts/ladder``: a round robin of the levels,
+Bradley–Terry ratings on the Elo scale with 95% intervals).
 """
 
 from __future__ import annotations
