@@ -5,7 +5,7 @@ The stable API is this package; ``cardcore._core`` (the Rust extension) is priva
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from importlib.metadata import PackageNotFoundError, version
 from typing import TYPE_CHECKING, Any
 
@@ -35,6 +35,7 @@ from cardcore.rng import (
 
 if TYPE_CHECKING:
     from cardcore.games.api import Game
+    from cardcore.games.base import AgentFactory, OptionValue
 
 
 def load_game(name: str, **options: Any) -> Game[Any]:
@@ -45,11 +46,56 @@ def load_game(name: str, **options: Any) -> Game[Any]:
     return _load_game(name, **options)
 
 
-def simulate(game: str, **kwargs: Any) -> Iterator[dict[str, Any]]:
-    """Plays many games of ``game``; see :func:`cardcore.sim.simulate` for the arguments."""
+def simulate(
+    game: str,
+    *,
+    games: int = 1000,
+    seed: int,
+    players: int | None = None,
+    agents: Sequence[str | AgentFactory] | str | None = None,
+    options: Mapping[str, OptionValue] | None = None,
+    jobs: int = 1,
+    backend: str = "local",
+    address: str | None = None,
+    match: bool = False,
+    rotate_seats: bool = False,
+    paired: bool = False,
+    replays: bool = False,
+    chunk_size: int | None = None,
+    start: int = 0,
+) -> Iterator[dict[str, Any]]:
+    """Plays ``games`` games (or matches) of ``game`` and yields one record each, in order.
+
+    ``agents``: one name for every seat or one per seat: a level (``easy``, ``normal``,
+    ``hard``, ``expert``), a game's own agent name, ``"pkg.mod:factory"`` or a factory callable
+    (one used with ``jobs > 1`` must be importable by its ``module:qualname``). ``options``: the
+    game's rules options (``cardcore games GAME`` lists them). ``rotate_seats`` shifts the agents
+    one seat per game so each plays each seat equally often; ``paired`` also deals the same
+    cards to every rotation, for paired comparisons. ``jobs`` worker processes, or
+    ``backend="ray"`` (``address`` of a cluster); ``match`` plays whole matches; ``replays``
+    adds each game's replay to its record; ``start`` skips to game index ``start``. Records are
+    identical for any ``jobs``, ``chunk_size`` or ``backend``
+    (:func:`cardcore.sim.simulate`).
+    """
     from cardcore.sim import simulate as _simulate
 
-    return _simulate(game, **kwargs)
+    return _simulate(
+        game,
+        games=games,
+        seed=seed,
+        players=players,
+        agents=agents,
+        options=options,
+        jobs=jobs,
+        backend=backend,
+        address=address,
+        match=match,
+        rotate_seats=rotate_seats,
+        paired=paired,
+        replays=replays,
+        chunk_size=chunk_size,
+        start=start,
+    )
 
 
 try:

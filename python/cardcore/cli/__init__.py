@@ -46,7 +46,21 @@ _COMMANDS = (
     melds_cmd,
     shuffle_cmd,
 )
+# One line each in `cardcore --help` (Click cuts a longer first sentence mid-phrase to fit 80
+# columns); a command's own --help keeps its full text.
+_SUMMARIES = {
+    "sim": "Simulate many games between AIs.",
+    "report": "Summarise result files: rates, ratings.",
+    "replay": "Verify recorded replays.",
+    "play": "Play against the AIs in the terminal.",
+    "serve": "Serve a web table for every game.",
+    "games": "The games, their options and agents.",
+    "rules": "Print the rules of a game.",
+    "melds": "Best arrangement of a Three-Thirteen hand.",
+    "shuffle": "Print a seeded shuffled deck.",
+}
 for _cmd in _COMMANDS:
+    _cmd.short_help = _SUMMARIES[str(_cmd.name)]
     cli.add_command(_cmd)
 
 

@@ -67,6 +67,14 @@ def report_cmd(files: tuple[str, ...], fmt: str, html_path: str | None, ties: st
         raise click.ClickException(str(e)) from None
     if not report["groups"]:
         raise click.ClickException("no records in " + ", ".join(files))
+    for group in report["groups"]:
+        if group["apart"]:
+            sets = " | ".join(", ".join(g) for g in group["apart"])
+            click.echo(
+                f"note: {group['title']}: these agents never met at a table ({sets}); their "
+                "rates are against different opponents and do not compare across groups",
+                err=True,
+            )
     if html_path and page is not None:
         try:
             write_text(html_path, page)

@@ -302,10 +302,14 @@ def rules_only_note(spec: GameSpec, replay: Mapping[str, Any]) -> str | None:
     if replay.get("cardcore_version") != __version__:
         return f"rules only: written by cardcore {replay.get('cardcore_version')}"
     for name in replay.get("agents") or ():
+        if name == HUMAN:
+            return "rules only: a person played a seat (its moves are checked by the rules)"
         try:
             resolve_agent(spec, str(name), registered_only=True)
         except UnregisteredAgentError:
-            return f"rules only: agent {name!r} is not registered (--trust-agent {name})"
+            if ":" in str(name):  # --trust-agent imports package.module:callable
+                return f"rules only: agent {name!r} is not registered (--trust-agent {name})"
+            return f"rules only: agent {name!r} is neither built-in nor registered"
     return None
 
 
@@ -331,9 +335,10 @@ def resolve_agent(spec: GameSpec, name: str, *, registered_only: bool = False) -
 
         return spec.agents[agent_for_level(spec, name)]
     if registered_only:
+        how = f"; to re-run it: cardcore replay --trust-agent {name}" if ":" in name else ""
         raise UnregisteredAgentError(
             f"agent {name!r} is not a built-in or registered {spec.name} agent (replays never "
-            f"import code they name; to re-run it: cardcore replay --trust-agent {name})"
+            f"import code they name{how})"
         )
     if ":" in name:
         return _import_agent(name)

@@ -177,6 +177,26 @@ def ratings(results: Results, ties: str = "half") -> dict[str, Any] | None:
     }
 
 
+def apart(results: Results) -> list[list[str]]:
+    """The agents split into groups that never met at a table (not even through others: the
+    pairings decided at one table link them), when there is more than one group; else ``[]``.
+    Files of separate runs pooled together: their rates are against different opponents."""
+    parent = {a: a for a, *_ in results.cells}
+
+    def root(a: str) -> str:
+        while parent[a] != a:
+            parent[a] = parent[parent[a]]
+            a = parent[a]
+        return a
+
+    for a, b in results.pairs:
+        parent[root(a)] = root(b)
+    groups: dict[str, list[str]] = defaultdict(list)
+    for a in sorted(parent):
+        groups[root(a)].append(a)
+    return sorted(groups.values()) if len(groups) > 1 else []
+
+
 def _round_means(results: Results) -> list[dict[str, Any]]:
     acc: dict[tuple[str, int], Moments] = defaultdict(Moments)
     for (agent, r, score), n in results.rounds.items():
@@ -203,6 +223,7 @@ def analyse(results: Results, title: str = "", ties: str = "half") -> dict[str, 
         "seats": [{"seat": k, **v} for k, v in _rows(cells, 1).items()],
         "paired": paired(results),
         "ratings": ratings(results, ties),
+        "apart": apart(results),
         "length": (
             {"column": results.length, **histogram_summary(results.lengths)}
             if results.length and results.lengths

@@ -19,10 +19,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
-import gymnasium
 import numpy as np
-from gymnasium import spaces
 from numpy.typing import NDArray
+
+try:
+    import gymnasium
+    from gymnasium import spaces
+except ModuleNotFoundError as e:
+    raise ModuleNotFoundError(
+        f"cardcore.rl.gymnasium needs the rl extra: pip install 'cardcore[rl]' ({e})",
+        name=e.name,
+    ) from e
 
 from cardcore.errors import IllegalMoveError, OptionError
 from cardcore.games.api import Game

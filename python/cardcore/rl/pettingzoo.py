@@ -17,9 +17,16 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from gymnasium import spaces
 from numpy.typing import NDArray
-from pettingzoo import AECEnv, ParallelEnv
+
+try:
+    from gymnasium import spaces
+    from pettingzoo import AECEnv, ParallelEnv
+except ModuleNotFoundError as e:
+    raise ModuleNotFoundError(
+        f"cardcore.rl.pettingzoo needs the rl extra: pip install 'cardcore[rl]' ({e})",
+        name=e.name,
+    ) from e
 
 from cardcore.errors import IllegalMoveError, OptionError
 from cardcore.games.api import Game, action_id

@@ -1,0 +1,62 @@
+"""Small items of issue 30, one test each: what a new user ran into."""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import cardcore
+import cardcore.sim
+from cardcore import __version__
+from cardcore.cli import cli
+from cardcore.games.base import get_game, rules_only_note
+
+
+def test_help_lists_every_command_on_one_uncut_line() -> None:
+    result = CliRunner().invoke(cli, ["--help"], terminal_width=80)
+    commands = result.output.split("Commands:")[1].strip().splitlines()
+    assert len(commands) == len(cli.commands)
+    assert not [line for line in commands if line.rstrip().endswith("...")]
+
+
+def test_simulate_shows_its_arguments() -> None:
+    assert inspect.signature(cardcore.simulate) == inspect.signature(cardcore.sim.simulate)
+
+
+@pytest.mark.parametrize("module", ["cardcore.rl.gymnasium", "cardcore.rl.pettingzoo"])
+def test_the_rl_adapters_name_their_extra(module: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "gymnasium", None)  # as if not installed
+    monkeypatch.delitem(sys.modules, module, raising=False)
+    with pytest.raises(ModuleNotFoundError, match=r"pip install 'cardcore\[rl\]'"):
+        importlib.import_module(module)
+
+
+def test_a_person_in_a_replay_is_no_agent_to_trust() -> None:
+    spec = get_game("three-thirteen")
+    note = rules_only_note(spec, {"cardcore_version": __version__, "agents": ["human", "hard"]})
+    assert note is not None
+    assert "--trust-agent" not in note
+    assert "person" in note
+    plain = rules_only_note(spec, {"cardcore_version": __version__, "agents": ["bogus"]})
+    assert plain is not None
+    assert "--trust-agent" not in plain  # --trust-agent takes package.module:callable
+    path = rules_only_note(spec, {"cardcore_version": __version__, "agents": ["pkg.mod:F"]})
+    assert path is not None
+    assert "--trust-agent pkg.mod:F" in path
+
+
+def test_report_says_when_pooled_runs_never_met(tmp_path: Path) -> None:
+    a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    run = ["sim", "spite-malice", "-n", "4", "--seed", "1", "-q"]
+    assert CliRunner().invoke(cli, [*run, "--agents", "easy,hard", "-o", str(a)]).exit_code == 0
+    assert CliRunner().invoke(cli, [*run, "--agents", "random,expert", "-o", str(b)]).exit_code == 0
+    apart = CliRunner().invoke(cli, ["report", str(a), str(b)])
+    assert apart.exit_code == 0
+    assert "never met at a table (easy, hard | expert, random)" in apart.stderr
+    together = CliRunner().invoke(cli, ["report", str(a)])
+    assert "never met" not in together.stderr
