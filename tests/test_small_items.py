@@ -60,3 +60,25 @@ def test_report_says_when_pooled_runs_never_met(tmp_path: Path) -> None:
     assert "never met at a table (easy, hard | expert, random)" in apart.stderr
     together = CliRunner().invoke(cli, ["report", str(a)])
     assert "never met" not in together.stderr
+
+
+def test_the_records_page_reads_parquet_with_the_extra_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("pyarrow")
+    page = (Path(__file__).parent.parent / "docs" / "records.md").read_text()
+    snippet = page.split("With the `parquet` extra alone")[1].split("```python")[1].split("```")[0]
+    imports = {line.split()[1] for line in snippet.splitlines() if line.startswith("import ")}
+    assert imports == {"pyarrow.parquet"}
+    monkeypatch.chdir(tmp_path)
+    run = ["sim", "three-thirteen", "-n", "3", "--seed", "1", "-q", "-o", "games.parquet"]
+    assert CliRunner().invoke(cli, run).exit_code == 0
+    exec(compile(snippet, "records.md", "exec"), {})
+
+
+def test_melds_prints_jokers_as_they_were_typed() -> None:
+    out = CliRunner().invoke(cli, ["melds", "3h 4h JK 7c 7d 7s Kd 2c", "--wild", "9"]).output
+    assert out.strip() == "[7c 7d 7s] [3h 4h JK=5h] | Kd 2c  (deadwood 12)"
+    mixed = CliRunner().invoke(cli, ["melds", "Kd X2 JK 3h", "--wild", "9", "--discards"])
+    assert "[Kd X2=Kc JK=Kh]" in mixed.output
+    assert "discard JK " in mixed.output

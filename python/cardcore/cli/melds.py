@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
+
 import click
 
 from cardcore.errors import CardParseError, OptionError
@@ -37,8 +40,9 @@ def melds_cmd(
 ) -> None:
     """Print an optimal arrangement of HAND (e.g. "3h 4h JK 7c 7d 7s Kd 2c") and its deadwood.
 
-    Output: `[3h 4h X1=5h] [7c 7d 7s] | Kd 2c  (deadwood 12)`: melds in brackets, each wild
-    shown with the card it stands for, then the unmelded cards after `|`.
+    Output: `[3h 4h JK=5h] [7c 7d 7s] | Kd 2c  (deadwood 12)`: melds in brackets, each wild
+    shown with the card it stands for, then the unmelded cards after `|`. A joker is shown as
+    it was typed: `JK`, or `X1`, `X2`, ...
     """
     try:
         w = parse_wild(wild)
@@ -57,10 +61,19 @@ def melds_cmd(
         )
     except (CardParseError, OptionError) as e:
         raise click.BadParameter(str(e), param_hint="HAND") from None
-    text = str(arr)
+    show = _as_typed(hand)
+    text = show(str(arr))
     click.echo(f"{text}  (deadwood {arr.points})" if text else f"(deadwood {arr.points})")
     if rows:
         best = min(v for _, v in rows)
         for card, v in rows:
             mark = "  <- best" if v == best else ""
-            click.echo(f"discard {card!s:<3} -> {v}{mark}")
+            click.echo(f"discard {show(str(card)):<3} -> {v}{mark}")
+
+
+def _as_typed(hand: str) -> Callable[[str], str]:
+    """Prints the jokers a hand gave as ``JK`` (each became the next unused ``Xk``) as ``JK``
+    again; jokers typed as ``Xk`` keep their number."""
+    typed = {int(n) for n in re.findall(r"(?i)\bX(\d+)\b", hand)}
+    joker = re.compile(r"\bX(\d+)\b")
+    return lambda text: joker.sub(lambda m: m[0] if int(m[1]) in typed else "JK", text)
