@@ -30,6 +30,7 @@ from cardcore.three_thirteen.rules import (
     move_from_code,
     parse_move,
 )
+from tt_states import with_parts
 
 
 def cid(text: str, num_decks: int = 2) -> int:
@@ -69,7 +70,7 @@ def snapshot(st: State) -> tuple[Any, ...]:
         [list(r) for r in st.round_scores],
         [list(m) for m in st.move_log],
         st.over,
-        st._rng.state,
+        st.parts()["rng"],
     )
 
 
@@ -245,32 +246,20 @@ def test_r4_rebuild_when_stock_empty_at_turn_start() -> None:
     st = State(Options(first_dealer=3), 8)
     st.apply(DRAW_STOCK)
     st.apply(st.legal_moves()[0])
-    # Move every stock card to the discard pile, ending "... 9c 4h".
+    st.apply(DRAW_STOCK)
+    # Every stock card goes to the discard pile: the next turn starts with an empty stock.
     pile = st.discard_pile + st.stock
-    for c in (cid("9c"), cid("4h")):
-        if c in pile:
-            pile.remove(c)
-        else:
-            for h in st.hands:
-                if c in h:
-                    h.remove(c)
-                    h.append(cid("Ks@1") if c == cid("9c") else cid("Qs@1"))
-                    pile.remove(h[-1])
-                    h.sort()
-    pile += [cid("9c"), cid("4h")]
-    st.stock = []
-    st.discard_pile = pile
+    st = with_parts(st, stock=[], discard_pile=pile)
     assert sorted(st.all_card_ids()) == list(range(104))
-    expect_rng = Rng.from_state(st._rng.state)
-    before = list(pile)
-    st._begin_turn()
-    assert st.discard_pile == [cid("4h")]
-    rest = before[:-1]
-    perm = expect_rng.permutation(len(rest))
-    assert st.stock_top_first() == [rest[i] for i in perm]
-    assert sorted(st.stock) == sorted(rest)
+    expect_rng = Rng.from_state(st.parts()["rng"])
+    discard = st.legal_moves()[0]
+    st.apply(discard)
+    assert st.discard_pile == [discard.card_id]
+    perm = expect_rng.permutation(len(pile))
+    assert st.stock_top_first() == [pile[i] for i in perm]
+    assert sorted(st.stock) == sorted(pile)
     assert st.discards == []
-    assert st.rebuilds[-1][-1] == [rest[i] for i in perm]
+    assert st.rebuilds[-1][-1] == [pile[i] for i in perm]
     assert sorted(st.all_card_ids()) == list(range(104))
 
 
@@ -292,8 +281,7 @@ def test_r5_tie_rule() -> None:
 
 def test_r5_result_uses_tie_rule_option() -> None:
     for rule, outcome in (("all_tied", "all_tied"), ("shared_win", "shared_win")):
-        st = State(Options(tie_rule=rule), 1)
-        st.totals = [50, 50, 61, 70]
+        st = with_parts(State(Options(tie_rule=rule), 1), totals=[50, 50, 61, 70])
         res = st.result()
         assert res["winner"] is None
         assert res["outcome"] == outcome
@@ -302,10 +290,8 @@ def test_r5_result_uses_tie_rule_option() -> None:
 
 def _deadwood_in_round(hand: str, rnd: int, **opts: Any) -> int:
     o = Options(**opts)
-    st = State(o, 0)
-    st.wild_rank = rnd + 2
-    st.hands[0] = ids(hand, o.num_decks)
-    return st.hand_deadwoods()[0]
+    faces = bytes(ids(hand, o.num_decks)).translate(face_table(o.num_decks, o.jokers))
+    return deadwood_of_faces(faces, rnd + 2, o.meld_rules)
 
 
 def test_r6_wild_rank_values_follow_the_round() -> None:

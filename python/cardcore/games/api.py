@@ -210,6 +210,13 @@ def read_list(x: object, n: int) -> list[Any]:
     return x
 
 
+def read_items(x: object) -> list[Any]:
+    """``x`` if it is a list (of any length), else :class:`StateFormatError`."""
+    if not isinstance(x, list):
+        raise StateFormatError(f"expected a list, got {x!r}")
+    return x
+
+
 def read_choice(x: object, allowed: Sequence[str]) -> str:
     if not isinstance(x, str) or x not in allowed:
         raise StateFormatError(f"expected one of {', '.join(allowed)}, got {x!r}")

@@ -175,8 +175,11 @@ def write_replay(record: Mapping[str, Any], path: str | Path | None, game: str) 
 class _TurnState(Protocol):
     """What a turn-based engine state offers a session."""
 
-    over: bool
-    current: int
+    @property
+    def over(self) -> bool: ...
+
+    @property
+    def current(self) -> int: ...
 
     def observation(self, seat: int) -> Any: ...
 

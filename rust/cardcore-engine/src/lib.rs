@@ -11,11 +11,14 @@
 //!   RL episode); [`spite_episode`]: one game stepped natively (RL).
 //! * [`nerts`]: Nerts move generation; [`nerts_rollout`]: Nerts look-ahead simulator;
 //!   [`nerts_round`]: whole rounds of the built-in agents.
+//! * [`games`]: the rulebooks, one per game, behind one `State` trait
+//!   ([`games::three_thirteen`]).
 //! * [`hash`]: the one fast hasher of the memo tables.
 //! * [`paired`]: the experts' paired comparison of candidate moves over shared deals.
 
 pub mod card;
 pub mod error;
+pub mod games;
 pub mod hash;
 pub mod meld;
 pub mod nerts;

@@ -4,6 +4,7 @@
 //! No other binding file names an exception class (the classes are private to this module).
 
 use cardcore_engine::error::CardError;
+use cardcore_engine::games::{BadState, IllegalMove};
 use cardcore_engine::meld::MeldError;
 use cardcore_engine::nerts::NertsError;
 use cardcore_engine::nerts_rollout::RolloutError;
@@ -60,6 +61,10 @@ engine_errors!(
     Nerts(NertsError),
     /// A Nerts look-ahead position or request: `OptionError`.
     Rollout(RolloutError),
+    /// A move a rulebook refuses now: `IllegalMoveError`.
+    Illegal(IllegalMove),
+    /// A state a rulebook cannot be given: `StateFormatError`.
+    State(BadState),
 );
 
 impl From<EngineError> for PyErr {
@@ -79,6 +84,8 @@ impl From<EngineError> for PyErr {
             EngineError::Actions(e) => StateFormatError::new_err(e.to_string()),
             EngineError::Nerts(e) => OptionError::new_err(e.to_string()),
             EngineError::Rollout(e) => OptionError::new_err(e.to_string()),
+            EngineError::Illegal(e) => IllegalMoveError::new_err(e.to_string()),
+            EngineError::State(e) => StateFormatError::new_err(e.to_string()),
         }
     }
 }
@@ -96,6 +103,11 @@ pub fn option_error(msg: impl Into<String>) -> PyErr {
 /// Card text or a card value that cannot be read: `CardParseError`.
 pub fn card_parse_error(msg: impl Into<String>) -> PyErr {
     CardParseError::new_err(msg.into())
+}
+
+/// A state document that cannot be read: `StateFormatError`.
+pub fn state_format_error(msg: impl Into<String>) -> PyErr {
+    StateFormatError::new_err(msg.into())
 }
 
 /// An action the rules forbid now (nothing was played): `IllegalMoveError`.

@@ -13,6 +13,8 @@ mod random;
 mod rl;
 mod rl_episode;
 mod spite;
+mod state;
+mod three_thirteen;
 
 /// The private extension module; the public API is the `cardcore` Python package.
 #[pyo3::pymodule(gil_used = false)]
@@ -49,6 +51,13 @@ mod _core {
     use crate::spite::{
         SpiteActions, SpiteDecision, SpiteExpertParams, SpitePlan, SpiteTable, spite_expert_decide,
         spite_plan, spite_weights,
+    };
+    #[pymodule_export]
+    use crate::state::State;
+    #[pymodule_export]
+    use crate::three_thirteen::{
+        tt_apply_code, tt_current, tt_deadwoods, tt_from_parts, tt_get, tt_legal_codes, tt_new,
+        tt_observation, tt_parts,
     };
 
     #[pymodule_export]

@@ -1,7 +1,6 @@
 //! Bindings of `cardcore_engine::three_thirteen_batch`: the Three-Thirteen fast path of
 //! `cardcore.rl.VectorEnv` (many games per call, outputs as `bytearray`s numpy reads in place).
 
-use cardcore_engine::card;
 use cardcore_engine::meld::{AceMode, MeldRules};
 use cardcore_engine::three_thirteen_batch::{Batch, Outputs, Rules};
 use pyo3::prelude::*;
@@ -36,16 +35,7 @@ impl ThreeThirteenRules {
         max_turns: u32,
     ) -> PyResult<Self> {
         let ace_mode = AceMode::from_code(ace_mode).ok_or_else(|| option_error("bad ace mode"))?;
-        if !(2..=6).contains(&players)
-            || !(1..=4).contains(&decks)
-            || jokers > 4
-            || card::natural_ids(decks) + jokers < 13 * players + 2
-            || first_dealer.is_some_and(|d| d >= players)
-            || max_turns == 0
-        {
-            return Err(option_error("options out of range"));
-        }
-        Ok(Self(Rules {
+        let rules = Rules {
             players,
             decks,
             jokers,
@@ -59,7 +49,11 @@ impl ThreeThirteenRules {
             forbid_return,
             min_own_turns,
             max_turns,
-        }))
+        };
+        if !rules.check() {
+            return Err(option_error("options out of range"));
+        }
+        Ok(Self(rules))
     }
 }
 
@@ -121,7 +115,7 @@ impl ThreeThirteenBatch {
             return Err(option_error("n must be at least 1"));
         }
         Ok(Self {
-            batch: Batch::new(rules.0.clone(), seed, n),
+            batch: Batch::new(rules.0, seed, n),
             out: Outputs::default(),
             threads: threads.max(1),
         })

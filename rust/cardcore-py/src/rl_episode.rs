@@ -131,7 +131,7 @@ impl Episode {
     #[new]
     fn new(rules: &Bound<'_, PyAny>, seed: u64) -> PyResult<Self> {
         let game: Box<dyn Stepper> = if let Ok(r) = rules.cast::<ThreeThirteenRules>() {
-            Box::new(three_thirteen_batch::Episode::new(r.get().0.clone(), seed))
+            Box::new(three_thirteen_batch::Episode::new(r.get().0, seed))
         } else if let Ok(r) = rules.cast::<SpiteMaliceRules>() {
             Box::new(spite_episode::Episode::new(r.get().0.clone(), seed))
         } else {

@@ -1,0 +1,71 @@
+//! The games' rulebooks: each game's rules written once, behind one [`State`] trait that every
+//! consumer uses (the embedding protocol through the one generic binding, RL, simulation and
+//! the agents' searches).
+//!
+//! A rulebook lives in `games/<game>/` and ends with its [`GameInfo`] entry, listed in
+//! [`GAMES`].
+
+pub mod three_thirteen;
+
+use thiserror::Error;
+
+/// A move that is not legal now; the state is unchanged.
+#[derive(Clone, Debug, Error, PartialEq, Eq)]
+#[error("{0}")]
+pub struct IllegalMove(pub String);
+
+/// A state document (a state given field by field) that breaks the rules' invariants.
+#[derive(Clone, Debug, Error, PartialEq, Eq)]
+#[error("{0}")]
+pub struct BadState(pub String);
+
+/// A turn-based game in progress, mutable, copied with `clone`: the one interface of every
+/// rulebook (OpenSpiel's `State`).
+pub trait State: Clone + Send + Sync + 'static {
+    /// Seats at the table.
+    fn num_players(&self) -> usize;
+    /// Size of the fixed action space of these options.
+    fn num_actions(&self) -> usize;
+    /// The seat to play; `None` once the game is over.
+    fn current_player(&self) -> Option<usize>;
+    /// Whether the game has ended.
+    fn is_over(&self) -> bool;
+    /// The legal action ids, sorted, each once (empty once over).
+    fn legal_actions(&self) -> Vec<usize>;
+    /// Writes 1 at every legal action id and 0 elsewhere (`num_actions` bytes).
+    fn write_mask(&self, mask: &mut [u8]) {
+        mask.fill(0);
+        for a in self.legal_actions() {
+            mask[a] = 1;
+        }
+    }
+    /// Plays action id `action` for the seat to play.
+    ///
+    /// # Errors
+    /// The action is not legal now (nothing changes).
+    fn apply_action(&mut self, action: i64) -> Result<(), IllegalMove>;
+    /// One utility per seat once the game is over (all zero before); higher is better.
+    fn returns(&self) -> Vec<f64>;
+    /// Length of [`State::write_observation`]'s tensor.
+    fn observation_size(&self) -> usize;
+    /// Writes what `seat` may see as a float tensor (`observation_size` floats).
+    fn write_observation(&self, seat: usize, out: &mut [f32]);
+    /// A state `seat` cannot tell apart from this one: what it has seen is kept, every card
+    /// it has not seen is re-dealt uniformly from `seed` (future deals too).
+    #[must_use]
+    fn resample_hidden(&self, seat: usize, seed: u64) -> Self;
+}
+
+/// What the shared layers know of a game: its name and player counts.
+#[derive(Clone, Copy, Debug)]
+pub struct GameInfo {
+    /// The registered name (`load_game(name)`).
+    pub name: &'static str,
+    /// Fewest seats.
+    pub min_players: usize,
+    /// Most seats.
+    pub max_players: usize,
+}
+
+/// Every game with a rulebook here.
+pub const GAMES: &[GameInfo] = &[three_thirteen::INFO];

@@ -1,0 +1,154 @@
+use super::*;
+use crate::games::State as _;
+use crate::rng::CardRng;
+
+fn rules(players: usize, jokers: usize) -> Rules {
+    Rules {
+        players,
+        decks: 2,
+        jokers,
+        meld: MeldRules::default(),
+        first_dealer: None,
+        shared_win: false,
+        forbid_return: true,
+        min_own_turns: 0,
+        max_turns: 60,
+    }
+}
+
+/// Plays a whole game with uniformly random legal actions; checks card conservation and the
+/// mask at every step.
+fn random_game(r: Rules, seed: u64) -> State {
+    let mut st = State::new(r, seed, Vec::new()).unwrap();
+    let mut rng = CardRng::new(seed ^ 0x5eed);
+    let mut mask = vec![0u8; r.num_actions()];
+    while !st.is_over() {
+        let legal = st.legal_actions();
+        st.write_mask(&mut mask);
+        assert_eq!(
+            legal,
+            (0..mask.len())
+                .filter(|&a| mask[a] == 1)
+                .collect::<Vec<_>>()
+        );
+        let mut all: Vec<u8> = st.hands().iter().flatten().copied().collect();
+        all.extend(st.stock());
+        all.extend(st.pile());
+        all.sort_unstable();
+        assert_eq!(all, (0..r.total_cards() as u8).collect::<Vec<_>>());
+        let a = legal[rng.below(legal.len() as u64) as usize];
+        st.apply_action(a as i64).unwrap();
+    }
+    st
+}
+
+#[test]
+fn random_games_conserve_cards_and_end_after_eleven_rounds() {
+    for players in 2..=6 {
+        let st = random_game(rules(players, 2), players as u64);
+        assert_eq!(st.round_scores().len(), ROUNDS as usize);
+        let sums: Vec<u64> = (0..players)
+            .map(|s| st.round_scores().iter().map(|r| r[s]).sum())
+            .collect();
+        assert_eq!(sums, st.totals());
+        assert_eq!(st.current_player(), None);
+    }
+}
+
+#[test]
+fn an_illegal_move_changes_nothing() {
+    let mut st = State::new(rules(3, 0), 7, Vec::new()).unwrap();
+    let before = format!("{st:?}");
+    assert!(st.apply_action(5).is_err());
+    assert!(st.apply_action(99).is_err());
+    assert!(st.apply_action(-1).is_err());
+    assert!(st.apply_code(3).is_err());
+    assert_eq!(format!("{st:?}"), before);
+    st.apply_action(DRAW_DISCARD as i64).unwrap();
+    let taken = st.drawn().unwrap();
+    let err = st.apply_code(i64::from(taken)).unwrap_err();
+    assert!(err.0.contains("may not be returned"), "{err}");
+    assert!(st.apply_action(DRAW_STOCK as i64).is_err());
+}
+
+#[test]
+fn a_state_rebuilt_from_its_parts_plays_on_identically() {
+    let r = rules(4, 2);
+    let mut st = State::new(r, 11, Vec::new()).unwrap();
+    for _ in 0..150 {
+        let legal = st.legal_actions();
+        st.apply_action(legal[legal.len() / 2] as i64).unwrap();
+    }
+    let parts = StateParts {
+        seed: st.seed(),
+        rng: st.rng_state(),
+        stacked: Vec::new(),
+        first_dealer: st.first_dealer(),
+        dealer: st.dealer(),
+        round: st.round(),
+        current: st.current(),
+        phase: st.phase(),
+        drawn: st.drawn(),
+        drawn_from_discard: st.drawn_from_discard(),
+        hands: st.hands().to_vec(),
+        stock: st.stock().to_vec(),
+        pile: st.pile().to_vec(),
+        upcard: st.upcard(),
+        discards: st.discards().to_vec(),
+        taken: st.taken().to_vec(),
+        own_turns: st.own_turns().to_vec(),
+        turn_in_round: st.turn_in_round(),
+        out_seat: st.out_seat(),
+        final_left: st.final_left(),
+        totals: st.totals().to_vec(),
+        round_scores: st.round_scores().to_vec(),
+        went_out: st.went_out().to_vec(),
+        deck_orders: st.deck_orders().to_vec(),
+        move_log: st.move_log().to_vec(),
+        rebuilds: st.rebuilds().to_vec(),
+    };
+    let mut copy = State::from_parts(r, parts.clone()).unwrap();
+    while !st.is_over() {
+        let legal = st.legal_actions();
+        assert_eq!(legal, copy.legal_actions());
+        let a = legal[0] as i64;
+        st.apply_action(a).unwrap();
+        copy.apply_action(a).unwrap();
+    }
+    assert_eq!(format!("{st:?}"), format!("{copy:?}"));
+    let mut dup = parts.clone();
+    dup.stock[0] = dup.pile[0];
+    assert!(State::from_parts(r, dup).is_err());
+    let mut short = parts;
+    short.hands[1].pop();
+    assert!(State::from_parts(r, short).is_err());
+}
+
+#[test]
+fn a_redeal_keeps_what_the_seat_saw_and_conserves_cards() {
+    let r = rules(3, 0);
+    let mut st = State::new(r, 3, Vec::new()).unwrap();
+    let mut rng = CardRng::new(1);
+    for step in 0..400 {
+        if st.is_over() {
+            break;
+        }
+        let seat = step % 3;
+        let re = st.resample_hidden(seat, step as u64);
+        assert_eq!(re.hands()[seat], st.hands()[seat]);
+        assert_eq!(re.pile(), st.pile());
+        assert_eq!(re.stock().len(), st.stock().len());
+        for s in 0..3 {
+            assert_eq!(re.hands()[s].len(), st.hands()[s].len());
+            assert!(st.taken()[s].iter().all(|c| re.hands()[s].contains(c)));
+        }
+        let mut all: Vec<u8> = re.hands().iter().flatten().copied().collect();
+        all.extend(re.stock());
+        all.extend(re.pile());
+        all.sort_unstable();
+        assert_eq!(all, (0..r.total_cards() as u8).collect::<Vec<_>>());
+        let legal = st.legal_actions();
+        st.apply_action(legal[rng.below(legal.len() as u64) as usize] as i64)
+            .unwrap();
+    }
+}
