@@ -143,3 +143,7 @@ def play_cmd(
     path = getattr(app, "replay_path", None)
     if path is not None:
         click.echo(f"replay saved: {path}", err=True)
+    else:
+        note = app.unfinished_note()
+        if note is not None:
+            click.echo(note, err=True)

@@ -44,6 +44,10 @@ class _TextModal(ModalScreen[None]):
     }
     """
     CLOSE_KEYS: ClassVar[frozenset[str]] = frozenset({"enter", "space", "escape", "q"})
+    # a modal screen stops the app's own bindings: Ctrl+Q quits from here too
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+q", "app.quit", "Quit", show=False, priority=True)
+    ]
 
     def __init__(self, title: str, body: Text | str) -> None:
         super().__init__()
@@ -200,6 +204,15 @@ class TableApp(App[None]):
                 self.schedule_ai()
         else:
             self.refresh_view()
+
+    def unfinished_note(self) -> str | None:
+        """What to tell a player who left before the end (None once the game or match ended)."""
+        if self._replay_saved:
+            return None
+        return (
+            "left before the end: nothing was saved (the replay is saved when the game or "
+            "match ends)"
+        )
 
     def save_replay(self, record: dict[str, Any]) -> Path | None:
         """Writes the finished game's replay (unless disabled); returns its path."""
