@@ -1,4 +1,6 @@
-"""Three-Thirteen state (RULES §2): the game in progress (deal, round flow, legal moves,
+"""THE ORACLE (tests only): the Python Three-Thirteen engine of 0.4.0, kept to check the Rust
+rulebook (``cardcore_engine::games::three_thirteen``) against, move for move. Three-Thirteen
+state (RULES §2): the game in progress (deal, round flow, legal moves,
 transitions, scoring, the embedding protocol), what one seat observes, and the game winner.
 
 The state holds physical card ids (ints, ``deck * 52 + face``; jokers after every natural) in
@@ -45,7 +47,7 @@ from cardcore.three_thirteen.moves import (
 from cardcore.three_thirteen.options import NUM_ROUNDS, Options
 
 if TYPE_CHECKING:
-    from cardcore.three_thirteen.game import ThreeThirteenGame
+    from reference_game import ReferenceGame
 
 __all__ = ["PHASE_DISCARD", "PHASE_DRAW", "Observation", "State", "decide_winner"]
 
@@ -114,7 +116,7 @@ _new_observation: Final = tuple.__new__  # skips NamedTuple's Python-level __new
 # --- state -------------------------------------------------------------------------------------
 
 
-class State(api.EngineState["ThreeThirteenGame"], api.State[Move]):
+class State(api.EngineState["ReferenceGame"], api.State[Move]):
     """A whole Three-Thirteen game (11 rounds), mutable, with :meth:`clone`.
 
     Build with ``load_game("three-thirteen", ...).new_state(seed)`` (or ``State(options,
@@ -182,7 +184,7 @@ class State(api.EngineState["ThreeThirteenGame"], api.State[Move]):
         self.rules = opts.meld_rules
         self.face_of = face_table(opts.num_decks, opts.jokers)
         self._act = action_table(opts.num_decks, opts.jokers)
-        self._game: ThreeThirteenGame | None = None
+        self._game: ReferenceGame | None = None
         self._resample_cache: Any = None
         self._rng = Rng.for_stream(seed, 0, "deck")
         self._stacked = {int(k): list(v) for k, v in (stacked_decks or {}).items()}
@@ -452,7 +454,7 @@ class State(api.EngineState["ThreeThirteenGame"], api.State[Move]):
 
     # -- protocol ---------------------------------------------------------------------------
 
-    GAME_MODULE: ClassVar[str] = "cardcore.three_thirteen.game"
+    GAME_MODULE: ClassVar[str] = "reference_game"
 
     def returns(self) -> list[float]:
         """+1 for each winning seat, -1 for the others; all 0 before the end and when nobody
