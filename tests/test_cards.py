@@ -53,7 +53,7 @@ def face_text(face: int) -> str:
 
 
 def test_canonical_text_of_every_face() -> None:
-    texts = [str(Card(f)) for f in ALL_FACES]
+    texts = [str(Card(f, 0)) for f in ALL_FACES]
     assert texts == [face_text(f) for f in ALL_FACES]
     assert texts[:13] == [
         "Ac",
@@ -79,7 +79,7 @@ def test_canonical_text_of_every_face() -> None:
 
 @pytest.mark.parametrize("face", ALL_FACES)
 def test_parse_format_round_trip(face: int) -> None:
-    card = Card(face)
+    card = Card(face, 0)
     assert parse_card(str(card)) == card
     assert Card.parse(str(card)) == card
     assert parse_cards(str(card)) == [card]
@@ -309,7 +309,7 @@ def test_card_comparisons() -> None:
 
 def test_card_properties() -> None:
     for face in ALL_FACES:
-        c = Card(face)
+        c = Card(face, 0)
         assert c.face == face
         assert c.deck == 0
         assert c.is_joker == (face >= JOKER0)
@@ -320,6 +320,17 @@ def test_card_properties() -> None:
             assert c.suit == face // 13
             assert c.is_red == (str(c)[1] in "dh")
             assert Card.of(c.rank, c.suit) == c
+
+
+def test_a_lone_int_past_the_naturals_is_refused() -> None:
+    """``Card(70)`` read a face code and gave X19; 70 is far more likely a card id."""
+    with pytest.raises(CardParseError, match=r"Card\.from_id\(70, num_decks\).*Card\.joker\(19\)"):
+        Card(70)
+    with pytest.raises(CardParseError, match=r"Card\.joker\(1\)"):
+        Card(JOKER0)
+    assert Card(51) == Card.parse("Ks")
+    assert Card(70, 0) == Card.joker(19)  # the pickled form keeps its deck
+    assert Card.from_id(70, 2) == Card.parse("6d@1")
 
 
 def test_card_constructors_validate() -> None:

@@ -10,6 +10,7 @@ from click.testing import CliRunner
 
 import cardcore
 from cardcore.cli import cli
+from cardcore.errors import OptionError
 from cardcore.games.base import get_game
 from cardcore.rules import RULES_GAMES, rules_text
 
@@ -28,7 +29,7 @@ def test_every_page_has_its_sections_and_every_option(game: str) -> None:
 
 
 def test_only_built_in_games_have_a_page() -> None:
-    with pytest.raises(KeyError, match="no rules page"):
+    with pytest.raises(OptionError, match="no rules page"):
         rules_text("chess")
 
 

@@ -56,7 +56,9 @@ _MAX_DECKS: Final = 65_535  # decks per game that card ids and shuffles handle
 Card = _core.Card
 """An immutable playing card: a face code (0..255) and a deck index (a Rust class).
 
-``Card(face, deck=0)``, ``Card.of(rank, suit, deck=0)``, ``Card.joker(k)``,
+``Card(face, deck=0)`` (a natural face 0..51; ``Card(70)`` is refused, as a lone int past the
+naturals is usually a physical card id: ``Card.from_id``), ``Card.of(rank, suit, deck=0)``,
+``Card.joker(k)``,
 ``Card.from_id(card_id, num_decks)``, ``Card.parse(text)``; properties ``face``, ``deck``,
 ``is_joker``, ``rank`` (0 for jokers), ``suit`` (-1 for jokers), ``is_red``; ``id(num_decks)``
 and ``full()``. Cards compare and hash by ``(face, deck)`` and sort in physical-id order: deck,

@@ -47,8 +47,8 @@ def _playable(ctx: click.Context, param: click.Parameter, value: str) -> str:
     type=click.Choice(PLAY_LEVELS),
     default="normal",
     show_default=True,
-    help="AI strength, a rung of the ladder in docs/agents.md (cardcore.games.levels maps it "
-    "onto each game's agents; hard is the game's default agent).",
+    help="AI strength: the levels every game and every command share (cardcore games GAME "
+    "shows the agent of each; hard is the game's default agent).",
 )
 @click.option(
     "--seed",

@@ -10,6 +10,8 @@ from __future__ import annotations
 from importlib import resources
 from typing import Final
 
+from cardcore.errors import OptionError
+
 __all__ = ["RULES_GAMES", "rules_text"]
 
 RULES_GAMES: Final = ("three-thirteen", "spite-malice", "nerts")
@@ -18,9 +20,9 @@ RULES_GAMES: Final = ("three-thirteen", "spite-malice", "nerts")
 def rules_text(game: str) -> str:
     """The Markdown rules page of ``game`` (a built-in game's name, e.g. ``"nerts"``).
 
-    Raises:
-        KeyError: ``game`` has no rules page (only the built-in games have one).
+    Raises :class:`~cardcore.errors.OptionError` for a game without a page (only the built-in
+    games have one).
     """
     if game not in RULES_GAMES:
-        raise KeyError(f"no rules page for {game!r}; pages: {', '.join(RULES_GAMES)}")
+        raise OptionError(f"no rules page for {game!r}; pages: {', '.join(RULES_GAMES)}")
     return resources.files(__name__).joinpath(f"{game}.md").read_text(encoding="utf-8")

@@ -63,11 +63,27 @@ impl Card {
 
 #[pymethods]
 impl Card {
+    /// `Card(face, deck=0)`: a natural card by face (`suit * 13 + rank - 1`, 0..=51). A joker
+    /// face needs its deck given (`Card(52, 0)`, as pickles write it; `Card.joker(k)` reads
+    /// better): a lone int past the naturals is far more often a physical card id, which
+    /// `Card.from_id(card_id, num_decks)` reads.
     #[new]
     #[pyo3(signature = (face, deck = None), text_signature = "(face, deck=0)")]
     fn py_new(face: &Bound<'_, PyAny>, deck: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
-        let deck = deck.map_or(Ok(0), |d| card_int(d, "deck"))?;
-        Self::checked(card_int(face, "face")?, deck)
+        let f = card_int(face, "face")?;
+        let Some(deck) = deck else {
+            let naturals = i128::from(card::NATURALS);
+            if (naturals..naturals + i128::from(MAX_JOKER)).contains(&f) {
+                return Err(card_parse_error(format!(
+                    "Card({f}): {f} is not a natural face (0..{}); a physical card id is \
+                     Card.from_id({f}, num_decks), a joker Card.joker({})",
+                    naturals - 1,
+                    f - naturals + 1
+                )));
+            }
+            return Self::checked(f, 0);
+        };
+        Self::checked(f, card_int(deck, "deck")?)
     }
 
     /// The card of `rank` (1..13) and `suit` (0..3).
