@@ -32,8 +32,11 @@ from typing import Any
 SERVER = """
 import sys, uvicorn
 from cardcore.web.app import ServerConfig, create_app, uvicorn_options
+fields = ServerConfig.__dataclass_fields__  # older checkouts (--server-path) lack some
+extra = {"max_unjoined": 10_000} if "max_unjoined" in fields else {}
 app = create_app(ServerConfig(ai_delay=0, room_burst=10_000, room_rate=10_000,
-                              max_rooms=10_000, message_rate=1_000, message_burst=2_000))
+                              max_rooms=10_000, message_rate=1_000, message_burst=2_000,
+                              **extra))
 options = uvicorn_options()
 if len(sys.argv) > 2:
     options["loop"] = sys.argv[2]

@@ -21,6 +21,9 @@ from cardcore.web.app import ServerConfig, create_app
 from cardcore.web.patch import Mirror
 from cardcore.web.profile import Profile
 
+LOCAL = "http://127.0.0.1:8000"  # the server answers only to its own host names
+WS = "ws://127.0.0.1:8000/ws"
+
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
@@ -33,7 +36,7 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
             message_burst=100_000,
         )
     )
-    with TestClient(app) as c:
+    with TestClient(app, base_url=LOCAL) as c:
         yield c
 
 
@@ -95,7 +98,7 @@ def test_whole_game_saves_a_verified_replay(
 
     body = {"game": game, "players": 3, "seed": "42", "name": "Ann", "options": options}
     r = client.post("/api/rooms", json=body).json()
-    with client.websocket_connect("/ws") as ws:
+    with client.websocket_connect(WS) as ws:
         ws.send_json({"type": "resume", "room": r["room"], "token": r["token"]})
         st = play_out(ws)
     assert st["table"]["sheet"]["final"]
@@ -109,6 +112,7 @@ def test_whole_game_saves_a_verified_replay(
     assert record["seed"] == 42
     out = CliRunner().invoke(cli, ["replay", str(replay)])
     assert out.exit_code == 0, out.output
+    prof = client.get("/api/profile", params={"name": "Ann"}).json()  # after the writes
     stats = Profile(tmp_path / "p.sqlite3").stats("Ann")
     assert stats == [
         {
@@ -119,7 +123,6 @@ def test_whole_game_saves_a_verified_replay(
             "best": st["result"]["scores"][0],
         }
     ]
-    prof = client.get("/api/profile", params={"name": "Ann"}).json()
     assert prof["stats"] == stats
     assert prof["leaderboard"][0]["player"] == "Ann"
 
@@ -128,7 +131,7 @@ def test_three_thirteen_view_hides_other_hands(client: TestClient) -> None:
     r = client.post(
         "/api/rooms", json={"game": "three-thirteen", "players": 2, "seats": ["friend"]}
     ).json()
-    with client.websocket_connect("/ws") as host, client.websocket_connect("/ws") as guest:
+    with client.websocket_connect(WS) as host, client.websocket_connect(WS) as guest:
         host.send_json({"type": "resume", "room": r["room"], "token": r["token"]})
         guest.send_json({"type": "join", "room": r["room"], "name": "Bob"})
         views = [next(s for s in states(ws) if s["status"] == "playing") for ws in (host, guest)]

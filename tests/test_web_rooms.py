@@ -22,6 +22,9 @@ from cardcore.web.patch import Mirror
 from cardcore.web.rooms import RoomSetup
 from cardcore.web.tables import Outcome, Table
 
+LOCAL = "http://127.0.0.1:8000"  # the server answers only to its own host names
+WS = "ws://127.0.0.1:8000/ws"
+
 
 class RaceTable(Table):
     """Seats take turns adding 1 or 2; the first to 5 wins. An AI seat adds 1 at once."""
@@ -69,7 +72,7 @@ class RaceTable(Table):
 @pytest.fixture
 def client() -> Iterator[TestClient]:
     app = create_app(ServerConfig(factory=lambda s, a: RaceTable(s, a)))
-    with TestClient(app) as c:
+    with TestClient(app, base_url=LOCAL) as c:
         yield c
 
 
@@ -149,7 +152,7 @@ def test_room_against_an_ai_plays_to_the_end(client: TestClient) -> None:
     room = new_room(client)
     assert len(room["room"]) >= 22
     assert len(room["token"]) >= 32
-    with client.websocket_connect("/ws") as ws:
+    with client.websocket_connect(WS) as ws:
         ws.send_json({"type": "resume", "room": room["room"], "token": room["token"]})
         assert ws.receive_json() == {
             "type": "welcome",
@@ -173,7 +176,7 @@ def test_room_against_an_ai_plays_to_the_end(client: TestClient) -> None:
 
 def test_illegal_move_is_refused_and_changes_nothing(client: TestClient) -> None:
     room = new_room(client, seats=["friend"])
-    with client.websocket_connect("/ws") as ws:
+    with client.websocket_connect(WS) as ws:
         ws.send_json({"type": "resume", "room": room["room"], "token": room["token"]})
         ws.receive_json()
         st = next_state(ws)
@@ -193,11 +196,11 @@ def test_illegal_move_is_refused_and_changes_nothing(client: TestClient) -> None
 
 def test_two_friends_see_only_their_own_seat_and_reconnect(client: TestClient) -> None:
     room = new_room(client, seats=["friend"], name="Ann")
-    with client.websocket_connect("/ws") as host:
+    with client.websocket_connect(WS) as host:
         host.send_json({"type": "resume", "room": room["room"], "token": room["token"]})
         host.receive_json()
         next_state(host)
-        with client.websocket_connect("/ws") as guest:
+        with client.websocket_connect(WS) as guest:
             guest.send_json({"type": "join", "room": room["room"], "name": "Bob"})
             welcome = guest.receive_json()
             assert welcome["seat"] == 1
@@ -209,7 +212,7 @@ def test_two_friends_see_only_their_own_seat_and_reconnect(client: TestClient) -
             assert "secret-of-0" not in json.dumps(st)
             assert [s["name"] for s in st["seats"]] == ["Ann", "Bob"]
             # a third person finds no seat
-            with client.websocket_connect("/ws") as third:
+            with client.websocket_connect(WS) as third:
                 third.send_json({"type": "join", "room": room["room"], "name": "Cy"})
                 assert third.receive_json()["message"] == "this room has no open seat"
             # the guest cannot play out of turn
@@ -222,7 +225,7 @@ def test_two_friends_see_only_their_own_seat_and_reconnect(client: TestClient) -
         st = next_state(host)
         while st["seats"][1]["connected"]:
             st = next_state(host)
-        with client.websocket_connect("/ws") as guest:
+        with client.websocket_connect(WS) as guest:
             guest.send_json({"type": "resume", "room": room["room"], "token": welcome["token"]})
             assert guest.receive_json()["seat"] == 1
             st = next_state(guest)
@@ -239,7 +242,7 @@ def test_hostile_requests(client: TestClient) -> None:
     # cross-site pages cannot open a table socket or create rooms
     with (
         pytest.raises(WebSocketDisconnect),
-        client.websocket_connect("/ws", headers={"origin": "http://evil.example"}) as ws,
+        client.websocket_connect(WS, headers={"origin": "http://evil.example"}) as ws,
     ):
         ws.receive_json()
     r = client.post(
@@ -261,7 +264,7 @@ def test_hostile_requests(client: TestClient) -> None:
         r = client.post("/api/rooms", json=body)
         assert r.status_code == 400, body
         assert words in r.json()["error"], (body, r.text)
-    with client.websocket_connect("/ws") as ws:
+    with client.websocket_connect(WS) as ws:
         # a wrong token or an unknown room
         ws.send_json({"type": "resume", "room": room["room"], "token": "x" * 32})
         assert "does not belong" in ws.receive_json()["message"]
@@ -290,7 +293,7 @@ def test_hostile_requests(client: TestClient) -> None:
 
 def test_non_host_cannot_start_and_page_has_security_headers(client: TestClient) -> None:
     room = new_room(client, players=3, seats=["friend", "friend"])
-    with client.websocket_connect("/ws") as guest:
+    with client.websocket_connect(WS) as guest:
         guest.send_json({"type": "join", "room": room["room"], "name": "Bob"})
         guest.receive_json()
         assert next_state(guest)["status"] == "waiting"
@@ -305,10 +308,10 @@ def test_non_host_cannot_start_and_page_has_security_headers(client: TestClient)
 def test_invite_base_reaches_the_page_and_serve_finds_the_lan_address() -> None:
     from cardcore.cli.serve import _lan_address
 
-    with TestClient(create_app(ServerConfig())) as c:
+    with TestClient(create_app(ServerConfig()), base_url=LOCAL) as c:
         assert c.get("/api/games").json()["invite_base"] is None
     lan = ServerConfig(invite_base="http://192.0.2.7:8000")
-    with TestClient(create_app(lan)) as c:
+    with TestClient(create_app(lan), base_url=LOCAL) as c:
         assert c.get("/api/games").json()["invite_base"] == "http://192.0.2.7:8000"
     assert _lan_address("192.0.2.7") == "192.0.2.7"  # a named address is the one friends use
     found = _lan_address("0.0.0.0")  # the interface towards the network, if there is one
@@ -332,7 +335,7 @@ class ThinkingRaceTable(RaceTable):
 
 def test_an_ai_thinks_off_the_event_loop() -> None:
     app = create_app(ServerConfig(factory=lambda s, a: ThinkingRaceTable(s, a)))
-    with TestClient(app) as client, client.websocket_connect("/ws") as ws:
+    with TestClient(app, base_url=LOCAL) as client, client.websocket_connect(WS) as ws:
         room = new_room(client)
         ws.send_json({"type": "resume", "room": room["room"], "token": room["token"]})
         ws.receive_json()

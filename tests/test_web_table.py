@@ -102,3 +102,38 @@ def test_a_friend_leaves_on_their_turn_and_the_host_hands_the_seat_to_an_ai(
     assert host.evaluate("() => window.cardcore.msg.seats[1].kind") == "ai"
     assert "Your turn" in status(host)
     assert not host.errors
+
+
+def test_a_failed_game_list_retries_help_follows_the_room_and_offline_moves_are_reported(
+    browser: Any, url: str
+) -> None:
+    page = blank_page(browser)
+    failures = [1]
+
+    def games(route: Any) -> None:
+        if failures:
+            failures.pop()
+            route.fulfill(status=503, body="down")
+        else:
+            route.continue_()
+
+    page.route("**/api/games", games)
+    page.goto(url + "/")
+    page.wait_for_selector("#load-error:not([hidden])")
+    assert "Could not load the games" in page.text_content("#load-error")
+    page.click("#retry")
+    page.wait_for_selector("input[name=game]")
+    assert page.is_hidden("#load-error")
+    # the rules in the help are the room's: a match to 77, not the default 50
+    open_room(page, {"game": "spite-malice", "seed": 4, "options": {"target_score": 77}})
+    page.keyboard.press("?")
+    assert "until someone reaches 77" in page.text_content("#help-body")
+    page.keyboard.press("Escape")
+    page.wait_for_function("() => window.cardcore.msg.table.legal.length > 0", timeout=10_000)
+    page.evaluate(
+        "() => { const ui = window.cardcore; ui.ws.close(); ui.play(ui.msg.table.legal[0].id); }"
+    )
+    page.wait_for_selector("#toast:not([hidden])")
+    assert "Not connected" in page.text_content("#toast")
+    page.wait_for_function("() => window.cardcore.ws.readyState === 1")  # back by itself
+    assert not page.errors

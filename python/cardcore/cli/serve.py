@@ -28,6 +28,14 @@ def _lan_address(host: str) -> str | None:
     return None if _is_loopback(addr) or addr == "0.0.0.0" else addr
 
 
+def _is_ip(host: str) -> bool:
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return True
+
+
 def _is_loopback(host: str) -> bool:
     if host == "localhost":
         return True
@@ -37,8 +45,22 @@ def _is_loopback(host: str) -> bool:
         return False
 
 
+def _host(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    """``--host``: an address or a name; an empty one would bind every address unannounced."""
+    value = value.strip()
+    if not value or any(c.isspace() or c in "/[]@" for c in value.strip("[]")):
+        raise click.BadParameter("give an address or a host name (0.0.0.0 for every address)")
+    return value.strip("[]") if ":" in value else value
+
+
 @click.command("serve")
-@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option(
+    "--host",
+    default="127.0.0.1",
+    show_default=True,
+    callback=_host,
+    help="Address to listen on.",
+)
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True)
 @click.option("--open", "open_browser", is_flag=True, help="Open the table in a browser.")
 @click.option(
@@ -107,7 +129,9 @@ def serve_cmd(
         if lan is not None:
             invite_base = f"http://{f'[{lan}]' if ':' in lan else lan}:{port}"
             click.echo(f"friends on your network open {invite_base}/", err=True)
+    allowed = () if _is_ip(host) else (host,)
     config = ServerConfig(
+        allowed_hosts=allowed,
         profile=None if no_profile else (profile or default_profile_path()),
         data_dir=data_dir or default_profile_path().parent,
         replay_dir=None if no_replay else (replay_dir or Path.home() / ".cardcore" / "replays"),

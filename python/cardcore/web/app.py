@@ -9,8 +9,10 @@
 ``WS /ws``                the table: client messages in :mod:`cardcore.web.messages`
 ========================  =======================================================
 
-Cross-site requests are refused: a WebSocket or POST whose ``Origin`` is not this server's
-own is closed (a page on another site cannot join or create rooms through your browser).
+Cross-site requests are refused: a WebSocket, POST or profile request whose ``Origin`` is not
+this server's own is refused (a page on another site cannot join or create rooms through your
+browser), and so is any request whose ``Host`` is not one of this server's names (loopback
+names, IP addresses, the ``--host`` given): a DNS-rebinding page names its own host.
 """
 
 from __future__ import annotations
@@ -18,19 +20,26 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import datetime as _dt
+import ipaddress
 import logging
+import sqlite3
 import time
 from collections.abc import AsyncIterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import Message as AsgiMessage
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from cardcore.errors import CardcoreError
@@ -54,6 +63,10 @@ log = logging.getLogger(__name__)
 STATIC: Final = Path(__file__).parent / "static"
 MAX_BODY_BYTES: Final = 4096
 _STRIKES_BEFORE_CLOSE: Final = 20
+JOIN_SECONDS: Final = 10.0
+"""A socket that has not joined or resumed a seat this long after opening is closed."""
+PROFILE_BUSY_SECONDS: Final = 1.0
+"""How long a request waits for a profile database another program holds locked."""
 SECURITY_HEADERS: Final = {
     "Content-Security-Policy": (
         "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
@@ -98,6 +111,12 @@ class ServerConfig:
     message_burst: float = 60.0
     factory: TableFactory | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    max_unjoined: int = 100
+    """Open sockets that have not joined a room yet, at most (more are refused at once)."""
+    join_seconds: float = JOIN_SECONDS
+    allowed_hosts: tuple[str, ...] = ()
+    """Host names this server answers to besides loopback names and IP addresses (the
+    ``--host`` given, when it is a name)."""
     invite_base: str | None = None
     """The address friends on other machines open (``http://192.168.1.20:8000``), when the
     server listens beyond this computer: a page opened on 127.0.0.1 writes its invite links
@@ -113,7 +132,13 @@ class _Server:
         self.config = config
         self.games = games
         factory = config.factory or games.table_factory(ai_delay=config.ai_delay)
-        self.profile = Profile(config.profile) if config.profile is not None else None
+        self.profile = (
+            Profile(config.profile, timeout=PROFILE_BUSY_SECONDS)
+            if config.profile is not None
+            else None
+        )
+        self.profile_thread = ThreadPoolExecutor(1, thread_name_prefix="cardcore-profile")
+        """Every profile read and write, in order, off the event loop."""
         self.lobby = Lobby(
             factory,
             max_rooms=config.max_rooms,
@@ -122,6 +147,7 @@ class _Server:
         )
         self.room_buckets: dict[str, TokenBucket] = {}
         self.daily = DailyDeals.load(config.data_dir)
+        self.unjoined = 0
 
     def finished(self, room: Room, outcome: Outcome) -> dict[str, Any]:
         """Saves the replay and each person's result; returns what the players are told."""
@@ -133,20 +159,104 @@ class _Server:
             log.info("room %s: replay saved as %s", room.id, path)
         if self.profile is not None:
             daily = _dt.datetime.now(_dt.UTC).date() if room.setup.daily else None
-            for seat in room.seats:
-                if seat.kind != "human":
-                    continue
-                self.profile.record(
-                    seat.name,
-                    room.setup.game,
-                    room.setup.level,
-                    won=outcome.winner == seat.index,
-                    score=outcome.scores[seat.index],
-                    lower_is_better=outcome.lower_is_better,
-                    daily=daily,
-                    replay=str(path) if path is not None else None,
-                )
+            results = [
+                {
+                    "player": seat.name,
+                    "game": room.setup.game,
+                    "level": room.setup.level,
+                    "won": outcome.winner == seat.index,
+                    "score": outcome.scores[seat.index],
+                    "lower_is_better": outcome.lower_is_better,
+                    "daily": daily,
+                    "replay": str(path) if path is not None else None,
+                }
+                for seat in room.seats
+                if seat.kind == "human"
+            ]
+            # off the event loop: a database another program holds locked stalls no room
+            loop = asyncio.get_running_loop()
+            loop.run_in_executor(self.profile_thread, self._record, room.id, results)
         return saved
+
+    def _record(self, room_id: str, results: list[dict[str, Any]]) -> None:
+        assert self.profile is not None
+        try:
+            for r in results:
+                self.profile.record(**r)
+        except sqlite3.Error as e:
+            log.warning("room %s: the profile could not be written (%s)", room_id, e)
+
+
+def host_allowed(host_header: str | None, extra: tuple[str, ...] = ()) -> bool:
+    """Whether a request's ``Host`` names this server: an IP address, ``localhost`` or a name
+    in ``extra`` (any port). A DNS-rebinding page reaches the server under its own name."""
+    if host_header is None:
+        return True
+    try:
+        name = urlsplit("//" + host_header).hostname
+    except ValueError:
+        return False
+    if not name:
+        return False
+    if name == "localhost" or name in extra:
+        return True
+    try:
+        ipaddress.ip_address(name)
+    except ValueError:
+        return False
+    return True
+
+
+class _Guard:
+    """Outermost layer: refuses requests and sockets for other host names, and puts the
+    security headers on every HTTP answer (static files included)."""
+
+    def __init__(self, app: ASGIApp, allowed: tuple[str, ...]) -> None:
+        self.app = app
+        self.allowed = tuple(a.lower() for a in allowed)
+        self.headers = [(k.lower().encode(), v.encode()) for k, v in SECURITY_HEADERS.items()]
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        host = next((v.decode("latin-1") for k, v in scope["headers"] if k == b"host"), None)
+        if not host_allowed(host, self.allowed):
+            if scope["type"] == "websocket":
+                await send({"type": "websocket.close", "code": 1008})
+            else:
+                await _error(421, "this server does not answer to that host name")(
+                    scope, receive, send
+                )
+            return
+        if scope["type"] == "websocket":
+            await self.app(scope, receive, send)
+            return
+
+        async def with_headers(message: AsgiMessage) -> None:
+            if message["type"] == "http.response.start":
+                have = {k.lower() for k, _ in message.get("headers", [])}
+                extra = [(k, v) for k, v in self.headers if k not in have]
+                message = {**message, "headers": [*message.get("headers", []), *extra]}
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
+
+
+async def _read_body(request: Request, limit: int) -> bytes | None:
+    """The request's body, or ``None`` as soon as it is known to exceed ``limit`` bytes (by
+    its ``Content-Length``, or while it streams in): an oversized body is never read whole."""
+    declared = request.headers.get("content-length")
+    if declared is not None and (not declared.isascii() or not declared.isdigit()):
+        return None
+    if declared is not None and int(declared) > limit:
+        return None
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > limit:
+            return None
+    return bytes(body)
 
 
 def _same_origin(conn: HTTPConnection) -> bool:
@@ -182,14 +292,14 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             return _error(403, "cross-site request refused")
         if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
             return _error(415, "send JSON")
+        body = await _read_body(request, MAX_BODY_BYTES)
+        if body is None:
+            return _error(413, "request too large")
         bucket = server.room_buckets.setdefault(
             _client(request), TokenBucket(server.config.room_rate, server.config.room_burst)
         )
         if not bucket.allow(time.monotonic()):
             return _error(429, "too many rooms created; wait a little")
-        body = await request.body()
-        if len(body) > MAX_BODY_BYTES:
-            return _error(413, "request too large")
         try:
             setup, host_name, ai_names = server.games.parse_room_request(
                 body, daily_deals=server.daily
@@ -202,26 +312,47 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         )
 
     async def api_profile(request: Request) -> Response:
-        if server.profile is None:
+        if not _same_origin(request):
+            return _error(403, "cross-site request refused")
+        profile = server.profile
+        if profile is None:
             return JSONResponse({"enabled": False}, headers=SECURITY_HEADERS)
         try:
             name = clean_name(request.query_params.get("name", ""))
         except BadMessage as e:
             return _error(400, str(e))
-        summary = server.profile.summary(name, list(server.games.TABLES))
+        games = list(server.games.TABLES)
+        try:  # in a worker thread: a locked database holds up no other request
+            loop = asyncio.get_running_loop()
+            summary = await loop.run_in_executor(
+                server.profile_thread, profile.summary, name, games
+            )
+        except sqlite3.Error:
+            return _error(503, "the profile is busy (another program holds it); try again")
         return JSONResponse({"enabled": True, **summary}, headers=SECURITY_HEADERS)
 
     async def ws_table(ws: WebSocket) -> None:
-        if not _same_origin(ws):
-            await ws.close(code=1008)
+        if not _same_origin(ws) or server.unjoined >= server.config.max_unjoined:
+            await ws.close(code=1008 if server.unjoined < server.config.max_unjoined else 1013)
             return
         await ws.accept()
         conn = Connection(rate=server.config.message_rate, burst=server.config.message_burst)
         writer = asyncio.create_task(_write(ws, conn))
         strikes = 0
+        server.unjoined += 1
+        joined = False
+        join_by = time.monotonic() + server.config.join_seconds
         try:
             while not conn.closed:
-                frame = await ws.receive()
+                if not joined and conn.room is not None:
+                    joined = True
+                    server.unjoined -= 1
+                try:
+                    left = None if joined else max(0.0, join_by - time.monotonic())
+                    frame = await asyncio.wait_for(ws.receive(), left)
+                except TimeoutError:
+                    conn.close("no seat taken in time")
+                    break
                 if frame["type"] == "websocket.disconnect":
                     break
                 data = frame.get("text")
@@ -245,6 +376,8 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         except WebSocketDisconnect:
             pass
         finally:
+            if not joined:
+                server.unjoined -= 1
             if conn.room is not None:
                 conn.room.detach(conn)
             conn.close()
@@ -261,8 +394,13 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             with contextlib.suppress(asyncio.CancelledError):
                 await sweeper
             await server.lobby.close()
+            server.profile_thread.shutdown(wait=True)
 
     app = Starlette(
+        middleware=[
+            Middleware(_Guard, allowed=server.config.allowed_hosts),
+            Middleware(GZipMiddleware, minimum_size=1024, compresslevel=6),
+        ],
         routes=[
             Route("/", index),
             Route("/api/games", api_games),

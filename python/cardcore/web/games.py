@@ -12,6 +12,7 @@ import datetime as _dt
 import importlib
 import json
 import math
+import re
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final, cast
@@ -127,9 +128,12 @@ def table_factory(*, ai_delay: float = 0.6) -> TableFactory:
     return make
 
 
+_DIGITS: Final = re.compile(r"[0-9]{1,19}")
+
+
 def _seed(value: object) -> int:
-    if isinstance(value, str) and value.strip().isdigit():
-        value = int(value.strip())
+    if isinstance(value, str) and _DIGITS.fullmatch(value.strip()):
+        value = int(value.strip())  # ASCII digits only: "²".isdigit() holds, int("²") fails
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < _SEED_LIMIT:
         raise BadMessage("seed must be an integer in 0..2**63-1")
     return value

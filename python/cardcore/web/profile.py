@@ -46,15 +46,17 @@ def default_profile_path() -> Path:
 class Profile:
     """The results database at ``path`` (created on first use)."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, *, timeout: float = 5.0) -> None:
         self.path = Path(path)
+        self.timeout = timeout
+        """Seconds to wait for a database another connection holds locked."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
         with self._db() as db:
             db.executescript(_SCHEMA)
 
     @contextmanager
     def _db(self) -> Iterator[sqlite3.Connection]:
-        db = sqlite3.connect(self.path, timeout=5.0)
+        db = sqlite3.connect(self.path, timeout=self.timeout)
         try:
             with db:
                 yield db

@@ -74,7 +74,6 @@ async function showLobby() {
   $("lobby").hidden = false;
   $("title").textContent = "";
   for (const b of ["btn-sheet", "btn-invite"]) $(b).hidden = true;
-  if (!ui.catalog) ui.catalog = await (await fetch("/api/games")).json();
   const cat = ui.catalog;
   const choice = $("game-choice");
   choice.replaceChildren(h("legend", { text: "Game" }));
@@ -152,7 +151,7 @@ async function createRoom(ev) {
   store.set("level", body.level);
   const r = await fetch("/api/rooms", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
   const data = await r.json();
-  if (!r.ok) return toast(data.error);
+  if (!r.ok) return toast(data.error || `the server answered ${r.status}`);
   store.set("seat:" + data.room, data.token);
   location.hash = "#room=" + data.room;
 }
@@ -200,6 +199,12 @@ function openRoom(room, hello) {
   ws.onmessage = (e) => receive(JSON.parse(e.data));
   ws.onclose = () => {
     if (ui.ws !== ws || ui.leaving) return;
+    if (ui.sent.size) {
+      // moves sent but never acknowledged: the state we get back on reconnecting shows
+      // whether they were played
+      ui.sent.clear();
+      toast("The connection dropped: your last move may not have been played.");
+    }
     const token = store.get("seat:" + room);
     if (!token) return;
     $("status").textContent = "Connection lost; reconnecting…";
@@ -208,15 +213,24 @@ function openRoom(room, hello) {
   };
 }
 
+/** Sends a message; false (and the player is told) when the connection is down. */
 export function send(obj) {
-  if (ui.ws && ui.ws.readyState === WebSocket.OPEN) ui.ws.send(JSON.stringify(obj));
+  if (ui.ws && ui.ws.readyState === WebSocket.OPEN) {
+    ui.ws.send(JSON.stringify(obj));
+    return true;
+  }
+  toast("Not connected: that was not sent. Reconnecting…");
+  return false;
 }
 
 export function play(id) {
+  ui.selected = null;
+  if (!send({ type: "move", move: id, seq: ui.seq + 1 })) {
+    if (ui.msg) render();
+    return;
+  }
   ui.seq += 1;
   ui.sent.set(ui.seq, performance.now());
-  ui.selected = null;
-  send({ type: "move", move: id, seq: ui.seq });
 }
 
 function receive(msg) {
@@ -585,7 +599,8 @@ function openHelp() {
   const g = GAMES[name];
   const body = $("help-body");
   body.replaceChildren();
-  body.append(...g.help(h));
+  // the room's own rules (its observation carries every option), else the defaults
+  body.append(...g.help(h, ui.msg?.table?.observation?.options || {}));
   body.append(
     h("p", { text: `The complete rules, with every variant and worked examples: run \`cardcore rules ${name}\` in a terminal.` }),
     h("h3", { text: "Playing here" }),
@@ -596,8 +611,15 @@ function openHelp() {
 
 async function openProfile() {
   const name = store.get("name") || "You";
-  const r = await (await fetch("/api/profile?name=" + encodeURIComponent(name))).json();
   const body = $("profile-body");
+  let r;
+  try {
+    const answer = await fetch("/api/profile?name=" + encodeURIComponent(name));
+    r = await answer.json();
+    if (!answer.ok) throw new Error(r.error || answer.status);
+  } catch (e) {
+    return toast(`The profile could not be read: ${e.message || e}`);
+  }
   if (!r.enabled) {
     body.replaceChildren(h("p", { text: "This server keeps no profile." }));
   } else {
@@ -636,6 +658,8 @@ function init() {
   $("btn-profile").onclick = openProfile;
   $("btn-sheet").onclick = () => showSheet(false);
   $("btn-invite").onclick = copyInvite;
+  $("retry").onclick = loadCatalog;
+  ui.play = play; // for tests
   $("dlg-sheet").addEventListener("close", sheetClosed);
   for (const id of ["dlg-sheet", "dlg-help", "dlg-profile"]) closeOnBackdrop($(id));
   $("home").onclick = (ev) => {
@@ -649,10 +673,26 @@ function init() {
   window.addEventListener("pointercancel", onPointerCancel);
   window.addEventListener("keydown", onKey);
   window.addEventListener("hashchange", route);
-  fetch("/api/games").then((r) => r.json()).then((c) => {
-    ui.catalog = c;
-    route();
-  });
+  loadCatalog();
+}
+
+/** The game list, then the page; when it fails, an error with a retry (and a retry by itself). */
+async function loadCatalog() {
+  try {
+    const r = await fetch("/api/games");
+    if (!r.ok) throw new Error(`the server answered ${r.status}`);
+    ui.catalog = await r.json();
+  } catch (e) {
+    $("load-error-text").textContent = `Could not load the games (${e.message || e}). Is cardcore serve still running?`;
+    $("load-error").hidden = false;
+    $("lobby").hidden = true;
+    clearTimeout(ui.catalogRetry);
+    ui.catalogRetry = setTimeout(loadCatalog, 5000);
+    return;
+  }
+  clearTimeout(ui.catalogRetry);
+  $("load-error").hidden = true;
+  route();
 }
 
 init();

@@ -116,12 +116,18 @@ export default {
     return false;
   },
 
-  help(h) {
+  // o: the room's rules options (empty in the lobby: the defaults)
+  help(h, o = {}) {
+    const flip = { 1: "one", 3: "three" }[o.flip_count ?? 3] ?? o.flip_count;
+    const plus = o.foundation_points ?? 1;
+    const minus = o.nerts_penalty ?? 2;
+    const bonus = o.nerts_bonus ? `, +${o.nerts_bonus} for calling Nerts` : "";
+    const undo = (o.undo_depth ?? 1) === 0 ? "There is no undo." : (o.undo_depth ?? 1) === 1 ? "You may undo your last move." : `You may undo your last ${o.undo_depth} moves.`;
     return [
       h("h2", { text: "Nerts" }),
       h("p", { text: "Nerts is a race: everyone plays at once. Get rid of your Nerts pile." }),
-      h("p", { text: "Foundations in the middle are shared: start one with any ace, then build up in suit (A, 2, 3 … K). Your work piles build down in alternating colours (a red 6 on a black 7); you may move the top part of a work pile onto another. Your Nerts pile's top card can go to a foundation or a work pile. Turn the stock three at a time onto the waste (your waste shows the cards just turned, fanned); the waste's top card plays. When the stock is empty, tapping it turns the waste over again." }),
-      h("p", { text: "When your Nerts pile is empty, call Nerts: the round ends. Score: +1 for each of your cards on the foundations, −2 for each card left in your Nerts pile. The match goes to 100. You may undo your last move. The AI opponents play in real time at the table speed (chill, classic, frantic); the ring round a foundation card shows who played it." }),
+      h("p", { text: `Foundations in the middle are shared: start one with any ace, then build up in suit (A, 2, 3 … K). Your work piles build down in alternating colours (a red 6 on a black 7); you may move the top part of a work pile onto another. Your Nerts pile's top card can go to a foundation or a work pile. Turn the stock ${flip} at a time onto the waste (your waste shows the cards just turned, fanned); the waste's top card plays. When the stock is empty, tapping it turns the waste over again.` }),
+      h("p", { text: `When your Nerts pile is empty, call Nerts: the round ends. Score: +${plus} for each of your cards on the foundations, −${minus} for each card left in your Nerts pile${bonus}. The match goes to ${o.target_score ?? 100}. ${undo} The AI opponents play in real time at the table speed (chill, classic, frantic); the ring round a foundation card shows who played it.` }),
       h("h3", { text: "Keys" }),
       h("p", { text: "space flip · n Nerts pile · w waste · 1–5 work pile (pick up its top, or move the picked card there) · f to a foundation · u undo · c call Nerts" }),
     ];

@@ -111,12 +111,16 @@ export default {
     return false;
   },
 
-  help(h) {
+  // o: the room's rules options (empty in the lobby: the defaults)
+  help(h, o = {}) {
+    const target = o.target_score ?? 50;
+    const hand = o.hand_size ?? 5;
+    const bonus = o.win_bonus ? `, plus ${o.win_bonus} for going out` : "";
     return [
       h("h2", { text: "Spite & Malice" }),
       h("p", { text: "Empty your pay-off pile first. The centre stacks are built up from A to Q, one rank at a time, by everyone, whatever the suit; a king is wild and stands for the rank the stack needs (shown as =7). A full stack (Q) is cleared." }),
-      h("p", { text: "On your turn play cards to the centre from the top of your pay-off pile, your hand or the tops of your side stacks, as many as you can or like. End your turn by discarding one hand card to one of your side stacks. If you play your whole hand you draw five more." }),
-      h("p", { text: "When your pay-off pile is empty you win the game and score 1 point per card left in the other players' pay-off piles. The match goes on until someone reaches the target (50)." }),
+      h("p", { text: `On your turn play cards to the centre from the top of your pay-off pile, your hand or the tops of your side stacks, as many as you can or like. End your turn by discarding one hand card to one of your side stacks. If you play your whole hand you draw ${hand} more.` }),
+      h("p", { text: `When your pay-off pile is empty you win the game and score 1 point per card left in the other players' pay-off piles${bonus}. The match goes on until someone reaches ${target}.` }),
       h("h3", { text: "Keys" }),
       h("p", { text: "p pay-off · 1–9 hand card · a s d f side stack (pick it up, or discard the chosen hand card there) · z x c v play to that centre stack" }),
     ];

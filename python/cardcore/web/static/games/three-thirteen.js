@@ -101,11 +101,14 @@ export default {
     return false;
   },
 
-  help(h) {
+  // o: the room's rules options (empty in the lobby: the defaults)
+  help(h, o = {}) {
+    const jokers = o.jokers ? `This table has ${o.jokers} jokers, always wild.` : "Jokers (an option) are always wild.";
+    const ace = o.ace_mode === "high" ? "ace high" : o.ace_mode === "both" ? "ace low or high" : "ace low";
     return [
       h("h2", { text: "Three-Thirteen Rummy" }),
-      h("p", { text: "11 rounds. Round 1 deals 3 cards and 3s are wild, round 2 deals 4 and 4s are wild … round 11 deals 13 and kings are wild. Jokers (an option) are always wild." }),
-      h("p", { text: "On your turn draw one card (the stock or the top of the discard pile), then discard one. Arrange your cards in melds: sets (3 or more of a rank) and runs (3 or more in sequence in one suit, ace low). Wild cards stand for any card (shown as =7♥). Unmelded cards are deadwood: A = 1, 2–10 face value, J/Q/K 10, an unmelded wild 15, a joker 20." }),
+      h("p", { text: `11 rounds. Round 1 deals 3 cards and 3s are wild, round 2 deals 4 and 4s are wild … round 11 deals 13 and kings are wild. ${jokers}` }),
+      h("p", { text: `On your turn draw one card (the stock or the top of the discard pile), then discard one. Arrange your cards in melds: sets (3 or more of a rank) and runs (3 or more in sequence in one suit, ${ace}). Wild cards stand for any card (shown as =7♥). Unmelded cards are deadwood: A = 1, 2–10 face value, J/Q/K 10, an unmelded wild ${o.wild_points ?? 15}, a joker ${o.joker_points ?? 20}.` }),
       h("p", { text: "When your whole hand melds after a discard you go out: everyone else gets one last turn, then each hand's deadwood is added to its total. Lowest total after 11 rounds wins. Your hand is always shown in its best arrangement: melds first, then the deadwood." }),
       h("h3", { text: "Keys" }),
       h("p", { text: "s draw from the stock · p take the discard · ← → choose a card · d or Enter discard it" }),
