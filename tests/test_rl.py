@@ -486,7 +486,7 @@ def test_aec_rust_engine_equals_the_protocol(case: tuple[str, dict[str, Any]]) -
 
 
 def test_aec_state_assigned_plays_on_through_the_protocol() -> None:
-    env = pz.env("three-thirteen", players=2)
+    env = pz.env("spite-malice", players=2, payoff_size=5)
     env.reset(seed=9)
     rng = Rng(9)
     for _ in range(5):
@@ -500,6 +500,10 @@ def test_aec_state_assigned_plays_on_through_the_protocol() -> None:
     assert env.state.current_player == twin.current_player
     env.reset(seed=9)
     assert env._native is not None
+    tt = pz.env("three-thirteen", players=2)  # the protocol state is the rulebook: no copy
+    tt.reset(seed=9)
+    assert tt._native is None
+    assert tt.engine == "rust"
     with pytest.raises(OptionError):
         pz.env("nerts", engine="protocol")
     with pytest.raises(OptionError):

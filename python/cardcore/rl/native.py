@@ -24,8 +24,13 @@ __all__ = ["AEC_GAMES", "ENGINES", "VECTOR_GAMES", "native_rules"]
 ENGINES: Final = ("auto", "rust", "protocol")
 """``engine=`` choices: Rust where the game has it, else the protocol; Rust; the protocol."""
 
-AEC_GAMES: Final = ("three-thirteen", "spite-malice")
-"""Games the AEC environment steps natively."""
+AEC_GAMES: Final = ("spite-malice",)
+"""Games the AEC environment steps in a native engine of their own (a second copy of the
+rules, until the game's protocol state is its rulebook)."""
+
+RULEBOOK_GAMES: Final = ("three-thirteen",)
+"""Games whose protocol state is their one Rust rulebook (``cardcore._core.State``): the
+environments step it directly, ``engine="rust"`` and ``"protocol"`` are the same engine."""
 
 VECTOR_GAMES: Final = ("three-thirteen",)
 """Games :class:`~cardcore.rl.VectorEnv` steps natively."""
@@ -42,7 +47,7 @@ def native_rules(
     if engine not in ENGINES:
         raise OptionError(f"engine must be auto, rust or protocol, not {engine!r}")
     if game.name not in games:
-        if engine == "rust":
+        if engine == "rust" and game.name not in RULEBOOK_GAMES:
             raise OptionError(f"{game.name} has no Rust engine here (use engine='protocol')")
         return None
     if engine == "protocol":

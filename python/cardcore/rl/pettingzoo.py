@@ -31,7 +31,7 @@ except ModuleNotFoundError as e:
 from cardcore.errors import IllegalMoveError, OptionError
 from cardcore.games.api import Game, action_id
 from cardcore.rl.common import Seeds, agent_name, observation_space, render_text, resolve
-from cardcore.rl.native import native_rules
+from cardcore.rl.native import RULEBOOK_GAMES, native_rules
 
 if TYPE_CHECKING:
     from cardcore._core import Episode
@@ -108,7 +108,10 @@ class TurnBasedEnv(_Seats, AECEnv):  # type: ignore[misc]
         self.game = g = resolve(game, options, realtime=False)
         self.metadata = {**self.metadata, "name": f"cardcore_{g.name.replace('-', '_')}_v0"}
         self._rules = native_rules(g, engine)
-        self.engine = "protocol" if self._rules is None else "rust"
+        rulebook = g.name in RULEBOOK_GAMES
+        self.engine = (
+            "rust" if self._rules is not None or (rulebook and engine != "protocol") else "protocol"
+        )
         self._native: Episode | None = None
         self._state: Any = None  # the protocol state (with _native: as of _unplayed)
         self._seed = 0
@@ -164,6 +167,14 @@ class TurnBasedEnv(_Seats, AECEnv):  # type: ignore[misc]
                 "action_mask": np.frombuffer(legal, np.int8),
             }
         st = self._state
+        core = getattr(st, "_s", None)
+        if core is not None:  # the game's rulebook: one call each
+            tensor = np.frombuffer(core.observation_tensor(seat), np.float32)
+            if seat == core.current_player:
+                mask = np.frombuffer(core.action_mask(), np.int8)
+            else:
+                mask = np.zeros(self.game.num_actions, np.int8)
+            return {"observation": tensor, "action_mask": mask}
         mask = np.zeros(self.game.num_actions, np.int8)
         if seat == st.current_player:
             mask[self._legal] = 1
@@ -184,9 +195,17 @@ class TurnBasedEnv(_Seats, AECEnv):  # type: ignore[misc]
             seat = native.current_player
         else:
             st = self._state
-            st.apply(action)
-            seat = None if st.is_over else st.current_player
-            self._legal = [] if seat is None else st.legal_actions()
+            core = getattr(st, "_s", None)
+            if core is not None:  # the game's rulebook: one call
+                index = action_id(action)
+                if index is None or not 0 <= index < self.game.num_actions:
+                    raise IllegalMoveError(f"not an action id of {self.game.name}: {action!r}")
+                core.apply_action(index)
+                seat = core.current_player
+            else:
+                st.apply(action)
+                seat = st.current_player
+                self._legal = [] if seat is None else st.legal_actions()
         self._cumulative_rewards[agent] = 0.0
         if seat is None:
             returns = self._state.returns() if native is None else native.returns()
