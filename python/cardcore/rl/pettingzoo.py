@@ -169,12 +169,12 @@ class TurnBasedEnv(_Seats, AECEnv):  # type: ignore[misc]
         st = self._state
         core = getattr(st, "_s", None)
         if core is not None:  # the game's rulebook: one call each
-            tensor = np.frombuffer(core.observation_tensor(seat), np.float32)
+            seen = np.frombuffer(core.observation_tensor(seat), np.float32)
             if seat == core.current_player:
                 mask = np.frombuffer(core.action_mask(), np.int8)
             else:
                 mask = np.zeros(self.game.num_actions, np.int8)
-            return {"observation": tensor, "action_mask": mask}
+            return {"observation": seen, "action_mask": mask}
         mask = np.zeros(self.game.num_actions, np.int8)
         if seat == st.current_player:
             mask[self._legal] = 1
