@@ -82,3 +82,20 @@ def test_melds_prints_jokers_as_they_were_typed() -> None:
     mixed = CliRunner().invoke(cli, ["melds", "Kd X2 JK 3h", "--wild", "9", "--discards"])
     assert "[Kd X2=Kc JK=Kh]" in mixed.output
     assert "discard JK " in mixed.output
+
+
+def test_meld_helpers_read_an_observations_ids() -> None:
+    from cardcore.three_thirteen import best_discards, best_melds
+
+    state = cardcore.load_game("three-thirteen", players=2).new_state(3)
+    obs = state.observation(state.current_player)
+    cards = [cardcore.Card.from_id(i, obs.num_decks) for i in obs.hand]
+    ids = best_melds(obs.hand, obs.wild_rank, decks=obs.num_decks)
+    assert str(ids) == str(best_melds(cards, obs.wild_rank))
+    assert best_discards(list(obs.hand), obs.wild_rank, decks=obs.num_decks) == best_discards(
+        cards, obs.wild_rank
+    )
+    with pytest.raises(cardcore.CardParseError, match=r"Card\.from_id"):
+        best_melds(list(obs.hand), obs.wild_rank)  # ids without decks= are no cards
+    with pytest.raises(cardcore.OptionError, match="physical card ids"):
+        best_melds("3h 4h 5h", 5, decks=2)

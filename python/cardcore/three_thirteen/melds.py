@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Final, Literal
+from typing import Final, Literal, cast
 
 from cardcore import _core
 from cardcore.cards import Card, CardsLike, parse_cards
@@ -139,8 +139,14 @@ def _rules(ace_mode: str, wild_points: int, joker_points: int) -> MeldRules:
     return MeldRules(ace_mode, wild_points, joker_points)
 
 
-def _cards(hand: CardsLike) -> list[Card]:
-    return parse_cards(hand)
+def _cards(hand: CardsLike | Iterable[int], decks: int | None = None) -> list[Card]:
+    """``hand`` as cards: text or cards, or with ``decks`` physical card ids (an observation's
+    ``hand``) of a game of ``decks`` decks."""
+    if decks is None:
+        return parse_cards(cast("CardsLike", hand))  # ints fail there, naming Card.from_id
+    if isinstance(hand, str):
+        raise OptionError("decks= reads a hand of physical card ids, not card text")
+    return [Card.from_id(i, decks) for i in cast("Iterable[int]", hand)]
 
 
 def _faces(cards: Iterable[Card]) -> bytes:
@@ -154,16 +160,20 @@ minimum deadwood of ``hand`` when ``wild`` is the round's wild rank. One Rust ca
 
 
 def best_melds(
-    hand: CardsLike,
+    hand: CardsLike | Iterable[int],
     wild: int | str,
     *,
     ace_mode: str = "low",
     wild_points: int = 15,
     joker_points: int = 20,
+    decks: int | None = None,
 ) -> Arrangement:
-    """One optimal arrangement of ``hand``; ``str()`` gives ``"[3h 4h X1=5h] [7c 7d 7s] | Kd"``."""
+    """One optimal arrangement of ``hand``; ``str()`` gives ``"[3h 4h X1=5h] [7c 7d 7s] | Kd"``.
+
+    ``hand``: card text, cards, or with ``decks`` the physical card ids of a game of ``decks``
+    decks (``best_melds(obs.hand, obs.wild_rank, decks=obs.num_decks)``)."""
     r = _rules(ace_mode, wild_points, joker_points)
-    cards = _cards(hand)
+    cards = _cards(hand, decks)
     best = _core.meld_best(
         _faces(cards), parse_wild(wild), r.ace_code, r.wild_points, r.joker_points
     )
@@ -180,17 +190,19 @@ def best_melds(
 
 
 def best_discards(
-    hand: CardsLike,
+    hand: CardsLike | Iterable[int],
     wild: int | str,
     *,
     ace_mode: str = "low",
     wild_points: int = 15,
     joker_points: int = 20,
+    decks: int | None = None,
 ) -> list[tuple[Card, int]]:
     """For a hand of n+1 cards: ``(card, deadwood left after discarding it)`` in hand order,
-    computed in one Rust call that shares work between the n+1 solves."""
+    computed in one Rust call that shares work between the n+1 solves. ``hand`` and ``decks``
+    as in :func:`best_melds` (physical card ids with ``decks``)."""
     r = _rules(ace_mode, wild_points, joker_points)
-    cards = _cards(hand)
+    cards = _cards(hand, decks)
     values = discard_deadwoods_of_faces(_faces(cards), parse_wild(wild), r)
     return list(zip(cards, values, strict=True))
 

@@ -277,8 +277,14 @@ fn parse_text(text: &str) -> PyResult<Vec<Card>> {
 }
 
 fn not_a_card(item: &Bound<'_, PyAny>) -> PyErr {
+    // an int is most often a physical card id from an observation or a record
+    let hint = if item.is_instance_of::<PyInt>() && !item.is_instance_of::<PyBool>() {
+        " (an int: a physical card id reads as Card.from_id(card_id, num_decks))"
+    } else {
+        ""
+    };
     match item.repr() {
-        Ok(r) => card_parse_error(format!("not a card: {r}")),
+        Ok(r) => card_parse_error(format!("not a card: {r}{hint}")),
         Err(e) => e,
     }
 }
