@@ -99,3 +99,24 @@ def test_meld_helpers_read_an_observations_ids() -> None:
         best_melds(list(obs.hand), obs.wild_rank)  # ids without decks= are no cards
     with pytest.raises(cardcore.OptionError, match="physical card ids"):
         best_melds("3h 4h 5h", 5, decks=2)
+
+
+class _ClosedPipe:
+    def write(self, text: str) -> int:
+        raise BrokenPipeError(32, "Broken pipe")
+
+    def flush(self) -> None:
+        raise BrokenPipeError(32, "Broken pipe")
+
+
+def test_a_reader_that_leaves_gets_no_error_message(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from cardcore.cli import main
+
+    monkeypatch.setattr(sys, "argv", ["cardcore", "games"])
+    monkeypatch.setattr(sys, "stdout", _ClosedPipe())
+    with pytest.raises(SystemExit) as exit_:
+        main()
+    assert exit_.value.code == 1
+    assert capsys.readouterr().err == ""

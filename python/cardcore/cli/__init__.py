@@ -5,6 +5,9 @@ Exit codes: 0 success, 1 run failure, 2 usage error, 130 interrupted.
 
 from __future__ import annotations
 
+import os
+import sys
+
 import click
 
 from cardcore.cli.games import games_cmd
@@ -74,6 +77,10 @@ def main() -> None:
     except KeyboardInterrupt:
         click.echo("Interrupted.", err=True)
         raise SystemExit(130) from None
+    except BrokenPipeError:
+        # the reader left (`cardcore report ... | head`): quietly, as rich's tables do
+        _silence_stdout()
+        raise SystemExit(1) from None
     except click.ClickException as e:
         e.show()
         raise SystemExit(e.exit_code) from None
@@ -86,3 +93,12 @@ def main() -> None:
             f"Error: {type(e).__name__}: {e} (cardcore --debug shows the traceback)", err=True
         )
         raise SystemExit(1) from None
+
+
+def _silence_stdout() -> None:
+    """Points stdout at /dev/null so that the interpreter's last flush finds no closed pipe."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # no real descriptor (tests, embedding)
+        pass
