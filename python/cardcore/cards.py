@@ -8,11 +8,12 @@ convert with :meth:`Card.id` / :meth:`Card.from_id` at the API edge.
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Iterable
 from typing import Final
 
 from cardcore import _core
-from cardcore.errors import ArgumentTypeError, OptionError
+from cardcore.errors import ArgumentRangeError, ArgumentTypeError, OptionError
 
 __all__ = [
     "JOKER0",
@@ -22,6 +23,7 @@ __all__ = [
     "SUITS",
     "Card",
     "CardsLike",
+    "as_int",
     "deck_ids",
     "deck_of",
     "face_code",
@@ -131,9 +133,34 @@ def face_of(card_id: int, num_decks: int) -> int:
 def id_text(card_id: int, num_decks: int | None = None) -> str:
     """``"7h@1"`` (face and deck) for a natural, ``"X3"`` for a joker, by physical id; with
     ``num_decks=None`` the game has no jokers."""
+    card_id = _card_id(card_id, num_decks)
     if num_decks is not None and is_joker_id(card_id, num_decks):
         return f"X{card_id - NATURALS * num_decks + 1}"
     return f"{RANKS[rank_of(card_id) - 1]}{SUITS[suit_of(card_id)]}@{deck_of(card_id)}"
+
+
+def as_int(x: object) -> int | None:
+    """``x`` as a plain int when it is an integer (``int``, ``numpy.int64``, any
+    ``numbers.Integral``; a bool is not), else None: seats, seeds and ids from numpy code."""
+    if type(x) is int:
+        return x
+    if isinstance(x, bool) or not isinstance(x, numbers.Integral):
+        return None
+    return int(x)
+
+
+def _card_id(card_id: object, num_decks: int | None) -> int:
+    """``card_id`` as an int (numpy integers too) if it can be a physical id of a game of
+    ``num_decks`` decks (any number of jokers up to ``MAX_JOKER``; ``None``: no jokers, any
+    decks), else :class:`ArgumentTypeError` / :class:`ArgumentRangeError`."""
+    n = as_int(card_id)
+    if n is None:
+        raise ArgumentTypeError(f"a card id is an int, not {card_id!r}")
+    decks = _MAX_DECKS if num_decks is None else num_decks
+    top = NATURALS * decks + (0 if num_decks is None else MAX_JOKER)
+    if not 0 <= n < top:
+        raise ArgumentRangeError(f"no card id {n} (0..{top - 1})")
+    return n
 
 
 def parse_card(text: str) -> Card:

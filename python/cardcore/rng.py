@@ -8,6 +8,7 @@ The generator is ``cardcore-rng-v1`` (xoshiro256++ seeded by SplitMix64; streams
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Sequence
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -40,8 +41,10 @@ _SEED_LIMIT = 1 << 64
 def _check_seed(seed: int, name: str = "seed") -> int:
     """``seed`` when it is an int in ``0..2**64-1``; else :class:`ArgumentTypeError` or
     :class:`ArgumentRangeError` (the messages of ``_core``'s own checks)."""
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise ArgumentTypeError(f"{name} must be an int, not {type(seed).__name__}")
+    if type(seed) is not int:
+        if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
+            raise ArgumentTypeError(f"{name} must be an int, not {type(seed).__name__}")
+        seed = int(seed)  # a numpy integer
     if not 0 <= seed < _SEED_LIMIT:
         raise ArgumentRangeError(f"{name} must be an int in 0..2**64-1, got {seed}")
     return seed

@@ -26,7 +26,10 @@ from functools import cached_property
 from importlib import import_module
 from typing import TYPE_CHECKING, Any, ClassVar, Final, Generic, TypeVar
 
+from cardcore.cards import as_int
 from cardcore.errors import (
+    ArgumentRangeError,
+    ArgumentTypeError,
     IllegalMoveError,
     OptionError,
     StateFormatError,
@@ -172,11 +175,17 @@ def reading(what: str) -> Iterator[None]:
 
 def action_id(x: object) -> int | None:
     """``x`` as an action id when it is an integer (``int``, ``numpy.int64``, ...; a bool is
-    not), else None. Lets RL code pass numpy integers where an id is expected."""
+    not), else None. Lets RL code pass numpy integers where an id is expected (an array is not
+    one, a 0-d integer array is)."""
     if isinstance(x, bool):
         return None
     index = getattr(type(x), "__index__", None)
-    return None if index is None else int(index(x))
+    if index is None:
+        return None
+    try:
+        return int(index(x))
+    except (TypeError, ValueError):  # an array of several numbers, a numpy bool
+        return None
 
 
 def checked_action(game: Game[Any], action: object) -> int:
@@ -233,17 +242,21 @@ def read_seat(x: object, players: int, *, nullable: bool = False) -> int | None:
 
 
 def check_seat(seat: object, players: int) -> int:
-    """``seat`` if it is a seat of a ``players``-player table, else :class:`OptionError`."""
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+    """``seat`` as an int (numpy integers too) if it is a seat of a ``players``-player table,
+    else :class:`OptionError`."""
+    n = as_int(seat)
+    if n is None or not 0 <= n < players:
         raise OptionError(f"no seat {seat!r} at a {players}-player table")
-    return seat
+    return n
 
 
 def check_seed(seed: object, name: str = "seed") -> int:
-    """``seed`` if it is an int in ``0..2**64-1`` (a bool is not), else :class:`OptionError`."""
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 1 << 64:
+    """``seed`` as an int if it is an integer in ``0..2**64-1`` (numpy integers too; a bool
+    is not), else :class:`OptionError`."""
+    n = as_int(seed)
+    if n is None or not 0 <= n < 1 << 64:
         raise OptionError(f"{name} must be an int in 0..2**64-1, not {seed!r}")
-    return seed
+    return n
 
 
 class Game(ABC, Generic[MoveT]):
@@ -327,8 +340,15 @@ class Game(ABC, Generic[MoveT]):
 
     def card_text(self, card: int) -> str:
         """Physical card ``card`` as JSON documents write it (``"7h@1"``: face and deck;
-        ``"X1"``: a joker)."""
-        return self._codec.text(card)
+        ``"X1"``: a joker); :class:`~cardcore.errors.ArgumentTypeError` /
+        :class:`~cardcore.errors.ArgumentRangeError` for anything that is not a card id of this
+        game."""
+        n = as_int(card)
+        if n is None:
+            raise ArgumentTypeError(f"a card id is an int, not {card!r}")
+        if not 0 <= n < self._codec.size:
+            raise ArgumentRangeError(f"no card id {n} in this game (0..{self._codec.size - 1})")
+        return self._codec.text(n)
 
     def action_text(self, action: int) -> str:
         """Readable text of an action id (its canonical move)."""
@@ -363,7 +383,7 @@ class Game(ABC, Generic[MoveT]):
 
     def observation_to_json(self, state: Any, seat: int) -> str:
         """What ``seat`` may see of ``state``, as a ``cardcore-observation`` document."""
-        check_seat(seat, self.num_players)
+        seat = check_seat(seat, self.num_players)
         # the same text as dump() of the whole document; its head is written once per game
         body = dump(self._observation_body(state, seat))
         return f'{self._observation_head},"seat":{seat},"observation":{body}}}'
@@ -372,7 +392,7 @@ class Game(ABC, Generic[MoveT]):
         """``json.loads(observation_to_json(state, seat))`` without the text: the document as
         new JSON-ready objects (nothing in it is shared with the state or a later call; a
         server that sends each seat only what changed compares these)."""
-        check_seat(seat, self.num_players)
+        seat = check_seat(seat, self.num_players)
         return {
             "format": OBSERVATION_FORMAT,
             "version": JSON_VERSION,
@@ -386,8 +406,7 @@ class Game(ABC, Generic[MoveT]):
         """:meth:`observation_document` of each of ``seats``, built faster: what every seat
         sees alike (the public piles, the scores) is built once and shared between the
         documents of one call (read them; copy before changing one)."""
-        for seat in seats:
-            check_seat(seat, self.num_players)
+        seats = [check_seat(seat, self.num_players) for seat in seats]
         if len(seats) < 2 or self._seat_fields(state, seats[0]) is None:
             return [self.observation_document(state, seat) for seat in seats]
         first = self.observation_document(state, seats[0])
@@ -402,8 +421,7 @@ class Game(ABC, Generic[MoveT]):
         """``observation_to_json(state, s)`` for each of ``seats``, the same texts, written
         faster: a run of fields that every seat sees alike (the public piles, the scores) is
         encoded once for all of them (a server sending every seat its view)."""
-        for seat in seats:
-            check_seat(seat, self.num_players)
+        seats = [check_seat(seat, self.num_players) for seat in seats]
         bodies = [self._observation_body(state, seat) for seat in seats]
         if len(bodies) < 2:
             return [self.observation_to_json(state, seat) for seat in seats]
@@ -578,7 +596,7 @@ class State(ABC, Generic[MoveT]):
     def observation_tensor(self, seat: int) -> NDArray[np.float32]:
         """``observation(seat)`` as a float32 array of ``game.observation_shape``."""
         game = self.game
-        check_seat(seat, game.num_players)
+        seat = check_seat(seat, game.num_players)
         return game._observation_tensor(self, seat)
 
     def observation_json(self, seat: int) -> str:
@@ -691,7 +709,7 @@ class RealtimeState(ABC, Generic[MoveT]):
 
     def observation_tensor(self, seat: int) -> NDArray[np.float32]:
         game = self.game
-        check_seat(seat, game.num_players)
+        seat = check_seat(seat, game.num_players)
         return game._observation_tensor(self, seat)
 
     def observation_json(self, seat: int) -> str:

@@ -233,7 +233,7 @@ class Round:
         return NertsObservation(self.table, check_seat(seat, len(self.agents)), self.now)
 
     def legal(self, seat: int) -> list[Action]:
-        check_seat(seat, len(self.agents))
+        seat = check_seat(seat, len(self.agents))
         return self.table.legal_actions(seat) if self.running else []
 
     def is_legal(self, seat: int, action: Action) -> bool:
@@ -248,7 +248,7 @@ class Round:
         executes. Raises :class:`IllegalMoveError` (changing nothing) when the round is over,
         ``action`` is not a Nerts action, ``t_ms`` is not an int at or after now, or the seat
         already has a pending action; :class:`OptionError` for a seat not at the table."""
-        check_seat(seat, len(self.agents))
+        seat = check_seat(seat, len(self.agents))
         if not self.running:
             raise IllegalMoveError("the round is over")
         if type(action) not in _ACTION_TYPES:

@@ -119,7 +119,7 @@ class NertsGame(api.Game[Action]):
         """A new round dealt from ``seed``. ``agents[s]`` names the built-in (or registered)
         agent the engine's clock drives in seat ``s``, or ``None`` for a seat driven from
         outside with :meth:`NertsState.submit`; by default every seat is driven from outside."""
-        return NertsState(self, seed, agents)
+        return NertsState(self, api.check_seed(seed), agents)
 
     def action_to_move(self, action: int) -> Action:
         return self._moves[api.checked_action(self, action)]
@@ -371,11 +371,11 @@ class NertsState(api.RealtimeState[Action]):
         return not self._round.running
 
     def legal_moves(self, seat: int) -> list[Action]:
-        api.check_seat(seat, self._game.num_players)
+        seat = api.check_seat(seat, self._game.num_players)
         return self._round.legal(seat)
 
     def legal_actions(self, seat: int) -> list[int]:
-        api.check_seat(seat, self._game.num_players)
+        seat = api.check_seat(seat, self._game.num_players)
         rnd = self._round
         if not rnd.running:
             return []
@@ -387,7 +387,7 @@ class NertsState(api.RealtimeState[Action]):
 
     def pending(self, seat: int) -> bool:
         """Whether ``seat`` has a move scheduled (a seat has at most one)."""
-        api.check_seat(seat, self._game.num_players)
+        seat = api.check_seat(seat, self._game.num_players)
         return self._round.pending(seat)
 
     def submit(self, seat: int, move: Action | int, t_ms: int) -> None:
@@ -397,7 +397,7 @@ class NertsState(api.RealtimeState[Action]):
         over, the seat already has a move scheduled, ``t_ms`` is in the past or ``move`` is not
         a move of this game. Whether the move is legal is decided when it executes."""
         game = self._game
-        api.check_seat(seat, game.num_players)
+        seat = api.check_seat(seat, game.num_players)
         index = api.action_id(move)
         action = game.action_to_move(index) if index is not None else cast(Action, move)
         game.move_to_action(action)  # raises for anything that is not a Nerts move
@@ -464,7 +464,7 @@ class NertsState(api.RealtimeState[Action]):
             raise StateFormatError(f"not a recorded call: {op!r}")
 
     def observation(self, seat: int) -> NertsObservation:
-        api.check_seat(seat, self._game.num_players)
+        seat = api.check_seat(seat, self._game.num_players)
         return self._round.observation(seat)
 
     def returns(self) -> list[float]:

@@ -9,7 +9,13 @@ from typing import Any, Final
 from cardcore.errors import OptionError
 from cardcore.games.base import OptionSpec, OptionValue
 
-__all__ = ["OPTION_SPECS", "SPEED_PROFILES", "Options", "SpeedProfile"]
+__all__ = ["MAX_POINTS", "OPTION_SPECS", "SPEED_PROFILES", "Options", "SpeedProfile"]
+
+MAX_POINTS: Final = 1000
+"""The largest ``foundation_points``, ``nerts_penalty`` and ``nerts_bonus``. The engine scores a
+seat in 32 bits and the look-ahead values a rollout as ``3 * own - others`` (4 seats): at most
+``6 * (52 + 40 + 1) * MAX_POINTS`` = 558,000 in size, far inside ``i32`` (2^31 - 1); the same
+bound as Three-Thirteen's card points and Spite & Malice's ``win_bonus``."""
 
 OPTION_SPECS: Final[tuple[OptionSpec, ...]] = (
     OptionSpec("nerts_pile_size", 13, "cards dealt to each Nerts pile", minimum=1, maximum=40),
@@ -20,6 +26,7 @@ OPTION_SPECS: Final[tuple[OptionSpec, ...]] = (
         None,
         "passes through the stock (None = unlimited)",
         minimum=1,
+        maximum=1000,
         nullable=True,
     ),
     OptionSpec("allow_partial_pile_moves", True, "any top segment may move", kind=bool),
@@ -31,10 +38,24 @@ OPTION_SPECS: Final[tuple[OptionSpec, ...]] = (
         kind=str,
     ),
     OptionSpec("auto_call_nerts", False, "call Nerts the moment the pile empties", kind=bool),
-    OptionSpec("foundation_points", 1, "points per own card on the foundations", minimum=0),
-    OptionSpec("nerts_penalty", 2, "points lost per card left in the Nerts pile", minimum=0),
-    OptionSpec("nerts_bonus", 0, "bonus for the caller (NNA: 10)", minimum=0),
-    OptionSpec("target_score", 100, "match ends when a total reaches this", minimum=1),
+    OptionSpec(
+        "foundation_points",
+        1,
+        "points per own card on the foundations",
+        minimum=0,
+        maximum=MAX_POINTS,
+    ),
+    OptionSpec(
+        "nerts_penalty",
+        2,
+        "points lost per card left in the Nerts pile",
+        minimum=0,
+        maximum=MAX_POINTS,
+    ),
+    OptionSpec("nerts_bonus", 0, "bonus for the caller (NNA: 10)", minimum=0, maximum=MAX_POINTS),
+    OptionSpec(
+        "target_score", 100, "match ends when a total reaches this", minimum=1, maximum=100_000
+    ),
     OptionSpec(
         "stalemate_rule",
         "rotate_one",
@@ -47,6 +68,7 @@ OPTION_SPECS: Final[tuple[OptionSpec, ...]] = (
         3,
         "resolutions without progress before the round ends",
         minimum=0,
+        maximum=1000,
     ),
     OptionSpec(
         "speed", "classic", "AI table speed", choices=("chill", "classic", "frantic"), kind=str

@@ -52,7 +52,8 @@ class Seeds:
 
     def next(self, seed: int | None) -> int:
         if seed is not None:
-            self._rng = Rng(derive_seed(check_seed(seed), 0, "rl-episodes"))
+            seed = check_seed(seed)
+            self._rng = Rng(derive_seed(seed, 0, "rl-episodes"))
             return seed
         if self._rng is None:
             self._rng = Rng(int.from_bytes(os.urandom(8), "little"))

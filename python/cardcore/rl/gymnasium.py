@@ -32,7 +32,7 @@ except ModuleNotFoundError as e:
     ) from e
 
 from cardcore.errors import IllegalMoveError, OptionError
-from cardcore.games.api import Game
+from cardcore.games.api import Game, action_id
 from cardcore.games.base import get_game
 from cardcore.rl.common import Seeds, observation_space, render_text, resolve
 from cardcore.rng import Rng
@@ -52,10 +52,11 @@ _ILLEGAL: Final = ("lose", "raise")
 class CardGameEnv(gymnasium.Env[dict[str, NDArray[Any]], Any]):
     """One seat of a game against built-in agents.
 
-    ``illegal`` says what an action outside the mask does: ``"lose"`` (default) ends the
-    episode with reward -1 and ``info["illegal"] = True`` (the state is not changed);
-    ``"raise"`` raises :class:`~cardcore.errors.IllegalMoveError`. In Nerts a move the table
-    no longer allows simply fails when it executes (the engine's rule), as for a human.
+    ``illegal`` says what an action outside the mask does (in every game, Nerts too):
+    ``"lose"`` (default) ends the episode with reward -1 and ``info["illegal"] = True`` (the
+    state is not changed; a later ``step`` raises until ``reset``); ``"raise"`` raises
+    :class:`~cardcore.errors.IllegalMoveError`. In Nerts a move in the mask that the table
+    no longer allows when it executes simply fails (the engine's rule), as for a human.
     """
 
     metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012
@@ -99,6 +100,7 @@ class CardGameEnv(gymnasium.Env[dict[str, NDArray[Any]], Any]):
         self.action_space = spaces.Discrete(n)
         self._seeds = Seeds()
         self.state: Any = None
+        self._lost = False  # the learner lost the episode by an illegal action
         self._others: dict[int, tuple[Any, Rng]] = {}
 
     # -- gymnasium ----------------------------------------------------------------------------
@@ -108,6 +110,7 @@ class CardGameEnv(gymnasium.Env[dict[str, NDArray[Any]], Any]):
     ) -> tuple[dict[str, NDArray[Any]], dict[str, Any]]:
         super().reset(seed=seed)
         game_seed = self._seeds.next(seed)
+        self._lost = False
         others = [s for s in range(self.game.num_players) if s != self.seat]
         if self.game.realtime:
             agents: list[str | None] = [None] * self.game.num_players
@@ -129,17 +132,21 @@ class CardGameEnv(gymnasium.Env[dict[str, NDArray[Any]], Any]):
         self, action: int
     ) -> tuple[dict[str, NDArray[Any]], float, bool, bool, dict[str, Any]]:
         st = self.state
-        if st is None or st.is_over:
+        if st is None or st.is_over or self._lost:
             raise IllegalMoveError("the episode is over: call reset()")
+        index = action_id(action)
+        if index is None or (index != self.wait and index not in self._legal()):
+            if self.illegal == "raise":
+                raise IllegalMoveError(f"action {action!r} is not in the action mask")
+            self._lost = True
+            return self._observe(), -1.0, True, False, {"illegal": True}
         if self.game.realtime:
             t = st.now
-            if int(action) != self.wait and not st.pending(self.seat):
-                st.submit(self.seat, action, t)
+            if index != self.wait:
+                st.submit(self.seat, index, t)
             st.advance_to(t + self.tick_ms)
         else:
-            if self.illegal == "lose" and action not in st.legal_actions():
-                return self._observe(), -1.0, True, False, {"illegal": True}
-            st.apply(action)
+            st.apply(index)
             self._play_others()
         over = bool(st.is_over)
         reward = float(st.returns()[self.seat]) if over else 0.0

@@ -57,6 +57,13 @@ def env(
     return TurnBasedEnv(g, render_mode=render_mode, engine=engine or "auto")
 
 
+def _running(agents: list[str] | None) -> None:
+    """Raises :class:`IllegalMoveError` when no episode is running (before ``reset`` or once
+    every agent is done): stepping then is the caller's mistake, not a ``KeyError``."""
+    if not agents:
+        raise IllegalMoveError("no episode is running: call reset()")
+
+
 class _Seats:
     """The agents, their spaces, the episode seeds and the render mode of an environment."""
 
@@ -105,6 +112,7 @@ class TurnBasedEnv(_Seats, AECEnv):  # type: ignore[misc]
         **options: Any,
     ):
         super().__init__()
+        self.agents: list[str] = []
         self.game = g = resolve(game, options, realtime=False)
         self.metadata = {**self.metadata, "name": f"cardcore_{g.name.replace('-', '_')}_v0"}
         self._rules = native_rules(g, engine)
@@ -180,7 +188,12 @@ class TurnBasedEnv(_Seats, AECEnv):  # type: ignore[misc]
             mask[self._legal] = 1
         return {"observation": st.observation_tensor(seat), "action_mask": mask}
 
+    def last(self, observe: bool = True) -> tuple[Any, ...]:
+        _running(self.agents)
+        return super().last(observe)  # type: ignore[no-any-return]
+
     def step(self, action: Any) -> None:
+        _running(self.agents)
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -282,6 +295,7 @@ class TickEnv(_Seats, ParallelEnv):  # type: ignore[misc]
         return {a: self.observe(a) for a in self.agents}
 
     def step(self, actions: dict[str, Any]) -> tuple[dict[str, Any], ...]:
+        _running(self.agents)
         st = self.state
         t = st.now
         if not isinstance(actions, Mapping):

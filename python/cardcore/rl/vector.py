@@ -83,7 +83,7 @@ class VectorEnv:
         self.num_players = g.num_players
         self.num_actions = g.num_actions
         self.observation_shape = g.observation_shape
-        check_seed(seed)
+        seed = check_seed(seed)
         self._games: _RustGames | _ProtocolGames
         if rules is not None:
             cpus = os.cpu_count() or 1

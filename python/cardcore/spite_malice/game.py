@@ -113,7 +113,7 @@ class SpiteMaliceGame(api.Game[Move]):
     # -- moves and actions -------------------------------------------------------------------
 
     def new_state(self, seed: int) -> State:
-        st = State.new(self.rules, seed)
+        st = State.new(self.rules, api.check_seed(seed))
         st._game = self
         return st
 
@@ -359,9 +359,8 @@ class SpiteMaliceGame(api.Game[Move]):
         limit is drawn again. The copy's random stream comes from ``seed`` and its record of
         the deal is cleared.
         """
-        api.check_seat(seat, self.num_players)
-        api.check_seed(seed)
-        rng = Rng(seed)
+        seat = api.check_seat(seat, self.num_players)
+        rng = Rng(api.check_seed(seed))
         new = state.clone()
         new.rng = Rng(rng.next_u64())
         new.deck_order = ()

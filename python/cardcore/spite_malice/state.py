@@ -124,7 +124,8 @@ class State(api.EngineState["SpiteMaliceGame"], api.State[Move]):
         """Deals a game from ``seed`` (`cardcore rules spite-malice`), picks the first player and
         refills nothing (hands are dealt full)."""
         o = options
-        rng = Rng.for_stream(api.check_seed(seed), 0, "deck")
+        seed = api.check_seed(seed)
+        rng = Rng.for_stream(seed, 0, "deck")
         order = rng.permutation(o.total_cards)
         p = o.num_players
         pos = 0
@@ -670,7 +671,7 @@ class State(api.EngineState["SpiteMaliceGame"], api.State[Move]):
     def observation(self, seat: int) -> Observation:
         """What ``seat`` may see (no stock order, no face-down pay-off cards, no other hands)."""
         if type(seat) is not int or not 0 <= seat < len(self.hands):
-            api.check_seat(seat, len(self.hands))
+            seat = api.check_seat(seat, len(self.hands))
         return Observation(
             seat=seat,
             current=self.current,

@@ -23,11 +23,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Final, Literal, cast
+from typing import Any, Final, Literal, cast
 
 from cardcore import _core
-from cardcore.cards import Card, CardsLike, parse_cards
-from cardcore.errors import OptionError
+from cardcore.cards import _MAX_DECKS, Card, CardsLike, as_int, parse_cards
+from cardcore.errors import ArgumentRangeError, ArgumentTypeError, OptionError
 
 __all__ = [
     "DEFAULT_RULES",
@@ -207,12 +207,18 @@ def best_discards(
     return list(zip(cards, values, strict=True))
 
 
-min_deadwood_batch = _core.min_deadwood_batch
-"""``min_deadwood_batch(hands, wild, *, ace_mode="low", wild_points=15, joker_points=20,
-decks=1) -> list[int]``: :func:`min_deadwood` of every hand (same wild rank and rules), solved
-with the GIL released. ``hands`` is a sequence of hands (text or ``Card`` iterables) or a 2-D
-integer array of physical card ids (numpy array, ``memoryview``, any buffer; one hand per row,
-``decks`` decks, ids ``52 * decks ..`` are jokers), read without a Python loop per card."""
+def min_deadwood_batch(hands: Any, wild: int | str, *, decks: int = 1, **rules: Any) -> list[int]:
+    """:func:`min_deadwood` of every hand (same wild rank and rules: ``ace_mode="low"``,
+    ``wild_points=15``, ``joker_points=20``), solved with the GIL released. ``hands`` is a
+    sequence of hands (text or ``Card`` iterables) or a 2-D integer array of physical card ids
+    (numpy array, ``memoryview``, any buffer; one hand per row, ``decks`` decks in ``1..65535``,
+    ids ``52 * decks ..`` are jokers), read without a Python loop per card."""
+    n = as_int(decks)
+    if n is None:
+        raise ArgumentTypeError(f"decks must be an int, not {decks!r}")
+    if not 1 <= n <= _MAX_DECKS:
+        raise ArgumentRangeError(f"decks must be in 1..{_MAX_DECKS}, got {n}")
+    return _core.min_deadwood_batch(hands, wild, decks=n, **rules)
 
 
 def deadwood_of_faces(faces: bytes, wild: int, rules: MeldRules = DEFAULT_RULES) -> int:

@@ -12,7 +12,11 @@ from cardcore.errors import OptionError
 from cardcore.games.base import OptionSpec, OptionValue
 from cardcore.three_thirteen.melds import MeldRules
 
-__all__ = ["NUM_ROUNDS", "OPTION_SPECS", "Options"]
+__all__ = ["MAX_POINTS", "NUM_ROUNDS", "OPTION_SPECS", "Options"]
+
+MAX_POINTS: Final = 1000
+"""The largest ``wild_points`` and ``joker_points``: the meld solver's bound (``MAX_POINTS`` of
+``rust/cardcore-engine/src/meld``), which keeps a hand's deadwood inside 32 bits."""
 
 NUM_ROUNDS: Final = 11
 """Rounds in a game (3 cards dealt in the first, 13 in the last)."""
@@ -27,8 +31,14 @@ OPTION_SPECS: Final[tuple[OptionSpec, ...]] = (
         choices=("low", "high", "both"),
         kind=str,
     ),
-    OptionSpec("wild_points", 15, "value of an unmelded natural wild-rank card", minimum=0),
-    OptionSpec("joker_points", 20, "value of an unmelded joker", minimum=0),
+    OptionSpec(
+        "wild_points",
+        15,
+        "value of an unmelded natural wild-rank card",
+        minimum=0,
+        maximum=MAX_POINTS,
+    ),
+    OptionSpec("joker_points", 20, "value of an unmelded joker", minimum=0, maximum=MAX_POINTS),
     OptionSpec(
         "first_dealer",
         None,

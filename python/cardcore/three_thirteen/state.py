@@ -368,8 +368,8 @@ class State(api.State[Move]):
 
     def resample_hidden(self, seat: int, seed: int) -> State:
         """See :meth:`cardcore.games.api.State.resample_hidden` and ``docs/embedding.md``."""
-        api.check_seat(seat, self.num_players)
-        api.check_seed(seed)
+        seat = api.check_seat(seat, self.num_players)
+        seed = api.check_seed(seed)
         return State._wrap(self.options, self._s.resample_hidden(seat, seed), self._game)
 
     # -- views ----------------------------------------------------------------------------------
