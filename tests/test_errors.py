@@ -41,6 +41,7 @@ def test_exports() -> None:
         "ArgumentTypeError",
         "CardcoreError",
         "CardParseError",
+        "ConcurrentUseError",
         "IllegalMoveError",
         "OptionError",
         "ReplayMismatchError",

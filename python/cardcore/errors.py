@@ -7,6 +7,7 @@ __all__ = [
     "ArgumentTypeError",
     "CardParseError",
     "CardcoreError",
+    "ConcurrentUseError",
     "IllegalMoveError",
     "OptionError",
     "ReplayMismatchError",
@@ -67,3 +68,9 @@ class UnregisteredAgentError(OptionError):
 class RunError(CardcoreError):
     """A game of a run failed with an unexpected error (an agent or a plugin game raised);
     the message names the game, its seed and the error."""
+
+
+class ConcurrentUseError(CardcoreError, RuntimeError):
+    """A game state changed (or copied) by two threads at once. States are not thread-safe:
+    give each thread its own (``clone()``) or hold a lock around every use; the call that
+    found the state busy raises this and changes nothing."""
