@@ -607,8 +607,13 @@ def exclusive(method: Callable[..., R]) -> Callable[..., R]:
 
 
 def _guard(cls: type, names: Sequence[str]) -> None:
-    """Wraps the methods ``names`` that ``cls`` itself defines with :func:`exclusive`."""
+    """Wraps the methods ``names`` that ``cls`` itself defines with :func:`exclusive`, but
+    those it lists in ``_atomic`` (each one call into the engine that holds the GIL, so two
+    threads cannot interleave inside it: the GIL is the lock)."""
+    atomic = getattr(cls, "_atomic", ())
     for name in names:
+        if name in atomic:
+            continue
         method = cls.__dict__.get(name)
         if callable(method):
             setattr(cls, name, exclusive(method))
@@ -627,8 +632,9 @@ class State(ABC, Generic[MoveT]):
 
     Not thread-safe: :meth:`apply`, :meth:`clone` and :meth:`to_json` of one state from two
     threads at once raise :class:`~cardcore.errors.ConcurrentUseError` in one of them (every
-    subclass's own methods of those names are guarded); reads (``legal_actions``,
-    ``observation``, ...) are not checked. Give each thread its own state.
+    subclass's own methods of those names are guarded, unless it names them in ``_atomic``:
+    each is one engine call holding the GIL); reads (``legal_actions``, ``observation``,
+    ...) are not checked. Give each thread its own state.
     """
 
     __slots__ = ()

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Final, NamedTuple
+from typing import TYPE_CHECKING, Any, ClassVar, Final, NamedTuple
 
 from cardcore import _core
 from cardcore.errors import IllegalMoveError
@@ -158,6 +158,7 @@ class State(api.State[Move]):
     """
 
     __slots__ = ("_game", "_s", "options")
+    _atomic: ClassVar = ("apply", "clone", "to_json")  # one rulebook call each: no guard
     options: Options
     _game: ThreeThirteenGame | None
     _s: _core.State
