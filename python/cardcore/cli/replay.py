@@ -1,7 +1,9 @@
 """``cardcore replay FILE...``: re-run recorded games and check every detail agrees.
 
 A replay is data: verifying one never imports code it names (``docs/replays.md``). Each line
-is checked on its own; a bad line is reported and the next one is checked.
+is checked on its own; a bad line is reported and the next one is checked. Every line printed
+has its control characters escaped (:mod:`cardcore.safetext`): move text, agent names and
+versions come from the file.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import click
 from cardcore.cli.imports import allow_cwd_imports
 from cardcore.errors import CardcoreError
 from cardcore.games.base import get_game, trust_agent
+from cardcore.safetext import printable
 
 __all__ = ["replay_cmd"]
 
@@ -86,24 +89,30 @@ def replay_cmd(files: tuple[str, ...], quiet: bool, trusted: tuple[str, ...]) ->
                 if is_record(rec):
                     bad += 1
                     click.echo(
-                        f"{where}: this file holds game records, not replays (write replays "
-                        "with `cardcore sim ... --replays FILE`)",
+                        printable(
+                            f"{where}: this file holds game records, not replays (write "
+                            "replays with `cardcore sim ... --replays FILE`)"
+                        ),
                         err=True,
                     )
                     break
                 note = get_game(str(rec.get("game"))).verify_replay(rec)
             except (BadLine, CardcoreError) as e:
                 bad += 1
-                click.echo(f"{where}: MISMATCH: {e}", err=True)
+                click.echo(printable(f"{where}: MISMATCH: {e}"), err=True)
                 continue
             except Exception as e:  # a verifier bug: report it, check the next line
                 bad += 1
-                click.echo(f"{where}: ERROR: {type(e).__name__}: {e} (a cardcore bug)", err=True)
+                click.echo(
+                    printable(f"{where}: ERROR: {type(e).__name__}: {e} (a cardcore bug)"),
+                    err=True,
+                )
                 continue
             ok += 1
             if not quiet:
                 extra = f"; {note}" if note else ""
-                click.echo(f"{where}: ok ({rec.get('game')}, seed {rec.get('seed')}{extra})")
+                shown = f"{where}: ok ({rec.get('game')}, seed {rec.get('seed')}{extra})"
+                click.echo(printable(shown))
     click.echo(f"{ok} verified, {bad} failed", err=True)
     if bad or not ok:
         raise click.ClickException("replay verification failed" if bad else "no replays found")

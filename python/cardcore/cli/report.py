@@ -9,6 +9,7 @@ import click
 from cardcore.errors import CardcoreError
 from cardcore.outfiles import checked_output, write_text
 from cardcore.report.analysis import TIES
+from cardcore.safetext import printable
 
 __all__ = ["report_cmd"]
 
@@ -64,22 +65,25 @@ def report_cmd(files: tuple[str, ...], fmt: str, html_path: str | None, ties: st
 
             page = html_page(report, groups)
     except CardcoreError as e:
-        raise click.ClickException(str(e)) from None
+        raise click.ClickException(printable(e)) from None
     if not report["groups"]:
-        raise click.ClickException("no records in " + ", ".join(files))
+        raise click.ClickException(printable("no records in " + ", ".join(files)))
     for group in report["groups"]:
         if group["apart"]:
             sets = " | ".join(", ".join(g) for g in group["apart"])
             click.echo(
-                f"note: {group['title']}: these agents never met at a table ({sets}); their "
-                "rates are against different opponents and do not compare across groups",
+                printable(
+                    f"note: {group['title']}: these agents never met at a table ({sets}); "
+                    "their rates are against different opponents and do not compare across "
+                    "groups"
+                ),
                 err=True,
             )
     if html_path and page is not None:
         try:
             write_text(html_path, page)
         except (CardcoreError, OSError) as e:
-            raise click.ClickException(f"cannot write --html {html_path}: {e}") from None
+            raise click.ClickException(printable(f"cannot write --html {html_path}: {e}")) from None
     if fmt == "json":
         click.echo(json.dumps(report, indent=2))
     elif fmt == "markdown":

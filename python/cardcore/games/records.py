@@ -17,6 +17,7 @@ __all__ = [
     "match_winner",
     "replay_start",
     "replay_tag",
+    "same_json",
 ]
 
 REPLAY_FORMAT: Final = "cardcore-replay"
@@ -24,6 +25,17 @@ REPLAY_FORMAT: Final = "cardcore-replay"
 REPLAY_VERSION: Final = 1
 """The ``version`` of replays in the layout of ``docs/replays.md`` (a game may add its own
 later versions, as Spite & Malice does for unlimited centre stacks)."""
+
+
+def same_json(a: Any, b: Any) -> bool:
+    """Whether two JSON values are the same document: equal and of the same JSON types at
+    every level (``true`` is not ``1``, ``1.0`` is not ``1``; Python's ``==`` says they are).
+    A replay's recorded result is compared so."""
+    if isinstance(a, list | tuple) and isinstance(b, list | tuple):
+        return len(a) == len(b) and all(map(same_json, a, b))
+    if isinstance(a, Mapping) and isinstance(b, Mapping):
+        return a.keys() == b.keys() and all(same_json(v, b[k]) for k, v in a.items())
+    return type(a) is type(b) and bool(a == b)
 
 
 def match_winner(totals: Sequence[float], target: float | None = None) -> int | None:

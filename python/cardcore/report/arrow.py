@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from cardcore.errors import CardcoreError
-from cardcore.report.results import Results
+from cardcore.report.results import MAX_NUMBER, Results
 
 __all__ = ["BATCH", "add_parquet"]
 
@@ -41,6 +41,8 @@ def _scores(np: Any, pc: Any, column: Any, n: int, players: int) -> Any:
     m = _seat_matrix(np, pc, column, n, players)
     if m.dtype.kind not in "iuf" or (m.dtype.kind == "f" and not np.isfinite(m).all()):
         raise CardcoreError("scores must be finite numbers (a null, NaN or infinity found)")
+    if len(m) and np.abs(m.astype(np.float64)).max() > MAX_NUMBER:
+        raise CardcoreError("scores must be numbers of size at most 2**53")
     return m
 
 
@@ -171,17 +173,17 @@ def add_parquet(
         raise CardcoreError(f"{path}: no {', '.join(sorted(missing))} column")
     # which groups the file holds decides which columns are read (a first pass over two)
     wanted = {"game", "players", "agents", "scores", "winner", "winners", "tied"}
-    for batch in _batches(f, ["game", "players"]):
-        for (game, players), _ in _split(np, pa, pc, batch):
-            group = group_for(game, players, names)
-            wanted |= {"seed"} if group.pair_deals else set()
-            wanted |= {group.length or "", (group.rounds_path or "").split(".")[0]}
-    for batch in _batches(f, sorted(wanted & names)):
-        for (game, players), part in _split(np, pa, pc, batch):
-            try:
+    try:
+        for batch in _batches(f, ["game", "players"]):
+            for (game, players), _ in _split(np, pa, pc, batch):
+                group = group_for(game, players, names)
+                wanted |= {"seed"} if group.pair_deals else set()
+                wanted |= {group.length or "", (group.rounds_path or "").split(".")[0]}
+        for batch in _batches(f, sorted(wanted & names)):
+            for (game, players), part in _split(np, pa, pc, batch):
                 _add_batch(np, pc, part, group_for(game, players, names), names, source)
-            except CardcoreError as e:
-                raise CardcoreError(f"{path}: {e}") from None
+    except CardcoreError as e:
+        raise CardcoreError(f"{path}: {e}") from None
 
 
 def _batches(f: Any, columns: list[str]) -> Iterator[Any]:
@@ -195,8 +197,17 @@ def _split(np: Any, pa: Any, pc: Any, batch: Any) -> Iterator[tuple[tuple[str, i
     """The batch's rows per ``(game, players)``."""
     if not batch.num_rows:
         return
-    games = pc.dictionary_encode(batch.column("game"))
+    for name in ("game", "players"):
+        if batch.column(name).null_count:
+            raise CardcoreError(f"a record has no {name} (a null)")
+    if not pa.types.is_string(batch.column("game").type) and not pa.types.is_large_string(
+        batch.column("game").type
+    ):
+        raise CardcoreError(f"the game column holds {batch.column('game').type}, not text")
     players = batch.column("players").to_numpy(zero_copy_only=False)
+    if players.dtype.kind not in "iu" or (players < 1).any() or (players > 1 << 16).any():
+        raise CardcoreError("players must be whole numbers in 1..65536")
+    games = pc.dictionary_encode(batch.column("game"))
     width = int(players.max()) + 1
     key = games.indices.to_numpy(zero_copy_only=False) * width + players
     distinct = np.unique(key)

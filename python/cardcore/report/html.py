@@ -14,6 +14,7 @@ from cardcore.errors import CardcoreError
 from cardcore.report.render import PLURAL, Section, heading, label_column, notes, sections
 from cardcore.report.results import Results
 from cardcore.report.stats import Z95
+from cardcore.safetext import printable
 
 __all__ = ["colours", "html_page"]
 
@@ -113,11 +114,17 @@ def _steps(
             k = min(int((v - edges[0]) // width), len(counts) - 1)
             counts[k] += c / total
         tint = colour.get(name, PALETTE[0])
-        ax.stairs(counts, edges, label=name, linewidth=1.6, color=tint)
+        ax.stairs(counts, edges, label=_label(name), linewidth=1.6, color=tint)
         ax.stairs(counts, edges, fill=True, alpha=0.12, color=tint)
     ax.set_ylabel("share")
     if len(hists) > 1:
         ax.legend(frameon=False)
+
+
+def _label(text: str) -> str:
+    """Text from the files as a plot label: control characters escaped, ``$`` not read as
+    the start of mathtext."""
+    return printable(text).replace("$", r"\$")
 
 
 def _figures(group: Mapping[str, Any], results: Results) -> list[tuple[str, str]]:
@@ -136,13 +143,14 @@ def _figures(group: Mapping[str, Any], results: Results) -> list[tuple[str, str]
         fig, ax = new(max(2.2, 0.9 + 0.55 * len(rows)))
         rows = rows[::-1]
         names = [r["agent"] for r in rows]
+        labels = [_label(n) for n in names]
         wins = [100 * r["win_rate"] for r in rows]
         ties = [100 * r["tie_rate"] for r in rows]
         lo = [max(0.0, w - 100 * r["win_rate_95"][0]) for w, r in zip(wins, rows, strict=True)]
         hi = [max(0.0, 100 * r["win_rate_95"][1] - w) for w, r in zip(wins, rows, strict=True)]
-        ax.barh(names, wins, color=[colour[n] for n in names], height=0.6)
+        ax.barh(labels, wins, color=[colour[n] for n in names], height=0.6)
         ax.barh(
-            names,
+            labels,
             ties,
             left=wins,
             color="#bbbbbb",
@@ -150,7 +158,7 @@ def _figures(group: Mapping[str, Any], results: Results) -> list[tuple[str, str]
             hatch="///",
             label="tie (first place shared)",
         )
-        ax.errorbar(wins, names, xerr=[lo, hi], fmt="none", ecolor="#333", capsize=4)
+        ax.errorbar(wins, labels, xerr=[lo, hi], fmt="none", ecolor="#333", capsize=4)
         for y, (w, t, h) in enumerate(zip(wins, ties, hi, strict=True)):
             ax.text(w + max(t, h) + 1, y, f"{w:.1f}%", va="center", fontsize=9)
         ax.set_xlim(
@@ -179,7 +187,7 @@ def _figures(group: Mapping[str, Any], results: Results) -> list[tuple[str, str]
             rounds = [p[0] for p in points]
             means = [p[1] for p in points]
             tint = colour.get(agent, PALETTE[0])
-            ax.plot(rounds, means, marker="o", markersize=4, label=agent, color=tint)
+            ax.plot(rounds, means, marker="o", markersize=4, label=_label(agent), color=tint)
             low = [m - p[2] for m, p in zip(means, points, strict=True)]
             high = [m + p[2] for m, p in zip(means, points, strict=True)]
             ax.fill_between(rounds, low, high, color=tint, alpha=0.15)
@@ -216,7 +224,7 @@ def _figures(group: Mapping[str, Any], results: Results) -> list[tuple[str, str]
             m = r["rating"]
             ax.errorbar(
                 [m],
-                [r["agent"]],
+                [_label(r["agent"])],
                 xerr=[[m - r["rating_95"][0]], [r["rating_95"][1] - m]],
                 fmt="o",
                 capsize=4,

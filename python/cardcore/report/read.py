@@ -6,7 +6,7 @@ import contextlib
 import csv
 import json
 from collections.abc import Iterator, Mapping, Sequence
-from typing import Any
+from typing import Any, TextIO
 
 from cardcore.errors import CardcoreError, OptionError, StateFormatError
 from cardcore.games.base import get_game
@@ -90,13 +90,58 @@ def _csv_record(row: Mapping[str, str]) -> dict[str, Any]:
     return rec
 
 
+MAX_LINE = 64 << 20
+"""Longest line read (64 MiB; records are a few KB, match records with replays a few MB):
+``/dev/zero`` or a binary file without newlines is an error, not all the memory."""
+
+NEEDED = ("game", "players", "agents", "scores", "winner")
+"""The columns of every record (``cardcore sim`` writes them)."""
+
+
+def _lines(f: TextIO, path: str) -> Iterator[str]:
+    """The lines of ``f``, each at most :data:`MAX_LINE` characters."""
+    n = 0
+    while line := f.readline(MAX_LINE + 1):
+        n += 1
+        if len(line) > MAX_LINE:
+            raise CardcoreError(f"{path}:{n}: a line longer than {MAX_LINE:,} characters")
+        yield line
+
+
+def _csv_rows(f: TextIO, path: str) -> Iterator[dict[str, Any]]:
+    """The rows of a CSV file, each one line with the header's fields (a stray quote that
+    joins lines, a short or long row and a missing column are errors, not skipped records)."""
+    reader = csv.DictReader(_lines(f, path))
+    try:
+        header = reader.fieldnames or []
+        missing = [c for c in NEEDED if c not in header]
+        if missing:
+            raise CardcoreError(f"{path}: no {', '.join(missing)} column")
+        line = reader.line_num
+        for row in reader:
+            if reader.line_num != line + 1:
+                raise CardcoreError(
+                    f"{path}:{line + 1}: a quoted field runs on to line {reader.line_num} "
+                    "(a stray quote?)"
+                )
+            line = reader.line_num
+            if None in row or None in row.values():
+                extra = row.pop(None, None) or []
+                fields = sum(v is not None for v in row.values()) + len(extra)
+                raise CardcoreError(
+                    f"{path}:{line}: {fields} fields where the header has {len(header)}"
+                )
+            yield _csv_record(row)
+    except csv.Error as e:
+        raise CardcoreError(f"{path}:{reader.line_num}: not CSV ({e})") from None
+
+
 def _records(path: str, fmt: str) -> Iterator[dict[str, Any]]:
     with open(path, encoding="utf-8", newline="") as f:
         if fmt == "csv":
-            for row in csv.DictReader(f):
-                yield _csv_record(row)
+            yield from _csv_rows(f, path)
             return
-        for n, line in enumerate(f, 1):
+        for n, line in enumerate(_lines(f, path), 1):
             if not line.strip():
                 continue
             try:

@@ -7,6 +7,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from cardcore.safetext import markdown_cell, printable
+
 __all__ = ["Section", "heading", "label_column", "markdown", "notes", "print_tables", "sections"]
 
 PLURAL = {"game": "games", "round": "rounds", "match": "matches"}
@@ -43,7 +45,7 @@ def heading(group: Mapping[str, Any]) -> str:
     """``Three-Thirteen Rummy: 1,000 games × 4 seats = 4,000 seat-games``."""
     unit = group["unit"]
     return (
-        f"{group['title']}: {group['records']:,} {PLURAL.get(unit, unit + 's')} × "
+        f"{printable(group['title'])}: {group['records']:,} {PLURAL.get(unit, unit + 's')} × "
         f"{group['players']} seats = {group['seat_games']:,} seat-{PLURAL.get(unit, unit + 's')}"
     )
 
@@ -61,8 +63,8 @@ def notes(group: Mapping[str, Any]) -> list[str]:
     length = group.get("length")
     if length and length.get("n"):
         out.append(
-            f"{unit.capitalize()} length ({length['column']}): mean {length['mean']:.1f}, "
-            f"sd {length['sd']:.1f}, median {_num(length['p50'])}, "
+            f"{unit.capitalize()} length ({printable(length['column'])}): "
+            f"mean {length['mean']:.1f}, sd {length['sd']:.1f}, median {_num(length['p50'])}, "
             f"range {_num(length['min'])}–{_num(length['max'])}."
         )
     if group.get("ratings"):
@@ -74,7 +76,7 @@ def notes(group: Mapping[str, Any]) -> list[str]:
 
 
 def _labelled(group: Mapping[str, Any]) -> list[tuple[str, Mapping[str, Any]]]:
-    agents = [(str(r["agent"]), r) for r in group["agents"]]
+    agents = [(printable(r["agent"]), r) for r in group["agents"]]
     return agents + [(f"seat {r['seat']}", r) for r in group["seats"]]
 
 
@@ -117,8 +119,8 @@ def sections(group: Mapping[str, Any]) -> list[Section]:
                 ("A", "B", "deals", "head to head", "score A − B (95% CI)", "win % A − B (95% CI)"),
                 [
                     [
-                        d["a"],
-                        d["b"],
+                        printable(d["a"]),
+                        printable(d["b"]),
                         f"{d['deals']:,}",
                         f"{d['head_to_head']:,}",
                         f"{d['score_diff']:+.2f} ({_ci(d['score_diff_95'], signed=True)})",
@@ -137,7 +139,7 @@ def sections(group: Mapping[str, Any]) -> list[Section]:
                 ("agent", "rating (95% CI)", "decided pairings"),
                 [
                     [
-                        r["agent"],
+                        printable(r["agent"]),
                         f"{r['rating']:.0f} ({r['rating_95'][0]:.0f}–{r['rating_95'][1]:.0f})",
                         f"{r['comparisons']:,g}",
                     ]
@@ -157,16 +159,17 @@ def _align(sec: Section, k: int) -> str:
 
 
 def markdown(report: Mapping[str, Any]) -> str:
-    """The report as GitHub-flavoured Markdown."""
+    """The report as GitHub-flavoured Markdown (text from the files escaped: no cell is split
+    by a ``|``, no HTML gets through)."""
     lines: list[str] = []
     for group in report["groups"]:
-        lines += [f"## {heading(group)}", ""]
-        lines += [*notes(group), ""]
+        lines += [f"## {markdown_cell(heading(group))}", ""]
+        lines += [*map(markdown_cell, notes(group)), ""]
         for sec in sections(group):
             lines += [f"### {sec.title}", ""]
             lines.append("| " + " | ".join(sec.columns) + " |")
             lines.append("|" + "|".join(_align(sec, k) for k in range(len(sec.columns))) + "|")
-            lines += ["| " + " | ".join(row) + " |" for row in sec.rows]
+            lines += ["| " + " | ".join(map(markdown_cell, row)) + " |" for row in sec.rows]
             lines.append("")
     return "\n".join(lines)
 
@@ -175,11 +178,12 @@ def print_tables(report: Mapping[str, Any], console: Any) -> None:
     """The report as rich tables on ``console``; no cell is ever cut."""
     from rich import box
     from rich.table import Table
+    from rich.text import Text
 
-    for group in report["groups"]:
-        console.print(f"[bold]{heading(group)}[/bold]")
+    for group in report["groups"]:  # Text: no rich markup read from the files' names
+        console.print(Text(heading(group), style="bold"))
         for line in notes(group):
-            console.print(line, highlight=False)
+            console.print(Text(line), highlight=False)
         for sec in sections(group):
             table = Table(title=sec.title, title_justify="left", box=box.SIMPLE_HEAD)
             for k, c in enumerate(sec.columns):
@@ -191,7 +195,7 @@ def print_tables(report: Mapping[str, Any], console: Any) -> None:
                     min_width=max(width, len(c)),
                 )
             for i, row in enumerate(sec.rows):
-                table.add_row(*row, end_section=i + 1 == sec.split)
+                table.add_row(*map(Text, row), end_section=i + 1 == sec.split)
             # wider than the terminal: let the lines run on rather than cut a figure
             console.print(
                 table, width=max(console.width, console.measure(table).maximum), crop=False

@@ -18,7 +18,7 @@ from typing import Any
 
 from cardcore.errors import StateFormatError
 
-__all__ = ["OUTCOMES", "Results", "first_place", "outcomes", "round_scores", "seats"]
+__all__ = ["MAX_NUMBER", "OUTCOMES", "Results", "first_place", "outcomes", "round_scores", "seats"]
 
 OUTCOMES = ("win", "tie", "loss")
 DealRow = tuple[int, tuple[int, ...], tuple[float, ...], tuple[bool, ...]]
@@ -66,14 +66,21 @@ def round_scores(record: Mapping[str, Any], path: str | None) -> list[Sequence[f
     return [r[sub] for r in rows] if sub else list(rows)
 
 
+MAX_NUMBER = 2**53
+"""The largest size of a score or length a report reads: every integer up to it is exact as a
+float, and sums of squares of a billion of them stay finite."""
+
+
 def numbers(values: Iterable[Any], what: str) -> tuple[float, ...]:
-    """``values`` as a tuple if each is a finite int or float (a bool is not), else
-    ``StateFormatError`` (a ``ValueError``) naming ``what`` (records come from files anyone may
-    have written)."""
+    """``values`` as a tuple if each is an int or float of size at most :data:`MAX_NUMBER`
+    (a bool is not), else ``StateFormatError`` (a ``ValueError``) naming ``what`` (records
+    come from files anyone may have written)."""
     out = tuple(values)
     for v in out:
         if isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v):
             raise StateFormatError(f"{what} must be numbers, not {v!r}")
+        if not -MAX_NUMBER <= v <= MAX_NUMBER:
+            raise StateFormatError(f"{what} must be numbers of size at most 2**53, not {v!r}")
     return out
 
 
@@ -110,7 +117,10 @@ class Results:
     deal_chunks: list[tuple[Any, Any, Any, Any]] = field(default_factory=list)
 
     def add(self, record: Mapping[str, Any], source: str = "") -> None:
-        """Counts one record (its ``agents``, ``scores`` and winner keys)."""
+        """Counts one record (its ``agents``, ``scores`` and winner keys: a record without
+        ``winner`` or ``winners`` is not a game record, rather than a tie of every seat)."""
+        if "winner" not in record and "winners" not in record:
+            raise StateFormatError("it has no 'winner'")
         p = self.players
         agents = tuple(str(a) for a in record["agents"])
         scores = numbers(record["scores"], "scores")

@@ -21,7 +21,7 @@ from cardcore.games.base import (
     register_game,
     rules_only_note,
 )
-from cardcore.games.records import replay_start
+from cardcore.games.records import replay_start, same_json
 from cardcore.games.replay_format import (
     INT,
     STR,
@@ -189,7 +189,7 @@ def verify_replay(replay: Mapping[str, Any]) -> str | None:
         _verify_round(st, r, rec)
     if not st.over:
         raise _fail("the game did not end after the recorded moves")
-    if st.result() != replay["result"]:
+    if not same_json(st.result(), replay["result"]):
         raise _fail(f"result {st.result()} != recorded {replay['result']}")
     note = rules_only_note(get_game(GAME), replay)
     if note is None:
