@@ -82,6 +82,7 @@ from cardcore.three_thirteen.rules import (
     Move,
     Observation,
     Options,
+    move_from_code,
 )
 
 __all__ = [
@@ -174,39 +175,16 @@ class HardAgent:
     gamma: float = 0.8
 
     def act(self, observation: Observation, legal: Sequence[Move], rng: Rng) -> Move:
-        obs = observation
-        ft = obs.face_of
-        hand = obs.hand
-        seen = bytearray(obs.discard_pile)
-        for s, cards in enumerate(obs.taken):
-            if s != obs.seat:
-                seen.extend(cards)
-        r = obs.rules
-        view = _core.ThreeThirteenView(
-            hand=bytes(hand).translate(ft),
-            seen=bytes(seen).translate(ft),
-            num_decks=obs.num_decks,
-            jokers=obs.jokers,
-            wild=obs.wild_rank,
-            ace_mode=r.ace_code,
-            wild_points=r.wild_points,
-            joker_points=r.joker_points,
-            final_turn=obs.out_seat is not None,
-        )
-        params = hard_params(self)
-        if obs.phase == "draw":
-            can_go_out = obs.own_turns >= obs.min_own_turns_before_out
-            top = ft[obs.discard_pile[-1]]
-            take = _core.tt_hard_take_pile(view, top, can_go_out, params)
-            return DRAW_DISCARD if take else DRAW_STOCK
-        banned = None
-        if obs.forbid_return_of_discard_draw and obs.drawn_from_discard and obs.drawn in hand:
-            banned = hand.index(obs.drawn)
-        nxt = (obs.seat + 1) % obs.num_players
-        feed = bytes(obs.taken[nxt]).translate(ft)
-        i = _core.tt_hard_discard(view, banned, feed, params)
-        move = Discard(hand[i]) if i is not None else legal[0]
-        return move if move in legal else legal[0]
+        return _move(_core.tt_hard_act(observation, hard_params(self)), legal)
+
+
+def _move(code: int | None, legal: Sequence[Move]) -> Move:
+    """The move of a Rust agent's replay code (``legal[0]`` when it has none or it is not
+    legal: never with a consistent observation)."""
+    if code is None:
+        return legal[0]
+    move = move_from_code(code)
+    return move if move in legal else legal[0]
 
 
 def hard_params(agent: HardAgent | type[HardAgent]) -> _core.ThreeThirteenHardParams:
@@ -335,41 +313,6 @@ class ExpertAgent:
 
     def act(self, observation: Observation, legal: Sequence[Move], rng: Rng) -> Move:
         obs = observation
-        ft = obs.face_of
-        hand = obs.hand
-        p = obs.num_players
-        discard_phase = obs.phase != "draw"
-        banned = None
-        if (
-            discard_phase
-            and obs.forbid_return_of_discard_draw
-            and obs.drawn_from_discard
-            and obs.drawn in hand
-        ):
-            banned = hand.index(obs.drawn)
-        r = obs.rules
-        table = _core.ThreeThirteenTable(
-            seat=obs.seat,
-            hand=bytes(hand).translate(ft),
-            pile=bytes(obs.discard_pile).translate(ft),
-            taken=[bytes(t).translate(ft) for t in obs.taken],
-            hand_sizes=list(obs.hand_sizes),
-            stock_size=obs.stock_size,
-            num_decks=obs.num_decks,
-            jokers=obs.jokers,
-            wild=obs.wild_rank,
-            ace_mode=r.ace_code,
-            wild_points=r.wild_points,
-            joker_points=r.joker_points,
-            discard_phase=discard_phase,
-            banned=banned,
-            out_seat=obs.out_seat,
-            turn_in_round=obs.turn_in_round,
-            first=(obs.dealer + 1) % p,
-            min_own_turns=obs.min_own_turns_before_out,
-            max_turns=_MAX_TURNS,
-            forbid_return=obs.forbid_return_of_discard_draw,
-        )
         params = _core.ThreeThirteenExpertParams(
             rollouts=self.rollouts,
             time_ms=self.time_ms,
@@ -389,14 +332,12 @@ class ExpertAgent:
             standings = _core.ThreeThirteenStandings(
                 totals=list(obs.totals), rounds_after=NUM_ROUNDS - obs.round
             )
-        decision = _core.tt_expert_decide(table, params, rng.next_u64(), history, standings)
-        choice, deals = decision.choice, decision.deals
+        code, deals = _core.tt_expert_act(
+            obs, params, rng.next_u64(), _MAX_TURNS, history, standings
+        )
         self.deals += deals
         self.decisions += 1
-        if not discard_phase:
-            return DRAW_DISCARD if choice == 1 else DRAW_STOCK
-        move = Discard(hand[choice])
-        return move if move in legal else legal[0]
+        return _move(code, legal)
 
 
 def round_history(obs: Observation) -> _core.ThreeThirteenHistory | None:

@@ -30,8 +30,8 @@ mod _core {
         MeldArrangement, ThreeThirteenDecision, ThreeThirteenExpertParams, ThreeThirteenHardParams,
         ThreeThirteenHistory, ThreeThirteenStandings, ThreeThirteenTable, ThreeThirteenView,
         meld_best, meld_deadwood, meld_deadwood_batch, meld_deadwood_packed, meld_discards,
-        min_deadwood, min_deadwood_batch, tt_expert_decide, tt_hard_discard, tt_hard_take_pile,
-        tt_win_chance,
+        min_deadwood, min_deadwood_batch, tt_expert_act, tt_expert_decide, tt_hard_act,
+        tt_hard_discard, tt_hard_take_pile, tt_win_chance,
     };
     #[pymodule_export]
     use crate::nerts::{

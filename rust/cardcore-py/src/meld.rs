@@ -678,3 +678,208 @@ pub(crate) fn tt_win_chance(
     }
     Ok(win::win_chance(&behind, mean, shared_var, own_var))
 }
+
+/// What the Rust agents read of an observation (any object with the attributes of
+/// `cardcore.three_thirteen.Observation`, read here once; cards as faces through its
+/// `face_of` table).
+struct Seen {
+    seat: usize,
+    players: usize,
+    /// The hand's physical ids (the moves name them).
+    hand_ids: Vec<u8>,
+    hand: Vec<u8>,
+    pile: Vec<u8>,
+    taken: Vec<Vec<u8>>,
+    hand_sizes: Vec<usize>,
+    stock_size: usize,
+    num_decks: u8,
+    jokers: u8,
+    wild: u8,
+    rules: MeldRules,
+    discard_phase: bool,
+    /// The hand index that may not be discarded (the card just taken from the pile).
+    banned: Option<usize>,
+    out_seat: Option<usize>,
+    turn_in_round: u32,
+    dealer: usize,
+    own_turns: u32,
+    min_own_turns: u32,
+    forbid_return: bool,
+}
+
+impl Seen {
+    fn read(obs: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let py = obs.py();
+        let face_of: Vec<u8> = obs.getattr(pyo3::intern!(py, "face_of"))?.extract()?;
+        let faces = |ids: &[u8]| -> PyResult<Vec<u8>> {
+            ids.iter()
+                .map(|&c| {
+                    face_of
+                        .get(usize::from(c))
+                        .copied()
+                        .ok_or_else(|| card_parse_error(format!("not a card id: {c}")))
+                })
+                .collect()
+        };
+        let hand_ids: Vec<u8> = obs.getattr(pyo3::intern!(py, "hand"))?.extract()?;
+        let pile_ids: Vec<u8> = obs.getattr(pyo3::intern!(py, "discard_pile"))?.extract()?;
+        let taken_ids: Vec<Vec<u8>> = obs.getattr(pyo3::intern!(py, "taken"))?.extract()?;
+        let r = obs.getattr(pyo3::intern!(py, "rules"))?;
+        let rules = rules(
+            r.getattr(pyo3::intern!(py, "ace_code"))?.extract()?,
+            r.getattr(pyo3::intern!(py, "wild_points"))?.extract()?,
+            r.getattr(pyo3::intern!(py, "joker_points"))?.extract()?,
+        )?;
+        let phase: String = obs.getattr(pyo3::intern!(py, "phase"))?.extract()?;
+        let discard_phase = phase != "draw";
+        let forbid_return: bool = obs
+            .getattr(pyo3::intern!(py, "forbid_return_of_discard_draw"))?
+            .extract()?;
+        let drawn: Option<u8> = obs.getattr(pyo3::intern!(py, "drawn"))?.extract()?;
+        let from_pile: bool = obs
+            .getattr(pyo3::intern!(py, "drawn_from_discard"))?
+            .extract()?;
+        let banned = if discard_phase && forbid_return && from_pile {
+            drawn.and_then(|d| hand_ids.iter().position(|&c| c == d))
+        } else {
+            None
+        };
+        Ok(Self {
+            seat: obs.getattr(pyo3::intern!(py, "seat"))?.extract()?,
+            players: obs.getattr(pyo3::intern!(py, "num_players"))?.extract()?,
+            hand: faces(&hand_ids)?,
+            pile: faces(&pile_ids)?,
+            taken: taken_ids
+                .iter()
+                .map(|t| faces(t))
+                .collect::<PyResult<_>>()?,
+            hand_ids,
+            hand_sizes: obs.getattr(pyo3::intern!(py, "hand_sizes"))?.extract()?,
+            stock_size: obs.getattr(pyo3::intern!(py, "stock_size"))?.extract()?,
+            num_decks: obs.getattr(pyo3::intern!(py, "num_decks"))?.extract()?,
+            jokers: obs.getattr(pyo3::intern!(py, "jokers"))?.extract()?,
+            wild: obs.getattr(pyo3::intern!(py, "wild_rank"))?.extract()?,
+            rules,
+            discard_phase,
+            banned,
+            out_seat: obs.getattr(pyo3::intern!(py, "out_seat"))?.extract()?,
+            turn_in_round: obs.getattr(pyo3::intern!(py, "turn_in_round"))?.extract()?,
+            dealer: obs.getattr(pyo3::intern!(py, "dealer"))?.extract()?,
+            own_turns: obs.getattr(pyo3::intern!(py, "own_turns"))?.extract()?,
+            min_own_turns: obs
+                .getattr(pyo3::intern!(py, "min_own_turns_before_out"))?
+                .extract()?,
+            forbid_return,
+        })
+    }
+
+    /// The pile and the others' pickups: what the seat has seen besides its hand.
+    fn seen(&self) -> Vec<u8> {
+        let mut seen = self.pile.clone();
+        for (s, t) in self.taken.iter().enumerate() {
+            if s != self.seat {
+                seen.extend_from_slice(t);
+            }
+        }
+        seen
+    }
+
+    fn view<'a>(&'a self, seen: &'a [u8]) -> View<'a> {
+        View {
+            hand: &self.hand,
+            seen,
+            num_decks: self.num_decks,
+            jokers: self.jokers,
+            wild: self.wild,
+            rules: self.rules,
+            final_turn: self.out_seat.is_some(),
+        }
+    }
+
+    /// The move's replay code: `-1` draw from the stock, `-2` take the pile top, else the id of
+    /// the hand card at `index` (`None`: no choice).
+    fn code(&self, index: Option<usize>) -> Option<i64> {
+        index
+            .and_then(|i| self.hand_ids.get(i))
+            .map(|&c| i64::from(c))
+    }
+}
+
+/// Three-Thirteen `hard` agent: its move at `observation` as a replay code (`-1` draw from
+/// the stock, `-2` take the pile top, else the id of the card to discard; `None` when it has
+/// no choice to make). Reads the observation itself: no view is built in Python.
+#[pyfunction]
+pub(crate) fn tt_hard_act(
+    observation: &Bound<'_, PyAny>,
+    params: &ThreeThirteenHardParams,
+) -> PyResult<Option<i64>> {
+    let o = Seen::read(observation)?;
+    let seen = o.seen();
+    let view = o.view(&seen);
+    let params = HardParams::from(*params);
+    if !o.discard_phase {
+        let Some(&top) = o.pile.last() else {
+            return Ok(None);
+        };
+        let take =
+            hard::take_pile(&view, top, o.own_turns >= o.min_own_turns, &params).map_err(py_err)?;
+        return Ok(Some(if take { -2 } else { -1 }));
+    }
+    let next = (o.seat + 1) % o.players.max(1);
+    let feed = o.taken.get(next).map_or(&[][..], Vec::as_slice);
+    let i = hard::discard(&view, o.banned, feed, &params).map_err(py_err)?;
+    Ok(o.code(i))
+}
+
+/// Three-Thirteen `expert` agent: `(code, deals)`, its move at `observation` as a replay code
+/// (as [`tt_hard_act`]) and the deals it searched. `max_turns`: the round's turn cap (not in
+/// an observation). The search runs without the GIL.
+#[pyfunction]
+#[pyo3(signature = (observation, params, seed, max_turns, history=None, standings=None))]
+pub(crate) fn tt_expert_act(
+    py: Python<'_>,
+    observation: &Bound<'_, PyAny>,
+    params: &ThreeThirteenExpertParams,
+    seed: u64,
+    max_turns: u32,
+    history: Option<&ThreeThirteenHistory>,
+    standings: Option<&ThreeThirteenStandings>,
+) -> PyResult<(Option<i64>, u32)> {
+    let o = Seen::read(observation)?;
+    let table = Table {
+        seat: o.seat,
+        hand: o.hand.clone(),
+        pile: o.pile.clone(),
+        taken: o.taken.clone(),
+        hand_sizes: o.hand_sizes.clone(),
+        stock_size: o.stock_size,
+        num_decks: o.num_decks,
+        jokers: o.jokers,
+        wild: o.wild,
+        rules: o.rules,
+        discard_phase: o.discard_phase,
+        banned: o.banned,
+        out_seat: o.out_seat,
+        turn_in_round: o.turn_in_round,
+        first: (o.dealer + 1) % o.players.max(1),
+        min_own_turns: o.min_own_turns,
+        max_turns,
+        forbid_return: o.forbid_return,
+    };
+    let p = params.params()?;
+    let history = history.map(ThreeThirteenHistory::history).transpose()?;
+    let standings = standings.map(ThreeThirteenStandings::standings);
+    let d = py
+        .detach(|| match (p.search, &history) {
+            (Search::Infer, Some(h)) => infer::decide(&table, Some(h), &p, seed),
+            (Search::Win, _) => win::decide(&table, standings.as_ref(), &p),
+            _ => expert::decide(&table, &p, seed),
+        })
+        .map_err(py_err)?;
+    let code = if o.discard_phase {
+        o.code(Some(d.choice))
+    } else {
+        Some(if d.choice == 1 { -2 } else { -1 })
+    };
+    Ok((code, d.deals))
+}
