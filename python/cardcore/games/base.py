@@ -373,6 +373,9 @@ _BUILTIN_MODULES = {
     "spite-malice": "cardcore.spite_malice.spec",
     "nerts": "cardcore.nerts.spec",
 }
+BUILTIN_GAMES: Final = tuple(_BUILTIN_MODULES)
+"""The games that ship with cardcore (the one list: the RL environments' ids and the other
+per-game tables are derived from it and from each game's spec)."""
 
 
 def register_game(spec: GameSpec) -> GameSpec:

@@ -33,18 +33,20 @@ except ModuleNotFoundError as e:
 
 from cardcore.errors import IllegalMoveError, OptionError
 from cardcore.games.api import Game, action_id
-from cardcore.games.base import get_game
+from cardcore.games.base import BUILTIN_GAMES, get_game
 from cardcore.rl.common import Seeds, observation_space, render_text, resolve
 from cardcore.rng import Rng
 
 __all__ = ["ENV_IDS", "CardGameEnv"]
 
-ENV_IDS: Final = {
-    "cardcore/ThreeThirteen-v0": "three-thirteen",
-    "cardcore/SpiteMalice-v0": "spite-malice",
-    "cardcore/Nerts-v0": "nerts",
-}
-"""The registered ids and the game each plays."""
+
+def env_id(game: str) -> str:
+    """The gymnasium id of a game: ``"three-thirteen"`` is ``"cardcore/ThreeThirteen-v0"``."""
+    return "cardcore/" + "".join(w.capitalize() for w in game.split("-")) + "-v0"
+
+
+ENV_IDS: Final = {env_id(name): name for name in BUILTIN_GAMES}
+"""The registered ids and the game each plays (every built-in game)."""
 
 _ILLEGAL: Final = ("lose", "raise")
 
