@@ -52,7 +52,7 @@ def _playable(ctx: click.Context, param: click.Parameter, value: str) -> str:
 )
 @click.option(
     "--seed",
-    type=click.IntRange(0, 2**63 - 1),
+    type=click.IntRange(0, 2**64 - 1),
     default=None,
     help="Seed of the deal (replay a deal exactly).",
 )

@@ -8,8 +8,12 @@ return or take plain JSON-ready dicts, so work units cross process boundaries as
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
+import importlib.util
 import os
+import re
+import sys
 import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -378,10 +382,52 @@ BUILTIN_GAMES: Final = tuple(_BUILTIN_MODULES)
 per-game tables are derived from it and from each game's spec)."""
 
 
+_REFERENCE = re.compile(r"[A-Za-z_][\w.]*:[A-Za-z_]\w*")
+
+
 def register_game(spec: GameSpec) -> GameSpec:
-    """Adds ``spec`` to the registry under ``spec.name`` (replacing any earlier one)."""
+    """Adds ``spec`` to the registry under ``spec.name`` (replacing any earlier one of a plugin).
+
+    A built-in game's name belongs to the built-in game: a plugin registering it is warned
+    about and ignored, whatever the import order. A ``play_app`` or ``web_table`` that is not
+    ``"module:name"`` of a module that exists is dropped with a warning (the game still plays
+    in ``sim``; one plugin's bad table does not stop ``cardcore serve``). Returns ``spec``."""
+    caller = sys._getframe(1).f_globals.get("__name__", "")
+    if spec.name in _BUILTIN_MODULES and caller != _BUILTIN_MODULES[spec.name]:
+        _plugin_warning(
+            f"{caller or 'a plugin'} registers a game named {spec.name!r}, a built-in game's "
+            "name; ignored"
+        )
+        return spec
+    for field_name in ("play_app", "web_table"):
+        ref = getattr(spec, field_name)
+        if ref is None or _reachable(ref):
+            continue
+        _plugin_warning(
+            f"game {spec.name!r}: {field_name} {ref!r} is not module:name of a module that "
+            "exists; the game is registered without it"
+        )
+        spec = (
+            dataclasses.replace(spec, play_app=None)
+            if field_name == "play_app"
+            else dataclasses.replace(spec, web_table=None)
+        )
     _REGISTRY[spec.name] = spec
     return spec
+
+
+def _reachable(ref: object) -> bool:
+    """Whether ``ref`` is ``"module:name"`` and the module can be found (not imported)."""
+    if not isinstance(ref, str) or not _REFERENCE.fullmatch(ref):
+        return False
+    try:
+        return importlib.util.find_spec(ref.partition(":")[0]) is not None
+    except (ImportError, ValueError):
+        return False
+
+
+def _plugin_warning(message: str) -> None:
+    warnings.warn(f"cardcore: {message}", RuntimeWarning, stacklevel=3)
 
 
 def get_game(name: str) -> GameSpec:
@@ -411,18 +457,24 @@ def _load_plugins() -> None:
         for ep in entry_points(group=ENTRY_POINT_GROUP):
             try:
                 obj = ep.load()
-            except Exception as e:  # a broken plugin must not break the built-in games
-                warnings.warn(
-                    f"cardcore: game plugin {ep.name!r} ({ep.value}) failed to load: {e}",
-                    RuntimeWarning,
-                    stacklevel=2,
-                )
+            except (Exception, SystemExit) as e:  # a broken plugin must not break the others
+                _plugin_warning(f"game plugin {ep.name!r} ({ep.value}) failed to load: {_why(e)}")
                 continue
             if isinstance(obj, GameSpec):
                 register_game(obj)
     for module in os.environ.get("CARDCORE_GAME_MODULES", "").split(","):
-        if module.strip():
+        if not module.strip() or module.strip() in sys.modules:
+            continue
+        try:
             importlib.import_module(module.strip())
+        except (Exception, SystemExit) as e:
+            _plugin_warning(f"game module {module.strip()!r} failed to load: {_why(e)}")
+
+
+def _why(error: BaseException) -> str:
+    if isinstance(error, SystemExit):
+        return f"it called sys.exit({error.code!r})"
+    return f"{type(error).__name__}: {error}"
 
 
 def registered_games() -> list[str]:
