@@ -2,11 +2,12 @@
 //! over by `cardcore.nerts.engine.Round.run` as dicts and handed back the same way.
 
 use crate::boundary::same_fields;
-use crate::errors::option_error;
+use crate::errors::{option_error, py_err};
 use crate::nerts::NertsRacing;
+use cardcore_engine::games::nerts::{Round, Table};
 use cardcore_engine::nerts_rollout::Racing;
 use cardcore_engine::nerts_round::{
-    Agent, Layout, LogRow, Pending, RoundOptions, RoundState, SeatAgent, StalemateRule,
+    Agent, Agents, Layout, LogRow, Pending, RoundOptions, RoundState, SeatAgent, StalemateRule,
     StockMemory, UndoRecord,
 };
 use cardcore_engine::rng::CardRng;
@@ -219,6 +220,7 @@ fn options(o: OptionsDict) -> PyResult<RoundOptions> {
         min_ms: o.min_ms,
         max_ms: o.max_ms,
         retry_ms: o.retry_ms,
+        nerts_pile: 13,
     })
 }
 
@@ -294,63 +296,77 @@ fn state(d: RoundDict) -> PyResult<RoundState> {
     {
         return Err(bad("wrong number of work piles"));
     }
-    Ok(RoundState {
-        options,
+    let table = Table {
+        rules: options,
         seats,
         foundations: d.foundations,
-        table_running: d.table_running,
-        now: d.now,
-        executed: d.executed,
-        max_ms: d.max_ms,
-        max_events: d.max_events,
-        stalemates: d.stalemates,
-        recycles_since: d.recycles_since,
-        pending: d
-            .pending
-            .into_iter()
-            .map(|p| p.map(Pending::from))
-            .collect(),
-        sleeping: d.sleeping,
-        timing: d.timing.into_iter().map(rng).collect::<PyResult<_>>()?,
-        agent_rng: d.agent_rng.into_iter().map(rng).collect::<PyResult<_>>()?,
-        tiebreak: rng(d.tiebreak)?,
-        agents: d.agents.into_iter().map(agent).collect::<PyResult<_>>()?,
-        end: None,
-        caller: None,
-        log: Vec::new(),
+        running: d.table_running,
+    };
+    Ok(RoundState {
+        round: Round {
+            table,
+            now: d.now,
+            executed: d.executed,
+            max_ms: d.max_ms,
+            max_events: d.max_events,
+            stalemates: d.stalemates,
+            recycles_since: d.recycles_since,
+            pending: d
+                .pending
+                .into_iter()
+                .map(|p| p.map(Pending::from))
+                .collect(),
+            sleeping: d.sleeping,
+            timing: d.timing.into_iter().map(rng).collect::<PyResult<_>>()?,
+            agent_rng: d.agent_rng.into_iter().map(rng).collect::<PyResult<_>>()?,
+            tiebreak: rng(d.tiebreak)?,
+            end: None,
+            caller: None,
+            keep_log: true,
+            log: Vec::new(),
+            inputs: Vec::new(),
+        },
+        agents: Agents(
+            d.agents
+                .into_iter()
+                .map(|a| agent(a).map(Some))
+                .collect::<PyResult<_>>()?,
+        ),
     })
 }
 
 fn out(s: RoundState) -> RoundOut {
+    let RoundState { round: r, agents } = s;
     RoundOut {
-        seats: s.seats.into_iter().map(layout_out).collect(),
-        foundations: s.foundations.into_iter().map(wide).collect(),
-        table_running: s.table_running,
-        now: s.now,
-        executed: s.executed,
-        stalemates: s.stalemates,
-        recycles_since: s.recycles_since,
-        pending: s
+        seats: r.table.seats.into_iter().map(layout_out).collect(),
+        foundations: r.table.foundations.into_iter().map(wide).collect(),
+        table_running: r.table.running,
+        now: r.now,
+        executed: r.executed,
+        stalemates: r.stalemates,
+        recycles_since: r.recycles_since,
+        pending: r
             .pending
             .into_iter()
             .map(|p| p.map(PendingDict::from))
             .collect(),
-        sleeping: s.sleeping,
-        timing: s.timing.iter().map(CardRng::state).collect(),
-        agent_rng: s.agent_rng.iter().map(CardRng::state).collect(),
-        tiebreak: s.tiebreak.state(),
-        agents: s
-            .agents
+        sleeping: r.sleeping,
+        timing: r.timing.iter().map(CardRng::state).collect(),
+        agent_rng: r.agent_rng.iter().map(CardRng::state).collect(),
+        tiebreak: r.tiebreak.state(),
+        agents: agents
+            .0
             .into_iter()
+            .flatten()
             .map(|a| AgentOut {
                 memory: a.memory.map(MemoryDict::from),
                 last_ms: a.last_ms,
                 searches: a.searches,
             })
             .collect(),
-        end: s.end,
-        caller: s.caller,
-        log: s
+        end: r.end,
+        caller: r.caller,
+        log: r
             .log
             .into_iter()
             .map(|LogRow { t, seat, text, ok }| (t, seat, text, if ok { "ok" } else { "fail" }))
@@ -365,7 +381,7 @@ fn out(s: RoundState) -> RoundOut {
 pub(crate) fn nerts_run_round(py: Python<'_>, round: RoundDict) -> PyResult<RoundOut> {
     let mut s = state(round)?;
     py.detach(move || {
-        s.run();
+        s.run().map_err(py_err)?;
         Ok(out(s))
     })
 }

@@ -5,6 +5,7 @@
 //! A rulebook lives in `games/<game>/` and ends with its [`GameInfo`] entry, listed in
 //! [`GAMES`].
 
+pub mod nerts;
 pub mod three_thirteen;
 
 use thiserror::Error;
@@ -56,6 +57,54 @@ pub trait State: Clone + Send + Sync + 'static {
     fn resample_hidden(&self, seat: usize, seed: u64) -> Self;
 }
 
+/// A real-time game in progress (Nerts): no seat waits for another. Every seat has its own
+/// legal actions at every moment; a seat *submits* an action for a clock reading, and the
+/// game's event clock runs the submitted actions (and those of the seats its own agents
+/// play) in time order, checking each when it executes. Observations and masks are per seat.
+pub trait RealtimeState: Clone + Send + Sync + 'static {
+    /// Seats at the table.
+    fn num_players(&self) -> usize;
+    /// Size of the fixed action space of these options.
+    fn num_actions(&self) -> usize;
+    /// The clock (ms since the start).
+    fn now(&self) -> i64;
+    /// Whether the game has ended.
+    fn is_over(&self) -> bool;
+    /// `seat`'s legal action ids if they executed now, sorted, each once (empty once over).
+    fn legal_actions(&self, seat: usize) -> Vec<usize>;
+    /// Writes 1 at every legal action id of `seat` and 0 elsewhere (`num_actions` bytes).
+    fn write_mask(&self, seat: usize, mask: &mut [u8]) {
+        mask.fill(0);
+        for a in self.legal_actions(seat) {
+            mask[a] = 1;
+        }
+    }
+    /// Whether `seat` has an action scheduled (a seat has at most one).
+    fn is_pending(&self, seat: usize) -> bool;
+    /// Schedules action id `action` of `seat` at clock `t_ms` (at or after now); whether it is
+    /// legal is decided when it executes.
+    ///
+    /// # Errors
+    /// The game is over, the id is out of range, `t_ms` is in the past or the seat already
+    /// has an action scheduled (nothing changes).
+    fn submit(&mut self, seat: usize, action: i64, t_ms: i64) -> Result<(), IllegalMove>;
+    /// Executes the next event; false when the game is over or nothing is scheduled.
+    fn step(&mut self) -> bool;
+    /// Executes every event due by `t_ms` and moves the clock there.
+    fn advance_to(&mut self, t_ms: i64);
+    /// One utility per seat once the game is over (all zero before); higher is better.
+    fn returns(&self) -> Vec<f64>;
+    /// Length of [`RealtimeState::write_observation`]'s tensor.
+    fn observation_size(&self) -> usize;
+    /// Writes what `seat` may see as a float tensor (`observation_size` floats), seat-relative
+    /// (the seat first, then the others in turn order).
+    fn write_observation(&self, seat: usize, out: &mut [f32]);
+    /// A state `seat` cannot tell apart from this one: what it has seen is kept, every card
+    /// it has not seen is re-dealt uniformly from `seed`.
+    #[must_use]
+    fn resample_hidden(&self, seat: usize, seed: u64) -> Self;
+}
+
 /// What the shared layers know of a game: its name and player counts.
 #[derive(Clone, Copy, Debug)]
 pub struct GameInfo {
@@ -68,4 +117,4 @@ pub struct GameInfo {
 }
 
 /// Every game with a rulebook here.
-pub const GAMES: &[GameInfo] = &[three_thirteen::INFO];
+pub const GAMES: &[GameInfo] = &[three_thirteen::INFO, nerts::INFO];
