@@ -34,6 +34,10 @@ import sys, uvicorn
 from cardcore.web.app import ServerConfig, create_app, uvicorn_options
 fields = ServerConfig.__dataclass_fields__  # older checkouts (--server-path) lack some
 extra = {"max_unjoined": 10_000} if "max_unjoined" in fields else {}
+if "save_every" in fields:  # rooms saved to a data folder, as cardcore serve does
+    import tempfile
+    from pathlib import Path
+    extra["data_dir"] = Path(tempfile.mkdtemp(prefix="cardcore-web-load-"))
 app = create_app(ServerConfig(ai_delay=0, room_burst=10_000, room_rate=10_000,
                               max_rooms=10_000, message_rate=1_000, message_burst=2_000,
                               **extra))

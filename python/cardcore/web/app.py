@@ -54,6 +54,7 @@ from cardcore.web.messages import (
 )
 from cardcore.web.profile import Profile
 from cardcore.web.rooms import Connection, Lobby, Room, RoomError, TableFactory
+from cardcore.web.store import ROOMS_FILE, RoomStore
 from cardcore.web.tables import Outcome
 
 __all__ = ["STATIC", "ServerConfig", "create_app"]
@@ -101,7 +102,10 @@ class ServerConfig:
     profile: Path | None = None
     replay_dir: Path | None = None
     data_dir: Path | None = None
-    """The server's own folder (the daily deals' secret); ``None`` keeps nothing on disk."""
+    """The server's own folder (the daily deals' secret, the rooms in play: they survive a
+    restart); ``None`` keeps nothing on disk."""
+    save_every: float = 1.0
+    """Seconds between writes of the rooms that changed."""
     ai_delay: float = 0.6
     max_rooms: int = 500
     idle_seconds: float = 4 * 3600
@@ -148,6 +152,39 @@ class _Server:
         self.room_buckets: dict[str, TokenBucket] = {}
         self.daily = DailyDeals.load(config.data_dir)
         self.unjoined = 0
+        self.store = RoomStore(config.data_dir / ROOMS_FILE) if config.data_dir else None
+        self.store_thread = ThreadPoolExecutor(1, thread_name_prefix="cardcore-rooms")
+
+    def restore_rooms(self) -> None:
+        """Brings back the rooms saved before the last stop (a room that no longer fits is
+        dropped, with a warning)."""
+        if self.store is None:
+            return
+        restored = 0
+        for room_id, doc in self.store.load():
+            try:
+                self.lobby.restore(room_id, doc)
+                restored += 1
+            except Exception as e:  # another version's room: drop it, keep serving
+                log.warning("room %s could not be restored (%s: %s)", room_id, type(e).__name__, e)
+                self.lobby.dirty.add(room_id)
+        if restored:
+            log.warning("restored %d room(s) in play", restored)
+
+    async def save_rooms(self, everything: bool = False) -> None:
+        """Writes the rooms that changed (all with ``everything``) on the store's thread."""
+        if self.store is None:
+            self.lobby.dirty.clear()
+            return
+        save, delete = self.lobby.pending(everything)
+        if save or delete:
+            loop = asyncio.get_running_loop()
+            try:
+                await loop.run_in_executor(self.store_thread, self.store.write, save, delete)
+            except sqlite3.Error as e:
+                log.warning("the rooms could not be saved (%s)", e)
+                self.lobby.dirty.update(r for r, _ in save)
+                self.lobby.dirty.update(delete)
 
     def finished(self, room: Room, outcome: Outcome) -> dict[str, Any]:
         """Saves the replay and each person's result; returns what the players are told."""
@@ -386,14 +423,21 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        sweeper = asyncio.create_task(_sweep(server.lobby))
+        server.restore_rooms()
+        tasks = [
+            asyncio.create_task(_sweep(server.lobby)),
+            asyncio.create_task(_keep(server, server.config.save_every)),
+        ]
         try:
             yield
         finally:
-            sweeper.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await sweeper
+            for task in tasks:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+            await server.save_rooms(everything=True)  # before the rooms close
             await server.lobby.close()
+            server.store_thread.shutdown(wait=True)
             server.profile_thread.shutdown(wait=True)
 
     app = Starlette(
@@ -458,6 +502,12 @@ async def _write(ws: WebSocket, conn: Connection) -> None:
                 await ws.close(code=1000 if not conn.close_reason else 1008)
                 return
             await ws.send_text(text)
+
+
+async def _keep(server: _Server, every: float) -> None:
+    while True:
+        await asyncio.sleep(every)
+        await server.save_rooms()
 
 
 async def _sweep(lobby: Lobby, every: float = 60.0) -> None:

@@ -16,7 +16,7 @@ text, pile keys), each seat's last move and the score sheet. Pile keys for the p
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Final, cast
 
 from cardcore.errors import IllegalMoveError
@@ -36,7 +36,7 @@ from cardcore.nerts.rules import (
 )
 from cardcore.nerts.spec import NertsMatch
 from cardcore.web.rooms import RoomSetup
-from cardcore.web.tables import Outcome, Table
+from cardcore.web.tables import Outcome, RestoreError, Table
 from cardcore.web.turns import agent_names
 
 __all__ = ["NertsTable"]
@@ -234,6 +234,23 @@ class NertsTable(Table):
             "sheet_open": seat in self.waiting,
             "sheet": self.sheet(),
         }
+
+    def snapshot(self) -> dict[str, Any]:
+        """The finished rounds (a round in play is dealt again on restore: the clock of a
+        real-time round does not survive a restart)."""
+        m = self.match
+        return {"rounds": m.rounds, "replays": m.replays, "totals": m.totals}
+
+    def restore(self, snapshot: Mapping[str, Any], now: float) -> None:
+        m = self.match
+        totals = [int(t) for t in snapshot["totals"]]
+        if len(totals) != self.players or len(snapshot["rounds"]) != len(snapshot["replays"]):
+            raise RestoreError("the saved Nerts match does not fit this room")
+        m.rounds, m.replays = list(snapshot["rounds"]), list(snapshot["replays"])
+        m.totals = totals
+        self.index = len(m.rounds) - 1
+        self._sheet = None
+        self._new_round()
 
     @property
     def outcome(self) -> Outcome | None:

@@ -192,6 +192,9 @@ class Room:
         self._views: dict[int, tuple[int, dict[str, Any]]] = {}
         self._turn: tuple[int | None, float] = (None, 0.0)
         """The person's seat the table waits for, and since when."""
+        self.on_change: Callable[[Room], None] | None = None
+        """Called whenever the room changed in a way worth saving (:class:`Lobby` keeps a
+        set of the rooms to write)."""
 
     # -- seats --------------------------------------------------------------------------------
 
@@ -212,6 +215,7 @@ class Room:
         for seat in self.seats:
             if seat.kind == "open":
                 seat.kind, seat.name, seat.token = "human", name, new_token()
+                self._touch()
                 if not any(s.kind == "open" for s in self.seats):
                     self._start()
                 else:
@@ -268,12 +272,50 @@ class Room:
                 s.kind = "ai"
         self._start()
 
-    def _start(self) -> None:
-        agents = [None if s.kind == "human" else self.setup.agent for s in self.seats]
-        self.table = self.factory(self.setup, agents)
+    def _agents(self) -> list[str | None]:
+        """The table's agent per seat (``None``: a person's seat, handed to an AI or not)."""
+        return [None if s.kind == "human" or s.stand_in else self.setup.agent for s in self.seats]
+
+    def _start(self, snapshot: Mapping[str, Any] | None = None) -> None:
+        self.table = self.factory(self.setup, self._agents())
+        if snapshot is not None:
+            self.table.restore(snapshot, self.clock())
         self._task = asyncio.get_running_loop().create_task(self._drive())
         self._note_turn()
+        self._touch()
         self.broadcast()
+
+    def _touch(self) -> None:
+        if self.on_change is not None:
+            self.on_change(self)
+
+    def document(self) -> dict[str, Any] | None:
+        """JSON-ready: the room as :meth:`Lobby.restore` rebuilds it after a restart (seed,
+        tokens and all: for the server's own file only), or ``None`` when its table cannot
+        be saved."""
+        snapshot = self.table.snapshot() if self.table is not None else None
+        if self.table is not None and snapshot is None:
+            return None
+        setup = self.setup
+        return {
+            "version": 1,
+            "setup": {
+                "game": setup.game,
+                "players": setup.players,
+                "seats": list(setup.seats),
+                "agent": setup.agent,
+                "level": setup.level,
+                "options": dict(setup.options),
+                "seed": setup.seed,
+                "daily": setup.daily,
+                "turn_seconds": setup.turn_seconds,
+            },
+            "seats": [
+                {"kind": s.kind, "name": s.name, "token": s.token, "stand_in": s.stand_in}
+                for s in self.seats
+            ],
+            "table": snapshot,
+        }
 
     def hand(self, by: Seat, index: int) -> None:
         """The host gives person's seat ``index`` to an AI for the rest of the game (a friend
@@ -341,6 +383,7 @@ class Room:
         self.last_active = self.clock()
         assert self.table is not None
         self._note_turn()
+        self._touch()
         outcome = self.table.outcome
         if outcome is not None and self.outcome is None:
             self.outcome = outcome
@@ -493,6 +536,8 @@ class Lobby:
         self.clock = clock
         self.on_finish = on_finish
         self.rooms: dict[str, Room] = {}
+        self.dirty: set[str] = set()
+        """Rooms changed since they were last saved (ids; a closed room's id too)."""
 
     def create(self, setup: RoomSetup, host_name: str, ai_names: Sequence[str] = ()) -> Room:
         """A new room; the host holds seat 0 (its token is ``room.host.token``)."""
@@ -507,10 +552,70 @@ class Lobby:
             on_finish=self.on_finish,
             ai_names=ai_names,
         )
-        self.rooms[room.id] = room
+        self._add(room)
         if not any(s.kind == "open" for s in room.seats):
             room._start()
         return room
+
+    def _add(self, room: Room) -> None:
+        self.rooms[room.id] = room
+        room.on_change = self._mark
+        self.dirty.add(room.id)
+
+    def _mark(self, room: Room) -> None:
+        self.dirty.add(room.id)
+
+    def restore(self, room_id: str, doc: Mapping[str, Any]) -> Room:
+        """Rebuilds a room saved by :meth:`Room.document` (its table replayed to where it
+        was); raises (``KeyError``, ``TypeError``, ``ValueError``, ``CardcoreError``) when the
+        document does not fit."""
+        if doc.get("version") != 1:
+            raise RoomError(f"unknown saved room version {doc.get('version')!r}")
+        raw = dict(doc["setup"])
+        setup = RoomSetup(**{**raw, "seats": tuple(raw["seats"])})
+        saved = doc["seats"]
+        if len(saved) != setup.players:
+            raise RoomError("the saved seats do not fit the room")
+        room = Room(
+            room_id,
+            setup,
+            str(saved[0]["name"]),
+            self.factory,
+            clock=self.clock,
+            on_finish=self.on_finish,
+            ai_names=[str(s["name"]) for s in saved],
+        )
+        for seat, s in zip(room.seats, saved, strict=True):
+            if s["kind"] not in ("human", "ai", "open"):
+                raise RoomError(f"unknown seat kind {s['kind']!r}")
+            seat.kind, seat.name, seat.token = s["kind"], str(s["name"]), s["token"]
+            seat.stand_in = bool(s["stand_in"])
+            seat.away_since = room.last_active
+        if doc["table"] is not None:
+            room._start(doc["table"])
+        self._add(room)
+        return room
+
+    def pending(self, everything: bool = False) -> tuple[list[tuple[str, str]], list[str]]:
+        """What to write to the room store: ``(id, document text)`` of the rooms changed since
+        the last call (all rooms with ``everything``), and the ids to delete (rooms finished,
+        failed or closed)."""
+        ids = set(self.rooms) | self.dirty if everything else self.dirty
+        self.dirty = set()
+        save: list[tuple[str, str]] = []
+        delete: list[str] = []
+        for room_id in ids:
+            room = self.rooms.get(room_id)
+            doc = (
+                room.document()
+                if room is not None and room.status in ("waiting", "playing")
+                else None
+            )
+            if doc is None:
+                delete.append(room_id)
+            else:
+                save.append((room_id, dump(doc)))
+        return save, delete
 
     def get(self, room_id: str) -> Room:
         try:
@@ -528,6 +633,7 @@ class Lobby:
         ]
         for room in stale:
             del self.rooms[room.id]
+            self.dirty.add(room.id)
             await room.close()
         return len(stale)
 

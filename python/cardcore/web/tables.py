@@ -13,7 +13,13 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["Outcome", "Table"]
+from cardcore.errors import CardcoreError
+
+__all__ = ["Outcome", "RestoreError", "Table"]
+
+
+class RestoreError(CardcoreError, ValueError):
+    """A saved table that does not fit the game it was saved from (another version's)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +89,17 @@ class Table(ABC):
         """An AI plays person's seat ``seat`` from now on (``on``), or no longer; True when
         that changed anything. Tables that never wait for a person need no stand-ins."""
         return False
+
+    def snapshot(self) -> dict[str, Any] | None:
+        """JSON-ready: what :meth:`restore` needs to bring a table built afresh from the same
+        setup back to this point after a server restart (``None``: the table cannot be saved,
+        and the room is not kept)."""
+        return None
+
+    def restore(self, snapshot: Mapping[str, Any], now: float) -> None:
+        """Brings a table just built from the room's setup to ``snapshot``
+        (:class:`RestoreError` when it does not fit)."""
+        raise RestoreError("this table cannot be restored")
 
     def proceed(self, seat: int, now: float) -> bool:
         """``seat`` closed the score sheet; True when that dealt the next round or game."""

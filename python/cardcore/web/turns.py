@@ -15,14 +15,14 @@ fields it shows beyond the observation, its score sheet and its match record.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, cast
 
 from cardcore.errors import IllegalMoveError
 from cardcore.games.api import load_game
 from cardcore.games.base import HUMAN, get_game
 from cardcore.web.rooms import RoomSetup
-from cardcore.web.tables import Outcome, Table
+from cardcore.web.tables import Outcome, RestoreError, Table
 
 __all__ = ["TurnMatch", "TurnTable", "agent_names"]
 
@@ -138,6 +138,8 @@ class TurnTable(Table):
         self.sheet_open: set[int] = set()
         self.ready_at = 0.0
         self.played = 0
+        self.history: list[list[int]] = []
+        """Every move played, in order: ``[seat, action id, 1 if an AI seat's own]``."""
 
     def _legal(self, seat: int) -> list[dict[str, Any]]:
         if self.match.current != seat:
@@ -168,6 +170,7 @@ class TurnTable(Table):
 
     def _play(self, seat: int, move: Any, now: float) -> None:
         note = self.match.entry(move)
+        self.history.append([seat, note["id"], int(self.agents[seat] is not None)])
         self.played += 1
         note["n"] = self.played  # the page rings a pile with the latest of the moves onto it
         if self.match.apply(move):
@@ -243,6 +246,33 @@ class TurnTable(Table):
     def tick(self, now: float) -> bool:
         job = self.think(now)
         return job is not None and self.conclude(job(), now)
+
+    def snapshot(self) -> dict[str, Any]:
+        return {
+            "history": self.history,
+            "sheet_open": sorted(self.sheet_open),
+            "stand_ins": sorted(self.stand_ins),
+        }
+
+    def restore(self, snapshot: Mapping[str, Any], now: float) -> None:
+        """Plays the saved moves again from the deal. An AI seat's moves are chosen again by
+        its agent (so its random stream is where it was, and the replay still verifies) and
+        must come out the same."""
+        m = self.match
+        for seat, action, by_ai in snapshot["history"]:
+            if m.current != seat or m.outcome is not None:
+                raise RestoreError(f"move {len(self.history)}: not seat {seat}'s turn")
+            agent = self.agents[seat]
+            if by_ai and agent is not None:
+                chosen = agent.act(m.state.observation(seat), m.legal_moves(), m.agent_rng(seat))
+                if m.game.move_to_action(chosen) != action:
+                    raise RestoreError(f"move {len(self.history)}: the AI chose otherwise")
+            else:
+                chosen = m.resolve(action)
+            self._play(seat, chosen, now)
+        self.sheet_open = set(snapshot["sheet_open"]) & self.humans
+        for seat in snapshot["stand_ins"]:
+            self.stand_in(seat, True)
 
     @property
     def outcome(self) -> Outcome | None:
