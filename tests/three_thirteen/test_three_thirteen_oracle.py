@@ -54,10 +54,9 @@ def _play_both(players: int, options: dict[str, Any], seed: int, agents: list[An
         if deep:
             assert new.to_json() == old.to_json()
             seat = step % players
-            assert (
-                new.resample_hidden(seat, step).to_json()
-                == old.resample_hidden(seat, step).to_json()
-            )
+            redealt = new.resample_hidden(seat, step).to_json()
+            assert redealt == old.resample_hidden(seat, step).to_json()
+            assert game_for(opts).state_from_json(redealt).to_json() == redealt
         s = old.current_player
         move = agents[s].act(old.observation(s), old.legal_moves(), rngs[s])
         if step % 5 == 0:  # an action id: the lowest copy of the face that may be discarded

@@ -21,6 +21,7 @@ from __future__ import annotations
 import functools
 import inspect
 import json
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -124,10 +125,8 @@ def rng_from_words(words: object) -> Rng:
     """The generator :func:`rng_words` describes."""
     if not isinstance(words, list) or len(words) != 4:
         raise StateFormatError(f"expected four hex words of random state, got {words!r}")
-    try:
-        state = [int(w, 16) for w in words if isinstance(w, str) and len(w) == 16]
-    except ValueError:
-        state = []
+    hex16 = re.compile(r"[0-9a-f]{16}")
+    state = [int(w, 16) for w in words if isinstance(w, str) and hex16.fullmatch(w)]
     if len(state) != 4:
         raise StateFormatError(f"expected four 16-digit hex words, got {words!r}")
     try:
@@ -470,7 +469,8 @@ class Game(ABC, Generic[MoveT]):
         if doc.get("options") != self.options:
             raise StateFormatError(f"an observation of other options: {doc.get('options')!r}")
         with reading(f"{self.name} observation"):
-            seat = check_seat(doc["seat"], self.num_players)
+            seat = read_seat(doc["seat"], self.num_players)
+            assert seat is not None
             body = doc["observation"]
             if not isinstance(body, Mapping):
                 raise StateFormatError("the observation is not a JSON object")

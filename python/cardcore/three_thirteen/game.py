@@ -244,29 +244,30 @@ class ThreeThirteenGame(api.Game[Move]):
     def _observation_from_body(self, seat: int, b: Mapping[str, Any]) -> Observation:
         o = self.rules
         c = self._codec
+        p = self.num_players
+        big = 1 << 31
         drawn = b["drawn"]
-        return Observation(
+        rnd = api.read_int(b["round"], 1, NUM_ROUNDS)
+        obs = Observation(
             seat=seat,
-            num_players=self.num_players,
-            round=api.read_int(b["round"], 1, NUM_ROUNDS),
-            cards_dealt=int(b["round"]) + 2,
-            wild_rank=api.read_int(b["wild_rank"], 3, 13),
-            dealer=api.check_seat(b["dealer"], self.num_players),
+            num_players=p,
+            round=rnd,
+            cards_dealt=rnd + 2,
+            wild_rank=api.read_int(b["wild_rank"], rnd + 2, rnd + 2),
+            dealer=api.read_seat(b["dealer"], p),  # type: ignore[arg-type]
             phase=api.read_choice(b["phase"], _PHASES),
             hand=tuple(c.decode(b["hand"])),
             drawn=None if drawn is None else c.card(drawn),
-            drawn_from_discard=bool(b["drawn_from_discard"]),
+            drawn_from_discard=api.read_bool(b["drawn_from_discard"]),
             discard_pile=tuple(c.decode(b["discard_pile"])),
             stock_size=api.read_int(b["stock_size"], 0, c.size),
-            hand_sizes=tuple(api.read_int(n, 0, 14) for n in b["hand_sizes"]),
-            taken=tuple(tuple(t) for t in c.decode_piles(b["taken"], self.num_players)),
-            discards=tuple(
-                (api.check_seat(s, self.num_players), c.card(x)) for s, x in b["discards"]
-            ),
-            out_seat=api.read_seat(b["out_seat"], self.num_players, nullable=True),
-            own_turns=api.read_int(b["own_turns"], 0, 1 << 31),
-            turn_in_round=api.read_int(b["turn_in_round"], 0, 1 << 31),
-            totals=tuple(api.read_int(t, 0, 1 << 31) for t in b["totals"]),
+            hand_sizes=tuple(api.read_int(n, 0, 14) for n in api.read_list(b["hand_sizes"], p)),
+            taken=tuple(tuple(t) for t in c.decode_piles(b["taken"], p)),
+            discards=tuple(_seat_card(x, p, c.card) for x in api.read_items(b["discards"])),
+            out_seat=api.read_seat(b["out_seat"], p, nullable=True),
+            own_turns=api.read_int(b["own_turns"], 0, big),
+            turn_in_round=api.read_int(b["turn_in_round"], 0, big),
+            totals=tuple(api.read_int(t, 0, big) for t in api.read_list(b["totals"], p)),
             num_decks=o.num_decks,
             jokers=o.jokers,
             rules=o.meld_rules,
@@ -274,6 +275,8 @@ class ThreeThirteenGame(api.Game[Move]):
             forbid_return_of_discard_draw=o.forbid_return_of_discard_draw,
             min_own_turns_before_out=o.min_own_turns_before_out,
         )
+        _check_observation(obs, api.read_seat(b["current_player"], p, nullable=True), c.size)
+        return obs
 
     # -- the whole state as JSON -------------------------------------------------------------
 
@@ -393,3 +396,26 @@ def _int_text(k: object) -> int:
     if not isinstance(k, str) or not k.isdigit() or not k.isascii():
         raise StateFormatError(f"not a round number: {k!r}")
     return int(k)
+
+
+def _check_observation(o: Observation, to_move: int | None, total: int) -> None:
+    """What an observation must hold to be one a game can show (the cards it shows add up,
+    its hand fits the round and the phase): :class:`StateFormatError` naming the field."""
+    n = o.round + 2
+    mine = to_move == o.seat and o.phase == PHASE_DISCARD
+    if (to_move is None) != (o.phase == "over"):
+        raise StateFormatError("'current_player' and 'phase' disagree")
+    if len(o.hand) != n + mine or o.hand_sizes[o.seat] != len(o.hand):
+        raise StateFormatError(f"'hand' holds {len(o.hand)} cards in round {o.round}")
+    if len(set(o.hand) | set(o.discard_pile)) != len(o.hand) + len(o.discard_pile):
+        raise StateFormatError("a card is both in 'hand' and 'discard_pile' (or twice)")
+    if mine and (o.drawn is None or o.drawn not in o.hand):
+        raise StateFormatError("'drawn' is not a card of the hand")
+    if o.phase == PHASE_DRAW and not o.discard_pile:
+        raise StateFormatError("'discard_pile' is empty at the start of a turn")
+    if sum(o.hand_sizes) + len(o.discard_pile) + o.stock_size != total:
+        raise StateFormatError("'hand_sizes', 'discard_pile' and 'stock_size' do not add up")
+    for s, t in enumerate(o.taken):
+        held = set(o.hand) if s == o.seat else None
+        if len(t) > o.hand_sizes[s] or len(set(t)) != len(t) or (held and not set(t) <= held):
+            raise StateFormatError(f"seat {s}'s 'taken' cards cannot be in its hand")

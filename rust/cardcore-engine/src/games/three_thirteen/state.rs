@@ -77,6 +77,11 @@ pub struct State {
     pub(super) move_log: Vec<Vec<(u8, i16)>>,
     /// Each round's stock rebuilds, each new stock top card first.
     pub(super) rebuilds: Vec<Vec<Vec<u8>>>,
+    /// Rebuild orders to use instead of shuffling, last first (only while a state document's
+    /// history is replayed to check it; empty otherwise).
+    script: Vec<Vec<u8>>,
+    /// A scripted rebuild order was not an order of the pile's cards.
+    script_bad: bool,
 }
 
 /// A state given field by field (what a state document holds), checked by
@@ -180,6 +185,8 @@ impl State {
             deck_orders: Vec::new(),
             move_log: Vec::new(),
             rebuilds: Vec::new(),
+            script: Vec::new(),
+            script_bad: false,
         };
         if let Some(k) = st
             .stacked
@@ -245,8 +252,16 @@ impl State {
         self.drawn_from_discard = false;
         if self.stock.is_empty() {
             let top = self.pile.pop().unwrap_or_default();
-            let order = permutation(&mut self.rng, self.pile.len());
-            let rebuilt: Vec<u8> = order.iter().map(|&i| self.pile[usize::from(i)]).collect();
+            let rebuilt: Vec<u8> = if let Some(order) = self.script.pop() {
+                let (mut a, mut b) = (order.clone(), self.pile.clone());
+                a.sort_unstable();
+                b.sort_unstable();
+                self.script_bad |= a != b;
+                order
+            } else {
+                let order = permutation(&mut self.rng, self.pile.len());
+                order.iter().map(|&i| self.pile[usize::from(i)]).collect()
+            };
             self.stock.extend(rebuilt.iter().rev());
             if let Some(r) = self.rebuilds.last_mut() {
                 r.push(rebuilt);
@@ -732,7 +747,7 @@ impl State {
         if usize::from(x.upcard) >= total || x.drawn.is_some_and(|d| usize::from(d) >= total) {
             return bad("a card id out of range");
         }
-        Ok(Self {
+        let st = Self {
             rules,
             seed: x.seed,
             rng,
@@ -760,7 +775,144 @@ impl State {
             deck_orders: x.deck_orders,
             move_log: x.move_log,
             rebuilds: x.rebuilds,
-        })
+            script: Vec::new(),
+            script_bad: false,
+        };
+        st.check_scores()?;
+        st.check_round_log()?;
+        st.check_replay()?;
+        Ok(st)
+    }
+}
+
+impl State {
+    /// The finished rounds' scores add up to the totals; a seat that went out scored 0; the
+    /// dealer is the first dealer moved on once a round.
+    fn check_scores(&self) -> Result<(), BadState> {
+        let p = self.rules.players;
+        for s in 0..p {
+            let sum: u64 = self.round_scores.iter().map(|r| r[s]).sum();
+            if sum != self.totals[s] {
+                return Err(BadState(format!(
+                    "seat {s}'s total is not the sum of its round scores"
+                )));
+            }
+        }
+        let out_scored = self
+            .went_out
+            .iter()
+            .zip(&self.round_scores)
+            .all(|(o, r)| o.is_none_or(|s| r[s] == 0));
+        if !out_scored {
+            return Err(BadState("a seat that went out has a round score".into()));
+        }
+        if self.dealer != (self.first_dealer + self.round as usize - 1) % p {
+            return Err(BadState(
+                "'dealer' is not the first dealer moved on once a round".into(),
+            ));
+        }
+        if self.taken.iter().any(|t| {
+            let mut t = t.clone();
+            t.sort_unstable();
+            t.windows(2).any(|w| w[0] == w[1])
+        }) {
+            return Err(BadState("a card is listed twice in 'taken'".into()));
+        }
+        Ok(())
+    }
+
+    /// The current round's moves are whole turns of the seats in order, as many as the turn
+    /// counters say, ending where the seat to play and the phase are.
+    fn check_round_log(&self) -> Result<(), BadState> {
+        let p = self.rules.players;
+        let bad = |m: &str| Err(BadState(format!("the move history: {m}")));
+        let log = &self.move_log[self.round as usize - 1];
+        let first = (self.dealer + 1) % p;
+        let mut own = vec![0u32; p];
+        for (k, &(seat, code)) in log.iter().enumerate() {
+            let turn = k / 2;
+            if usize::from(seat) != (first + turn) % p {
+                return bad("a move out of turn");
+            }
+            let draw = k % 2 == 0;
+            if draw != (i64::from(code) < 0) || !(-2..=255).contains(&code) {
+                return bad("not a draw then a discard each turn");
+            }
+            if !draw {
+                own[usize::from(seat)] += 1;
+            }
+        }
+        let over = self.phase == Phase::Over;
+        let discarding = usize::from(self.phase == Phase::Discard);
+        if !over && log.len() != 2 * self.turn_in_round as usize + discarding {
+            return bad("it does not match 'turn_in_round' and 'phase'");
+        }
+        if own != self.own_turns {
+            return bad("it does not match 'own_turns'");
+        }
+        if !over && self.current != (first + self.turn_in_round as usize) % p {
+            return bad("'current' is not the seat whose turn it is");
+        }
+        if self.out_seat.is_some_and(|s| !over && s == self.current) {
+            return bad("the seat that went out is to play again");
+        }
+        Ok(())
+    }
+
+    /// Where the round's dealt deck is known (not after a re-deal of hidden cards): the round
+    /// dealt from it and played by its moves and rebuilds gives this state.
+    fn check_replay(&self) -> Result<(), BadState> {
+        let r = self.round as usize - 1;
+        let deck = &self.deck_orders[r];
+        if deck.is_empty() {
+            return Ok(());
+        }
+        let mut sim = self.clone();
+        sim.stacked = vec![(self.round, deck.clone())];
+        sim.deck_orders.truncate(r);
+        sim.move_log.truncate(r);
+        sim.rebuilds.truncate(r);
+        sim.script = self.rebuilds[r].iter().rev().cloned().collect();
+        if self.phase == Phase::Over {
+            // the log's last move ended the game: score the round again
+            let last = sim.round_scores.pop().unwrap_or_default();
+            sim.went_out.pop();
+            for (t, s) in sim.totals.iter_mut().zip(last) {
+                *t -= s;
+            }
+        }
+        sim.deal(self.round);
+        for &(_, code) in &self.move_log[r] {
+            if let Err(e) = sim.apply_code(i64::from(code)) {
+                return Err(BadState(format!("the move history does not replay: {e}")));
+            }
+        }
+        let same = sim.script.is_empty()
+            && !sim.script_bad
+            && sim.round == self.round
+            && sim.hands == self.hands
+            && sim.stock == self.stock
+            && sim.pile == self.pile
+            && sim.upcard == self.upcard
+            && sim.taken == self.taken
+            && sim.discards == self.discards
+            && sim.drawn == self.drawn
+            && sim.drawn_from_discard == self.drawn_from_discard
+            && sim.current == self.current
+            && sim.phase == self.phase
+            && sim.out_seat == self.out_seat
+            && sim.final_left == self.final_left
+            && sim.totals == self.totals
+            && sim.round_scores == self.round_scores
+            && sim.went_out == self.went_out
+            && sim.rebuilds == self.rebuilds;
+        if same {
+            Ok(())
+        } else {
+            Err(BadState(
+                "the round dealt from its deck and played by its moves is not this state".into(),
+            ))
+        }
     }
 }
 

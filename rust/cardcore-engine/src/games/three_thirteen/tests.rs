@@ -1,3 +1,4 @@
+use super::state::Phase;
 use super::*;
 use crate::games::State as _;
 use crate::rng::CardRng;
@@ -71,15 +72,8 @@ fn an_illegal_move_changes_nothing() {
     assert!(st.apply_action(DRAW_STOCK as i64).is_err());
 }
 
-#[test]
-fn a_state_rebuilt_from_its_parts_plays_on_identically() {
-    let r = rules(4, 2);
-    let mut st = State::new(r, 11, Vec::new()).unwrap();
-    for _ in 0..150 {
-        let legal = st.legal_actions();
-        st.apply_action(legal[legal.len() / 2] as i64).unwrap();
-    }
-    let parts = StateParts {
+fn parts_of(st: &State) -> StateParts {
+    StateParts {
         seed: st.seed(),
         rng: st.rng_state(),
         stacked: Vec::new(),
@@ -106,7 +100,18 @@ fn a_state_rebuilt_from_its_parts_plays_on_identically() {
         deck_orders: st.deck_orders().to_vec(),
         move_log: st.move_log().to_vec(),
         rebuilds: st.rebuilds().to_vec(),
-    };
+    }
+}
+
+#[test]
+fn a_state_rebuilt_from_its_parts_plays_on_identically() {
+    let r = rules(4, 2);
+    let mut st = State::new(r, 11, Vec::new()).unwrap();
+    for _ in 0..150 {
+        let legal = st.legal_actions();
+        st.apply_action(legal[legal.len() / 2] as i64).unwrap();
+    }
+    let parts = parts_of(&st);
     let mut copy = State::from_parts(r, parts.clone()).unwrap();
     while !st.is_over() {
         let legal = st.legal_actions();
@@ -151,4 +156,59 @@ fn a_redeal_keeps_what_the_seat_saw_and_conserves_cards() {
         st.apply_action(legal[rng.below(legal.len() as u64) as usize] as i64)
             .unwrap();
     }
+}
+
+#[test]
+fn a_document_whose_history_does_not_replay_is_refused() {
+    let r = Rules {
+        max_turns: 400,
+        ..rules(3, 0)
+    };
+    let mut st = State::new(r, 21, Vec::new()).unwrap();
+    let mut rng = CardRng::new(2);
+    // into a round with a rebuild, mid-turn
+    while st.round() < 4
+        || st.rebuilds()[st.round() as usize - 1].is_empty()
+        || st.phase() != Phase::Discard
+    {
+        let legal = st.legal_actions();
+        st.apply_action(legal[rng.below(legal.len() as u64) as usize] as i64)
+            .unwrap();
+    }
+    let good = parts_of(&st);
+    State::from_parts(r, good.clone()).unwrap();
+    let refused = |change: &dyn Fn(&mut StateParts)| {
+        let mut x = good.clone();
+        change(&mut x);
+        State::from_parts(r, x).unwrap_err()
+    };
+    let k = good.round as usize - 1;
+    let n = good.move_log[k].len();
+    // a discard swapped for another card of the same hand: the cards still add up
+    refused(&|x| {
+        let (seat, code) = x.move_log[k][n - 2];
+        let other = x.hands[usize::from(seat)][0];
+        x.move_log[k][n - 2] = (
+            seat,
+            if i16::from(other) == code {
+                i16::from(x.hands[usize::from(seat)][1])
+            } else {
+                i16::from(other)
+            },
+        );
+    });
+    refused(&|x| x.move_log[k].swap(0, 1));
+    refused(&|x| x.move_log[k].truncate(n - 2));
+    refused(&|x| x.rebuilds[k][0].reverse());
+    refused(&|x| x.dealer = (x.dealer + 1) % 3);
+    refused(&|x| x.totals[0] += 1);
+    refused(&|x| x.out_seat = Some(x.current));
+    refused(&|x| {
+        let c = x.hands[0][0];
+        x.taken[0] = vec![c, c];
+    });
+    refused(&|x| x.own_turns[1] += 1);
+    // a re-dealt state has no deck to replay, and still reads back
+    let re = st.resample_hidden(1, 5);
+    State::from_parts(r, parts_of(&re)).unwrap();
 }
