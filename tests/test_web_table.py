@@ -18,7 +18,7 @@ pytest.importorskip("uvicorn")
 
 from browser import live_server
 from cardcore.web.app import ServerConfig, create_app
-from test_web_e2e import blank_page, new_page, open_room
+from test_web_e2e import blank_page, new_page, open_room, shot
 
 QUICK_NERTS = {
     "game": "nerts",
@@ -139,3 +139,45 @@ def test_a_failed_game_list_retries_help_follows_the_room_and_offline_moves_are_
     assert "Not connected" in page.text_content("#toast")
     page.wait_for_function("() => window.cardcore.ws.readyState === 1")  # back by itself
     assert not page.errors
+
+
+OWN_AREA = """() => {
+  const me = document.querySelector('#table .seat-box.me').getBoundingClientRect();
+  const status = document.getElementById('status').getBoundingClientRect();
+  // a wild card's badge is not covered by the next card of its meld or stack
+  const covered = [...document.querySelectorAll('#table text.as')].filter((t) => {
+    const r = t.getBoundingClientRect();
+    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    return !hit || hit.closest('svg') !== t.closest('svg');
+  }).length;
+  return {top: me.top, bottom: me.bottom, limit: status.top, width: me.right, covered,
+          inner: innerWidth, scroll: document.scrollingElement.scrollHeight - innerHeight};
+}"""
+LAYOUT_ROOMS = {
+    "three-thirteen": {"game": "three-thirteen", "players": 4, "seed": 5},
+    "spite-malice": {"game": "spite-malice", "players": 4, "seed": 4},
+    "nerts": {"game": "nerts", "players": 4, "seed": 9, "options": {"speed": "frantic"}},
+}
+
+
+@pytest.mark.parametrize("game", list(LAYOUT_ROOMS))
+def test_your_own_area_is_whole_on_screen_and_stays_put(browser: Any, url: str, game: str) -> None:
+    """Four players, desktop and phone: your area fits above the status line, the page does
+    not scroll, and while the others play (their piles grow) your area does not move."""
+    for width, height in ((1280, 800), (390, 844)):
+        page = new_page(browser, url, width, height)
+        open_room(page, LAYOUT_ROOMS[game])
+        page.wait_for_timeout(800)
+        first = page.evaluate(OWN_AREA)
+        page.wait_for_timeout(2500 if game == "nerts" else 800)
+        then = page.evaluate(OWN_AREA)
+        size = f"{width}x{height}"
+        assert first["top"] >= 0, (size, first)
+        assert first["bottom"] <= first["limit"] + 0.5, (size, first)
+        assert first["width"] <= first["inner"], (size, first)
+        assert first["scroll"] <= 0, (size, first)
+        assert then["top"] == first["top"], (size, first, then)
+        assert then["covered"] == 0, (size, then)
+        shot(page, f"{game}-{size}")
+        assert not page.errors
+        page.close()

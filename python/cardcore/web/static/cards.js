@@ -79,12 +79,23 @@ export function cardSvg(f, opts = {}) {
   if (opts.wild) svg.append(el("circle", { cx: 84, cy: 18, r: 9, class: "wild-dot" }));
   const as = opts.as !== undefined && opts.as !== null ? label(opts.as) : opts.asText;
   if (as) {
+    // bottom left: the part of a card that the next card of a meld or stack leaves showing
     svg.append(
-      el("rect", { x: 44, y: 6, width: 50, height: 26, rx: 6, class: "as-bg" }),
-      el("text", { x: 69, y: 26, class: "as", "text-anchor": "middle" }, "=" + as),
+      el("rect", { x: 4, y: 104, width: 52, height: 30, rx: 6, class: "as-bg" }),
+      el("text", { x: 30, y: 127, class: "as", "text-anchor": "middle" }, "=" + as),
     );
   }
   return svg;
+}
+
+/** Makes a cascaded pile of `n` cards fit a fixed height of `rows` card heights: each
+ * covered card shows `base` of its height, or less when the pile is long (the pile never
+ * grows, so nothing around it moves). */
+export function fitStack(col, n, rows, base) {
+  col.classList.add("fit");
+  col.style.setProperty("--rows", rows);
+  const reveal = n > 1 ? Math.min(base, (rows - 1) / (n - 1)) : base;
+  col.style.setProperty("--reveal", reveal.toFixed(3));
 }
 
 /** An empty pile's outline with an optional hint ("A", "K", "+"). */

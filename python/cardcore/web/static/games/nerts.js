@@ -6,7 +6,7 @@
 // texts such as "7h@1", the deck number being the seat whose card it is) plus the match.
 // Pile keys: nerts, waste, stock, work:<p> (target), work:<p>:<d> (source), foundations, call, undo.
 
-import { cardSvg, deckOf, faceOf, slotSvg } from "../cards.js";
+import { cardSvg, deckOf, faceOf, fitStack, slotSvg } from "../cards.js";
 
 function layout(h, v, seat, mine) {
   const p = v.observation.observation.players[seat];
@@ -16,8 +16,8 @@ function layout(h, v, seat, mine) {
   const work = h("div", { class: "work" });
   p.work.forEach((pile, i) => {
     const col = h("div", { class: "stack", ...(mine ? { "data-dst": `work:${i}` } : {}), title: `work pile ${i + 1}` });
-    // a long pile shows less of each covered card (down to its rank) so it stays on the table
-    if (pile.length > 4) col.style.setProperty("--reveal", Math.max(0.25, 1.2 / (pile.length - 1)).toFixed(3));
+    // a pile keeps its height: a long one shows less of each covered card
+    fitStack(col, pile.length, 2.2, 0.3);
     if (!pile.length) col.append(slotSvg(""));
     pile.forEach((c, k) => {
       const depth = pile.length - k;

@@ -4,7 +4,7 @@
 // texts such as "7h@1") plus the match: game_no, target, totals.
 // Pile keys: payoff, card:<card text>, side:<i>, center:<i>.
 
-import { cardSvg, faceOf, isJoker, slotSvg, rankLabel, rankOf } from "../cards.js";
+import { cardSvg, faceOf, fitStack, isJoker, slotSvg, rankLabel, rankOf } from "../cards.js";
 
 const isWild = (v, text) => {
   if (!text) return false;
@@ -24,6 +24,7 @@ function sides(h, v, seat, mine) {
   v.observation.observation.side_stacks[seat].forEach((stack, i) => {
     const key = `side:${i}`;
     const col = h("div", { class: "stack", ...(mine ? { "data-src": key, "data-dst": key, title: `side stack ${"asdfghjk"[i]}` } : {}) });
+    fitStack(col, stack.length, mine ? 2.2 : 2, 0.22); // a side stack keeps its height
     if (!stack.length) col.append(slotSvg(""));
     for (const c of stack) col.append(cardSvg(faceOf(c), { wild: isWild(v, c) }));
     row.append(col);

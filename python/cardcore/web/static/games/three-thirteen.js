@@ -4,7 +4,7 @@
 // hand's arrangement (v.hand: melds of [card, face it stands for], deadwood, points).
 // Pile keys: stock, discard, hand, card:<card text>.
 
-import { cardSvg, faceOf, isJoker, rankLabel, rankOf } from "../cards.js";
+import { cardSvg, faceOf, isJoker, rankLabel, rankOf, slotSvg } from "../cards.js";
 
 const wildOf = (o, f) => isJoker(f) || rankOf(f) === o.wild_rank;
 
@@ -39,7 +39,7 @@ export default {
     const stock = h("div", { class: "pile", "data-src": "stock", title: "stock (s)" },
       cardSvg(null, { back: true }), h("span", { class: "count", text: o.stock_size }));
     const discard = h("div", { class: "pile", "data-src": "discard", "data-dst": "discard", title: "discard pile (p)" },
-      top ? cardSvg(faceOf(top), { wild: wildOf(o, faceOf(top)) }) : cardSvg(null, { back: true }),
+      top ? cardSvg(faceOf(top), { wild: wildOf(o, faceOf(top)) }) : slotSvg(""),
       h("span", { class: "count", text: o.discard_pile.length }));
     const jokers = v.observation.options.jokers;
     const info = h("div", { class: "info" },
