@@ -192,6 +192,8 @@ class Room:
         self._views: dict[int, tuple[int, dict[str, Any]]] = {}
         self._turn: tuple[int | None, float] = (None, 0.0)
         """The person's seat the table waits for, and since when."""
+        self._setup_public = setup.public()
+        """Built once: the same object in every document, so a diff skips it at once."""
         self.on_change: Callable[[Room], None] | None = None
         """Called whenever the room changed in a way worth saving (:class:`Lobby` keeps a
         set of the rooms to write)."""
@@ -444,7 +446,7 @@ class Room:
         """The members of every seat's ``state`` that all seats share."""
         msg: dict[str, Any] = {
             "status": self.status,
-            "setup": self.setup.public(),
+            "setup": self._setup_public,
             "seats": [s.public() for s in self.seats],
         }
         if self.outcome is not None:
