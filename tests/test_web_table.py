@@ -153,6 +153,19 @@ OWN_AREA = """() => {
   return {top: me.top, bottom: me.bottom, limit: status.top, width: me.right, covered,
           inner: innerWidth, scroll: document.scrollingElement.scrollHeight - innerHeight};
 }"""
+CRAFTED = {
+    # a 7-card side stack of yours (it pushed the hand off a 1280x800 screen)
+    "spite-malice": """(() => {
+      const t = window.cardcore.msg.table;
+      t.observation.observation.side_stacks[window.cardcore.msg.seat][0] =
+        ["2c@0", "3c@0", "4c@0", "5c@0", "6c@0", "7c@0", "8c@0"];
+      window.cardcore.render();""",
+    # a meld with a wild card standing for 8♥ inside it (the next card covered its badge)
+    "three-thirteen": """(() => {
+      const t = window.cardcore.msg.table;
+      t.hand.melds = [[["7h@0", null], ["5s@0", 33], ["9h@0", null], ["Th@0", null]]];
+      window.cardcore.render();""",
+}
 LAYOUT_ROOMS = {
     "three-thirteen": {"game": "three-thirteen", "players": 4, "seed": 5},
     "spite-malice": {"game": "spite-malice", "players": 4, "seed": 4},
@@ -178,6 +191,11 @@ def test_your_own_area_is_whole_on_screen_and_stays_put(browser: Any, url: str, 
         assert first["scroll"] <= 0, (size, first)
         assert then["top"] == first["top"], (size, first, then)
         assert then["covered"] == 0, (size, then)
+        if game in CRAFTED:  # the worst cases met in play, drawn from a view made up here
+            crafted = page.evaluate(CRAFTED[game] + f"return ({OWN_AREA})(); }})()")
+            assert crafted["top"] == first["top"], (size, first, crafted)
+            assert crafted["bottom"] <= crafted["limit"] + 0.5, (size, crafted)
+            assert crafted["covered"] == 0, (size, crafted)
         shot(page, f"{game}-{size}")
         assert not page.errors
         page.close()
