@@ -10,8 +10,8 @@
 //! and the deadwood and look-ahead times the opponents' pickups (a proxy for how soon the round
 //! ends). It is linear, with one weight vector per round size and own-turn bucket ([`group`]);
 //! the weights ([`weights::WEIGHTS`]) are fitted by ridge regression on `hard` self-play
-//! ([`self_play`]; `scripts/tt-value-fit` writes them). The stock is averaged over in closed
-//! form by the look-ahead features, never sampled, so the search draws no random numbers.
+//! ([`self_play`]; `research/scripts/tt-value-fit` writes them). The stock is averaged over in
+//! closed form by the look-ahead features, never sampled, so the search draws no random numbers.
 //!
 //! The search values each of `hard`'s discard options (the discards near the least deadwood) by
 //! the fitted value and plays the best. With `value` the draws are `hard`'s; with `valuedraw`

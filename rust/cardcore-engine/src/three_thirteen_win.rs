@@ -27,7 +27,7 @@
 //! option with the highest chance is played (the value's pick unless another is higher). Draws,
 //! final turns and tables without standings play as `valuedraw`. No deals: deterministic.
 //!
-//! The tables are fitted by `scripts/tt-win-fit` on `hard` self-play.
+//! The tables are fitted by `research/scripts/tt-win-fit` on `hard` self-play.
 
 use crate::three_thirteen_expert::{Decision, ExpertError, ExpertParams, Table};
 use crate::three_thirteen_value::{self as value, FEATURES, ROUND_SIZES, dot};

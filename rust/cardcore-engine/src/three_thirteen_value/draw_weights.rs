@@ -1,5 +1,5 @@
 //! The fitted weights of the Three-Thirteen draw value (`draw_choice`), written by
-//! `scripts/tt-value-fit`:
+//! `research/scripts/tt-value-fit`:
 //! seeds 2001,2002, 3300 rounds each, 4 players, policy hard,
 //! by all, ridge 10, shrink 200.
 //! One row per group (`group`: round size, then own-turn bucket), one column per

@@ -1,5 +1,5 @@
 //! The fitted tables of the Three-Thirteen `win` search, written by
-//! `scripts/tt-win-fit`:
+//! `research/scripts/tt-win-fit`:
 //! margins from seeds 2001,2002, 3300 rounds each of `hard` self-play (ridge 1);
 //! rounds from 1000 games of `hard` at every seat, seed 2101. Per round size (3 to 13 cards).
 
