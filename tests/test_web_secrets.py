@@ -202,3 +202,12 @@ def test_the_daily_deal_is_the_same_for_everyone_and_kept_in_the_data_folder(
     secret = next(folder.iterdir())
     assert secret.stat().st_mode & 0o077 == 0  # readable by its owner only
     assert 0 <= first.seed(day) < 2**63
+
+
+def test_a_damaged_daily_secret_is_a_clear_error(tmp_path: Path) -> None:
+    from cardcore.errors import StateFormatError
+    from cardcore.web.daily import SECRET_FILE, DailyDeals
+
+    (tmp_path / SECRET_FILE).write_bytes(b"short")
+    with pytest.raises(StateFormatError, match="at least 16 bytes"):
+        DailyDeals.load(tmp_path)

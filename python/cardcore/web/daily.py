@@ -16,6 +16,8 @@ import secrets
 from pathlib import Path
 from typing import Final
 
+from cardcore.errors import StateFormatError
+
 __all__ = ["SECRET_FILE", "DailyDeals"]
 
 SECRET_FILE: Final = "daily-secret"
@@ -27,7 +29,7 @@ class DailyDeals:
 
     def __init__(self, secret: bytes) -> None:
         if len(secret) < 16:
-            raise ValueError("the daily secret must have at least 16 bytes")
+            raise StateFormatError(f"the daily secret ({SECRET_FILE}) must have at least 16 bytes")
         self._secret = secret
 
     @classmethod
