@@ -10,10 +10,12 @@ import pytest
 
 pytest.importorskip("textual")
 
+from cardcore import _core
 from cardcore.games.base import get_game
 from cardcore.play.spite_malice import CENTRE_KEYS, HAND_KEYS, SIDE_KEYS, SpiteMaliceApp
 from cardcore.play.widgets import SheetScreen
 from cardcore.spite_malice.rules import Discard, PlayHand, PlayPayOff, PlaySide, State
+from cardcore.spite_malice.state import native_rules
 from play_tables import table_config
 
 _config = table_config("spite-malice", players=2, ai="normal")
@@ -68,12 +70,16 @@ def test_king_shows_the_rank_it_stands_for(tmp_path: Path) -> None:
         async with app.run_test(size=(120, 32)) as pilot:
             await pilot.pause()
             st = app.session.state
-            # build C1 = A, K (wild, stands for 2) directly in the engine, then redraw
-            ace = next(c for c in range(52 * st.options.decks) if c % 13 == 0 and c in st.stock)
-            king = next(c for c in range(52 * st.options.decks) if c % 13 == 12 and c in st.stock)
-            st.stock.remove(ace)
-            st.stock.remove(king)
-            st.center[0] = [ace, king]
+            # build C1 = A, K (wild, stands for 2) in a copy of the position, then redraw
+            parts = st.parts()
+            stock = parts["stock"]
+            ace = next(c for c in range(52 * st.options.decks) if c % 13 == 0 and c in stock)
+            king = next(c for c in range(52 * st.options.decks) if c % 13 == 12 and c in stock)
+            stock.remove(ace)
+            stock.remove(king)
+            parts["center"][0] = [ace, king]
+            inner = _core.sm_from_parts(native_rules(st.options), parts)
+            app.session.state = State._wrap(st.options, inner, st.game)
             app.refresh_view()
             assert f"C1[z]: 2 (top {app.session.label(king)} as 2)" in app.centre_panel.plain
 

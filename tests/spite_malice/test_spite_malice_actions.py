@@ -9,8 +9,10 @@ from typing import Any
 import pytest
 
 import cardcore
+from cardcore import _core
 from cardcore.errors import StateFormatError
 from cardcore.rng import Rng
+from cardcore.spite_malice.state import native_rules
 
 EXTREMES: list[dict[str, Any]] = [
     # 49 centre slots (unlimited: one per ace and joker, plus the free one), 8 sides, 12 cards
@@ -45,6 +47,7 @@ def test_legal_actions_are_the_legal_moves(options: dict[str, Any]) -> None:
 def test_a_card_of_another_game_is_a_state_format_error() -> None:
     game = cardcore.load_game("spite-malice", players=2)
     st = game.new_state(1)
-    st.hands[st.current].append(10_000)
-    with pytest.raises(StateFormatError, match="not a card of this game"):
-        st.legal_actions()
+    parts = st.parts()
+    parts["hands"][st.current].append(10_000)
+    with pytest.raises(StateFormatError, match="every card once"):
+        _core.sm_from_parts(native_rules(st.options), parts)

@@ -13,6 +13,7 @@ mod random;
 mod rl;
 mod rl_episode;
 mod spite;
+mod spite_malice;
 mod state;
 mod three_thirteen;
 
@@ -51,6 +52,11 @@ mod _core {
     use crate::spite::{
         SpiteActions, SpiteDecision, SpiteExpertParams, SpitePlan, SpiteTable, spite_expert_decide,
         spite_plan, spite_weights,
+    };
+    #[pymodule_export]
+    use crate::spite_malice::{
+        sm_action_move, sm_apply_code, sm_choose_first_player, sm_from_parts, sm_get,
+        sm_legal_moves, sm_new, sm_observation, sm_parts, sm_why_illegal,
     };
     #[pymodule_export]
     use crate::state::State;

@@ -12,7 +12,7 @@ use crate::rl::{ThreeThirteenRules, bytes_of};
 
 /// Validated Spite & Malice options for the native engine (built by `cardcore.rl.native`).
 #[pyclass(module = "cardcore._core", frozen)]
-pub struct SpiteMaliceRules(spite_episode::Rules);
+pub struct SpiteMaliceRules(pub(crate) spite_episode::Rules);
 
 #[pymethods]
 impl SpiteMaliceRules {
@@ -21,7 +21,7 @@ impl SpiteMaliceRules {
     #[pyo3(signature = (
         *, players, decks, jokers, payoff_size, hand_size, side_stacks, center_stacks,
         king_can_start, refill_empty_hand, completed_to_stock, stock_exhausted, side_stack_rule,
-        must_play_aces, first_player, max_turns
+        must_play_aces, first_player, max_turns, win_bonus = 0
     ))]
     #[allow(clippy::too_many_arguments)]
     fn new(
@@ -40,6 +40,7 @@ impl SpiteMaliceRules {
         must_play_aces: bool,
         first_player: Option<usize>,
         max_turns: u32,
+        win_bonus: u64,
     ) -> PyResult<Self> {
         let stock_rule = match stock_exhausted {
             "tie_on_required_draw" => StockRule::TieOnRequiredDraw,
@@ -69,6 +70,7 @@ impl SpiteMaliceRules {
             must_play_aces,
             first_player,
             max_turns,
+            win_bonus,
         };
         if !rules.check() {
             return Err(option_error("options out of range"));

@@ -2,7 +2,7 @@
 //! class, `State`, for every game's state. Each game's extras (its own moves, its views and
 //! documents) are free functions in the game's file, as pyspiel keeps them.
 
-use cardcore_engine::games::{self, State as _, three_thirteen};
+use cardcore_engine::games::{self, State as _, spite_malice, three_thirteen};
 use pyo3::prelude::*;
 use pyo3::types::PyByteArray;
 
@@ -14,6 +14,8 @@ use crate::rl::bytes_of;
 pub enum AnyState {
     /// Three-Thirteen.
     ThreeThirteen(three_thirteen::State),
+    /// Spite & Malice.
+    SpiteMalice(spite_malice::State),
 }
 
 /// `$body` with `$s` bound to the rulebook state inside `$state` (an `AnyState`).
@@ -21,6 +23,7 @@ macro_rules! with_state {
     ($state:expr, $s:ident => $body:expr) => {
         match $state {
             AnyState::ThreeThirteen($s) => $body,
+            AnyState::SpiteMalice($s) => $body,
         }
     };
 }
@@ -30,6 +33,7 @@ macro_rules! map_state {
     ($state:expr, $s:ident => $body:expr) => {
         match $state {
             AnyState::ThreeThirteen($s) => AnyState::ThreeThirteen($body),
+            AnyState::SpiteMalice($s) => AnyState::SpiteMalice($body),
         }
     };
 }
@@ -65,6 +69,7 @@ impl State {
     fn game(&self) -> &'static str {
         match &self.inner {
             AnyState::ThreeThirteen(_) => games::three_thirteen::INFO.name,
+            AnyState::SpiteMalice(_) => games::spite_malice::INFO.name,
         }
     }
 

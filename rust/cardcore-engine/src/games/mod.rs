@@ -6,6 +6,7 @@
 //! [`GAMES`].
 
 pub mod nerts;
+pub mod spite_malice;
 pub mod three_thirteen;
 
 use thiserror::Error;
@@ -117,4 +118,4 @@ pub struct GameInfo {
 }
 
 /// Every game with a rulebook here.
-pub const GAMES: &[GameInfo] = &[three_thirteen::INFO, nerts::INFO];
+pub const GAMES: &[GameInfo] = &[three_thirteen::INFO, spite_malice::INFO, nerts::INFO];
