@@ -28,7 +28,13 @@ from cardcore.nerts.actions import (
     action_from_code,
     parse_action,
 )
-from cardcore.nerts.options import OPTION_SPECS, SPEED_PROFILES, Options, SpeedProfile
+from cardcore.nerts.options import (
+    MAX_POINTS,
+    OPTION_SPECS,
+    SPEED_PROFILES,
+    Options,
+    SpeedProfile,
+)
 from cardcore.nerts.table import NertsTable, PlayerLayout, card_text, fits_work
 
 # Every public name of the three modules: tests/test_rules_facades.py holds this list equal to
@@ -37,6 +43,7 @@ __all__ = [
     "AUTO",
     "CALL",
     "FLIP",
+    "MAX_POINTS",
     "NERTS",
     "OPTION_SPECS",
     "RECYCLE",

@@ -29,7 +29,7 @@ from cardcore.three_thirteen.moves import (
     move_from_code,
     parse_move,
 )
-from cardcore.three_thirteen.options import NUM_ROUNDS, OPTION_SPECS, Options
+from cardcore.three_thirteen.options import MAX_POINTS, NUM_ROUNDS, OPTION_SPECS, Options
 from cardcore.three_thirteen.state import (
     PHASE_DISCARD,
     PHASE_DRAW,
@@ -46,6 +46,7 @@ __all__ = [
     "ACTION_DRAW_STOCK",
     "DRAW_DISCARD",
     "DRAW_STOCK",
+    "MAX_POINTS",
     "NUM_ROUNDS",
     "OPTION_SPECS",
     "PHASE_DISCARD",
