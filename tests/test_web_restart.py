@@ -165,3 +165,30 @@ def test_a_room_that_does_not_fit_is_dropped_and_the_server_starts(tmp_path: Pat
         assert client.get("/api/games").status_code == 200
         assert client.app.state.server.lobby.rooms == {}  # type: ignore[attr-defined]
     assert store.load() == []  # dropped from the file too
+
+
+def test_a_seat_handed_to_an_ai_stays_the_ais_after_a_restart(tmp_path: Path) -> None:
+    body = {"game": "three-thirteen", "players": 2, "seats": ["friend"], "name": "Ann"}
+    with server(tmp_path) as client:
+        room = client.post("/api/rooms", json=body).json()
+        with client.websocket_connect(WS) as ws, client.websocket_connect(WS) as guest:
+            guest.send_json({"type": "join", "room": room["room"], "name": "Bob"})
+            assert guest.receive_json()["type"] == "welcome"
+            page = Page(ws)
+            page.resume(room["room"], room["token"])
+            ws.send_json({"type": "hand", "seat": 1})
+            st = page.next()
+            while st["seats"][1]["kind"] != "ai":
+                st = page.next()
+            page.play(6)
+    with server(tmp_path) as client, client.websocket_connect(WS) as ws:
+        page = Page(ws)
+        st = page.resume(room["room"], room["token"])
+        assert st["seats"][1]["kind"] == "ai"
+        end = page.play(None)  # the AI plays Bob's seat to the end
+    assert end["status"] == "over"
+    (replay,) = (tmp_path / "replays").iterdir()
+    record = json.loads(replay.read_text())
+    assert record["agents"] == ["human", "human"]  # Bob's moves are in the replay
+    out = CliRunner().invoke(cli, ["replay", str(replay)])
+    assert out.exit_code == 0, out.output
