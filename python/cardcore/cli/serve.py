@@ -75,8 +75,8 @@ def _host(ctx: click.Context, param: click.Parameter, value: str) -> str:
     "--data-dir",
     type=click.Path(file_okay=False, path_type=Path),
     default=None,
-    help="The server's own folder: the daily deals' secret (default: your data folder, "
-    "e.g. ~/.local/share/cardcore).",
+    help="The server's own folder: the daily deals' secret and the rooms in play, kept "
+    "across restarts (default: your data folder, e.g. ~/.local/share/cardcore).",
 )
 @click.option(
     "--replay-dir",
