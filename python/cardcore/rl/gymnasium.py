@@ -188,6 +188,15 @@ class CardGameEnv(gymnasium.Env[dict[str, NDArray[Any]], Any]):
         return {"observation": st.observation_tensor(self.seat), "action_mask": mask}
 
 
+VECTOR_ENTRY_POINT: Final = "cardcore.rl.gym_vector:CardGameVectorEnv"
+"""``gymnasium.make_vec``'s entry point of the turn-based games (self-play; Nerts has none:
+``make_vec`` then runs ``CardGameEnv`` copies in gymnasium's ``SyncVectorEnv``)."""
+
 for _id, _name in ENV_IDS.items():
     if _id not in gymnasium.registry:
-        gymnasium.register(_id, entry_point=f"{__name__}:CardGameEnv", kwargs={"game": _name})
+        gymnasium.register(
+            _id,
+            entry_point=f"{__name__}:CardGameEnv",
+            vector_entry_point=None if _name == "nerts" else VECTOR_ENTRY_POINT,
+            kwargs={"game": _name},
+        )

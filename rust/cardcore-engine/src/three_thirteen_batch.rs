@@ -3,7 +3,9 @@
 //!
 //! Both play the one rulebook, [`crate::games::three_thirteen::State`]. Game `i`'s `k`-th deal
 //! is seeded `derive_seed(derive_seed(seed, i, "rl-vector"), k, "rl-episode")`, as in the
-//! Python `VectorEnv`; a game that ends is dealt again at once.
+//! Python `VectorEnv`; a game that ends is dealt again at once, or (a batch made with
+//! [`Batch::hold_ended`]) held over until the next step, which deals it again and ignores its
+//! action (gymnasium's next-step autoreset).
 
 use crate::games::State as _;
 use crate::games::three_thirteen::State as Game;
@@ -105,7 +107,7 @@ pub struct Outputs {
     pub player: Vec<i64>,
     /// `n * players` returns of games that ended in this step (else 0).
     pub reward: Vec<f32>,
-    /// `n` bytes: 1 where a game ended in this step (and was dealt again).
+    /// `n` bytes: 1 where a game ended in this step (and was dealt again, unless held).
     pub done: Vec<u8>,
     /// `n * players` penalty totals (`points()`; of the game that ended, where one did).
     pub points: Vec<f32>,
@@ -118,6 +120,7 @@ pub struct Batch {
     seeds: Vec<u64>,
     episodes: Vec<u64>,
     games: Vec<Game>,
+    hold: bool,
 }
 
 impl Batch {
@@ -133,6 +136,43 @@ impl Batch {
             seeds,
             episodes: vec![1; n],
             games,
+            hold: false,
+        }
+    }
+
+    /// This batch with games that end held over (next-step autoreset): the step that ends a
+    /// game writes its returns and the final tensor of the seat that moved (mask all 0, that
+    /// seat in `player`); the next step deals it again, ignoring its action.
+    #[must_use]
+    pub fn hold_ended(mut self) -> Self {
+        self.hold = true;
+        self
+    }
+
+    /// Deals again the games `i` where `rows[i]` is not 0 and rewrites their rows of `out`
+    /// (tensor, mask, seat, points; `reward` and `done` are left as they are), leaving the other
+    /// rows of `out` as the last call wrote them.
+    pub fn redeal(&mut self, rows: &[u8], out: &mut Outputs) {
+        let (d, a, p) = (
+            self.rules.observation_size(),
+            self.rules.num_actions(),
+            self.rules.players,
+        );
+        let n = self.games.len();
+        for i in 0..n {
+            if rows.get(i).copied().unwrap_or(0) == 0 {
+                continue;
+            }
+            let seed = self.episode_seed(i);
+            self.episodes[i] += 1;
+            let game = &mut self.games[i];
+            *game = new_game(&self.rules, seed);
+            if out.player.len() == n {
+                write_points(game, &mut out.points[i * p..(i + 1) * p]);
+                game.write_observation(game.current(), &mut out.observation[i * d..(i + 1) * d]);
+                game.write_mask(&mut out.mask[i * a..(i + 1) * a]);
+                out.player[i] = game.current() as i64;
+            }
         }
     }
 
@@ -173,7 +213,7 @@ impl Batch {
         threads: usize,
     ) -> Result<(), IllegalAction> {
         for (i, (g, &a)) in self.games.iter().zip(actions).enumerate() {
-            if !g.is_legal_action(a) {
+            if !g.is_over() && !g.is_legal_action(a) {
                 return Err(IllegalAction { game: i, action: a });
             }
         }
@@ -197,6 +237,7 @@ impl Batch {
         out.points.resize(n * p, 0.0);
         let chunk = n.div_ceil(threads.max(1)).max(1);
         let rules = &self.rules;
+        let hold = self.hold;
         let jobs = self
             .games
             .chunks_mut(chunk)
@@ -230,6 +271,7 @@ impl Batch {
                         done,
                         points,
                         actions: acts,
+                        hold,
                     }
                 },
             );
@@ -259,6 +301,7 @@ struct Chunk<'a> {
     done: &'a mut [u8],
     points: &'a mut [f32],
     actions: &'a [i64],
+    hold: bool,
 }
 
 impl Chunk<'_> {
@@ -268,13 +311,23 @@ impl Chunk<'_> {
             let reward = &mut self.reward[i * p..(i + 1) * p];
             reward.fill(0.0);
             self.done[i] = 0;
+            let mut actor = None;
             if let Some(&action) = self.actions.get(i) {
-                // checked legal by `Batch::step`
-                let _ = game.apply_action(action);
-                if game.is_over() {
-                    write_returns(game, reward);
-                    write_points(game, &mut self.points[i * p..(i + 1) * p]);
-                    self.done[i] = 1;
+                let redeal = if game.is_over() {
+                    true // held over from the last step: dealt again, the action ignored
+                } else {
+                    let seat = game.current();
+                    // checked legal by `Batch::step`
+                    let _ = game.apply_action(action);
+                    if game.is_over() {
+                        write_returns(game, reward);
+                        write_points(game, &mut self.points[i * p..(i + 1) * p]);
+                        self.done[i] = 1;
+                        actor = Some(seat);
+                    }
+                    game.is_over() && !self.hold
+                };
+                if redeal {
                     let seed = derive_seed(self.seeds[i], self.episodes[i], "rl-episode");
                     self.episodes[i] += 1;
                     *game = new_game(rules, seed);
@@ -284,9 +337,13 @@ impl Chunk<'_> {
                 write_points(game, &mut self.points[i * p..(i + 1) * p]);
             }
             let obs = &mut self.obs[i * d..(i + 1) * d];
-            game.write_observation(game.current(), obs);
+            let seat = match actor {
+                Some(seat) if game.is_over() => seat,
+                _ => game.current(),
+            };
+            game.write_observation(seat, obs);
             game.write_mask(&mut self.mask[i * a..(i + 1) * a]);
-            self.player[i] = game.current() as i64;
+            self.player[i] = seat as i64;
         }
     }
 }
@@ -342,6 +399,57 @@ mod tests {
             assert_eq!(x.mask, y.mask);
             assert_eq!(x.reward, y.reward);
         }
+    }
+
+    #[test]
+    fn held_games_end_then_deal_again_on_the_next_step() {
+        let (n, a) = (5, 54);
+        let mut same = Batch::new(rules(2), 9, n);
+        let mut held = Batch::new(rules(2), 9, n).hold_ended();
+        let (mut x, mut y) = (Outputs::default(), Outputs::default());
+        same.reset(&mut x, 1);
+        held.reset(&mut y, 1);
+        let mut rng = CardRng::new(3);
+        let mut ended = 0;
+        for _ in 0..3000 {
+            let acts: Vec<i64> = x
+                .mask
+                .chunks(a)
+                .map(|m| {
+                    let legal: Vec<usize> = (0..a).filter(|&k| m[k] == 1).collect();
+                    legal[rng.below(legal.len() as u64) as usize] as i64
+                })
+                .collect();
+            same.step(&acts, &mut x, 1).unwrap();
+            held.step(&acts, &mut y, 1).unwrap();
+            assert_eq!((&x.reward, &x.done), (&y.reward, &y.done));
+            let over = y.done.clone();
+            if over.contains(&1) {
+                ended += 1;
+                for i in (0..n).filter(|&i| over[i] == 1) {
+                    assert!(held.games()[i].is_over());
+                    assert!(y.mask[i * a..(i + 1) * a].iter().all(|&m| m == 0));
+                }
+                // next step: the held games are dealt again whatever their action
+                let mut next = held.clone();
+                let mut z = y.clone();
+                let redo: Vec<i64> = (0..n)
+                    .map(|i| if over[i] == 1 { 999 } else { -1 })
+                    .collect();
+                assert!(next.step(&redo, &mut z, 1).is_err() == over.contains(&0));
+                if !over.contains(&0) {
+                    assert_eq!((&z.observation, &z.mask), (&x.observation, &x.mask));
+                    assert!(z.done.iter().all(|&d| d == 0));
+                }
+                // same-step: dealt again at once, the other rows as the step left them
+                held.redeal(&over, &mut y);
+            }
+            assert_eq!(
+                (&x.observation, &x.mask, &x.player),
+                (&y.observation, &y.mask, &y.player)
+            );
+        }
+        assert!(ended > 0);
     }
 
     #[test]

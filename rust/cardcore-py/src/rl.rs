@@ -108,14 +108,23 @@ impl ThreeThirteenBatch {
 #[pymethods]
 impl ThreeThirteenBatch {
     /// `n` games of `rules`, seeded as `VectorEnv(game, n, seed)`; `threads` share each call.
+    /// `hold=True`: a game that ends is held over until the next step, which deals it again
+    /// and ignores its action (gymnasium's next-step autoreset); else it is dealt again at once.
     #[new]
-    #[pyo3(signature = (rules, n, seed, *, threads))]
-    fn new(rules: &ThreeThirteenRules, n: usize, seed: u64, threads: usize) -> PyResult<Self> {
+    #[pyo3(signature = (rules, n, seed, *, threads, hold=false))]
+    fn new(
+        rules: &ThreeThirteenRules,
+        n: usize,
+        seed: u64,
+        threads: usize,
+        hold: bool,
+    ) -> PyResult<Self> {
         if n == 0 {
             return Err(option_error("n must be at least 1"));
         }
+        let batch = Batch::new(rules.0, seed, n);
         Ok(Self {
-            batch: Batch::new(rules.0, seed, n),
+            batch: if hold { batch.hold_ended() } else { batch },
             out: Outputs::default(),
             threads: threads.max(1),
         })
@@ -125,6 +134,21 @@ impl ThreeThirteenBatch {
     fn reset(&mut self, py: Python<'_>) -> PyResult<ThreeThirteenArrays> {
         let (batch, out, threads) = (&mut self.batch, &mut self.out, self.threads);
         py.detach(move || batch.reset(out, threads));
+        self.arrays(py)
+    }
+
+    /// Deals again the games whose byte in `rows` is not 0 (`n` bytes); the arrays with their
+    /// rows rewritten (tensor, mask, seat, points) and the other rows, `reward` and `done` as the
+    /// last call left them.
+    fn redeal(&mut self, py: Python<'_>, rows: &[u8]) -> PyResult<ThreeThirteenArrays> {
+        let n = self.batch.games().len();
+        if rows.len() != n {
+            return Err(option_error(format!("expected {n} row flags")));
+        }
+        if self.out.player.len() != n {
+            return Err(option_error("call reset() first"));
+        }
+        self.batch.redeal(rows, &mut self.out);
         self.arrays(py)
     }
 
