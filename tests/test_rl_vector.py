@@ -10,10 +10,15 @@ import numpy as np
 import pytest
 
 import cardcore
-from cardcore import IllegalMoveError, OptionError
+from cardcore import IllegalMoveError, OptionError, _core
 from cardcore.rng import derive_seed
 
 gymnasium = pytest.importorskip("gymnasium")
+if not hasattr(_core.ThreeThirteenBatch, "redeal"):  # an extension built before it
+    pytest.skip(
+        "rebuild the extension (maturin develop): no ThreeThirteenBatch.redeal",
+        allow_module_level=True,
+    )
 from gymnasium.vector import AutoresetMode, VectorEnv  # noqa: E402
 
 import cardcore.rl.gymnasium  # noqa: E402  (registers the ids)
