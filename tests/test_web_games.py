@@ -227,7 +227,7 @@ def test_nerts_view_shows_your_waste_fanned_and_only_the_others_tops() -> None:
     o = table.view(0)["observation"]["observation"]
     assert len(o["waste_fan"]) == 3
     assert o["waste_fan"][-1] == o["players"][0]["waste_top"]
-    theirs = table.state._round.table.players[1].waste  # the hidden truth
+    theirs = table.state.parts()["seats"][1]["waste"]  # the hidden truth
     hidden = {table.game.card_text(c) for c in theirs[:-1]}
     assert hidden
     assert not hidden & card_texts(table.view(0))

@@ -5,6 +5,7 @@ and bad input."""
 from __future__ import annotations
 
 import json
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
@@ -133,9 +134,9 @@ def test_observation_json_reads_back() -> None:
             for a, b in zip(obs.players, want.players, strict=True):
                 for name in PublicPlayerFields:
                     assert getattr(a, name) == getattr(b, name)
-            own = st._round.table.players[seat]
-            assert obs.waste_fan == want.waste_fan == tuple(own.waste[-own.flip_count :])
-        players = st._round.table.players
+            own = st.parts()["seats"][seat]
+            assert obs.waste_fan == want.waste_fan == tuple(own["waste"][-own["flip_count"] :])
+        players = [SimpleNamespace(**pl) for pl in st.parts()["seats"]]
         for seat in range(game.num_players):
             hidden = set()
             for s, pl in enumerate(players):

@@ -31,9 +31,12 @@ from cardcore.errors import (
     UnregisteredAgentError,
 )
 from cardcore.games import api
+from cardcore.games.api import check_seed
 from cardcore.games.base import get_game, resolve_agent
 from cardcore.games.codec import codec
-from cardcore.nerts.engine import NertsObservation, PublicPlayer, Round
+from cardcore.nerts.actions import action_from_code
+from cardcore.nerts.agents import native_agent_state
+from cardcore.nerts.engine import NertsObservation, PublicPlayer, _checked
 from cardcore.nerts.rules import (
     CALL,
     FLIP,
@@ -47,6 +50,7 @@ from cardcore.nerts.rules import (
     ToWork,
     parse_action,
 )
+from cardcore.rng import Rng
 
 if TYPE_CHECKING:
     import numpy as np
@@ -151,8 +155,9 @@ class NertsGame(api.Game[Action]):
     # -- observation -------------------------------------------------------------------------
 
     def _observation_tensor(self, state: NertsState, seat: int) -> NDArray[np.float32]:
-        rnd = state._round
-        return self._tensor(_Seen(rnd, seat), rnd.pending(seat))  # type: ignore[arg-type]
+        import numpy as np
+
+        return np.frombuffer(state._s.observation_tensor(seat), np.float32)
 
     def observation_tensor_of(self, observation: NertsObservation) -> NDArray[np.float32]:
         """The tensor of an observation an agent received (the seat has nothing scheduled)."""
@@ -188,13 +193,13 @@ class NertsGame(api.Game[Action]):
         return out
 
     def _observation_body(self, state: NertsState, seat: int) -> dict[str, Any]:
-        rnd = state._round
-        obs = rnd.observation(seat)
+        obs = state.observation(seat)
         text = self._codec.text
         enc = self._codec.encode
+        end, caller, points = _core.nerts_result(state._s)
         return {
-            "now": rnd.now,
-            "running": rnd.running,
+            "now": state.now,
+            "running": end is None,
             "foundations": [enc(f) for f in obs.foundation_piles],
             "players": [
                 {
@@ -210,10 +215,10 @@ class NertsGame(api.Game[Action]):
             "waste_fan": enc(obs.waste_fan),
             "recycles": obs.recycles,
             "stalemates": obs.stalemates,
-            "pending": rnd.pending(seat),
-            "end": rnd.end,
-            "caller": rnd.caller,
-            "points": rnd.scores() if not rnd.running else None,
+            "pending": state.pending(seat),
+            "end": end,
+            "caller": caller,
+            "points": points if end is not None else None,
         }
 
     def _observation_from_body(self, seat: int, b: Mapping[str, Any]) -> NertsObservation:
@@ -256,26 +261,26 @@ class NertsGame(api.Game[Action]):
 
     def _snapshot(self, state: NertsState) -> dict[str, Any]:
         """Everything on the table (hidden cards included), to check a re-run against."""
-        rnd = state._round
+        parts = state.parts()
         enc = self._codec.encode
         return {
-            "now": rnd.now,
-            "end": rnd.end,
-            "caller": rnd.caller,
-            "executed": rnd.executed,
-            "events": len(rnd.log),
-            "foundations": [enc(f) for f in rnd.table.foundations],
+            "now": parts["now"],
+            "end": parts["end"],
+            "caller": parts["caller"],
+            "executed": parts["executed"],
+            "events": _core.nerts_log_len(state._s),
+            "foundations": [enc(f) for f in parts["foundations"]],
             "players": [
                 {
-                    "nerts": enc(pl.nerts),
-                    "work": [enc(x) for x in pl.work],
-                    "stock": enc(pl.stock),
-                    "waste": enc(pl.waste),
-                    "recycles": pl.recycles,
-                    "flip_count": pl.flip_count,
-                    "stalemates": pl.stalemates,
+                    "nerts": enc(pl["nerts"]),
+                    "work": [enc(x) for x in pl["work"]],
+                    "stock": enc(pl["stock"]),
+                    "waste": enc(pl["waste"]),
+                    "recycles": pl["recycles"],
+                    "flip_count": pl["flip_count"],
+                    "stalemates": pl["stalemates"],
                 }
-                for pl in rnd.table.players
+                for pl in parts["seats"]
             ],
         }
 
@@ -303,34 +308,53 @@ class NertsGame(api.Game[Action]):
         return st
 
 
-class _SeenPlayer:
-    """A :class:`PublicPlayer` without copies of the piles (for the tensor)."""
+def _observation(options: Options, seat: int, body: Sequence[Any]) -> NertsObservation:
+    """A :class:`NertsObservation` from the rulebook's observation tuple
+    (``_core.nerts_observation``)."""
+    now, foundations, players, fan, recycles, stalemates = body
+    obs = object.__new__(NertsObservation)
+    obs.seat = seat
+    obs.now = now
+    obs.table_options = options
+    obs.foundation_piles = tuple(map(tuple, foundations))
+    obs.foundations = tuple(f[-1] for f in foundations)
+    obs.stalemates = stalemates
+    obs.recycles = recycles
+    seen = []
+    for nerts_count, nerts_top, stock_count, waste_count, waste_top, work in players:
+        pl = object.__new__(PublicPlayer)
+        pl.nerts_count, pl.nerts_top = nerts_count, nerts_top
+        pl.stock_count, pl.waste_count, pl.waste_top = stock_count, waste_count, waste_top
+        pl.work = tuple(map(tuple, work))
+        seen.append(pl)
+    obs.players = tuple(seen)
+    obs.waste_fan = tuple(fan)
+    return obs
 
-    __slots__ = ("nerts_count", "nerts_top", "stock_count", "waste_count", "waste_top", "work")
 
-    def __init__(self, pl: Any) -> None:
-        self.nerts_count = len(pl.nerts)
-        self.nerts_top = pl.nerts[-1] if pl.nerts else None
-        self.stock_count = len(pl.stock)
-        self.waste_count = len(pl.waste)
-        self.waste_top = pl.waste[-1] if pl.waste else None
-        self.work = pl.work
-
-
-class _Seen:
-    """What :class:`NertsObservation` shows, under its names, without copying the piles."""
-
-    __slots__ = ("foundations", "now", "players", "recycles", "seat", "stalemates")
-
-    def __init__(self, rnd: Round, seat: int) -> None:
-        table = rnd.table
-        me = table.players[seat]
-        self.seat = seat
-        self.now = rnd.now
-        self.foundations = [f[-1] for f in table.foundations]
-        self.players = [_SeenPlayer(pl) for pl in table.players]
-        self.recycles = me.recycles
-        self.stalemates = me.stalemates
+def native_options(o: Options) -> dict[str, Any]:
+    """The options as the rulebook takes them (``_core.nerts_new``, ``nerts_run_round``)."""
+    p = o.profile
+    return {
+        "num_work": o.work_piles,
+        "flip_count": o.flip_count,
+        "stock_passes": o.stock_passes,
+        "partial": o.allow_partial_pile_moves,
+        "fill_any": o.empty_work_pile_fill == "any",
+        "auto_call": o.auto_call_nerts,
+        "foundation_points": o.foundation_points,
+        "nerts_penalty": o.nerts_penalty,
+        "nerts_bonus": o.nerts_bonus,
+        "stalemate_rule": o.stalemate_rule,
+        "max_stalemates": o.max_consecutive_stalemates,
+        "undo_depth": o.undo_depth,
+        "medians": [p.m_play, p.m_build, p.m_seq, p.m_flip, p.m_call],
+        "sigma": p.sigma,
+        "miss": p.miss,
+        "min_ms": p.min_ms,
+        "max_ms": p.max_ms,
+        "retry_ms": p.retry_ms,
+    }
 
 
 class NertsState(api.RealtimeState[Action]):
@@ -339,11 +363,12 @@ class NertsState(api.RealtimeState[Action]):
     Seats act when they like: :meth:`submit` schedules a seat's move at a clock reading (it is
     checked when it executes and fails, changing nothing, when the table moved on);
     :meth:`advance_to` and :meth:`step` run the clock; seats given an agent act by themselves
-    at the speed of the table (``speed`` option). Hidden information (the stocks, the Nerts
-    piles below their tops) lives in the wrapped engine round, which is private.
+    at the speed of the table (``speed`` option). The rules, the clock and the hidden cards
+    live in the Rust rulebook (``cardcore_engine::games::nerts``; ``_s``, private); built-in
+    agents play in Rust, other agents are called back from its clock.
     """
 
-    __slots__ = ("_game", "_ops", "_round", "agents", "seed")
+    __slots__ = ("_game", "_log", "_ops", "_players", "_py", "_s", "agents", "seed")
 
     def __init__(self, game: NertsGame, seed: int, agents: Sequence[str | None] | None) -> None:
         p = game.num_players
@@ -353,10 +378,33 @@ class NertsState(api.RealtimeState[Action]):
         spec = get_game(game.name)
         players = [None if n is None else spec.make_agent(str(n)) for n in names]
         self._game = game
-        self.seed = seed
+        self.seed = check_seed(seed)
         self.agents: tuple[str | None, ...] = tuple(names)
-        self._round = Round(game.rules, seed, players)
+        self._players: list[Any] = players
         self._ops: list[list[Any]] = []
+        self._log: list[list[Any]] = []
+        native = [None if a is None else native_agent_state(a, s, p) for s, a in enumerate(players)]
+        python = [a is not None and n is None for a, n in zip(players, native, strict=True)]
+        self._py = any(python)  # some seat's agent is called back from the clock
+        o = game.rules
+        self._s = _core.nerts_new(
+            native_options(o),
+            o.nerts_pile_size,
+            seed,
+            native,
+            python,
+            self._decide if self._py else None,
+        )
+
+    def _decide(
+        self, seat: int, body: Sequence[Any], codes: Sequence[int], rng_state: Any
+    ) -> tuple[int | None, Any]:
+        """A Python agent's decision, called back from the rulebook's clock."""
+        obs = _observation(self._game.rules, seat, body)
+        legal = [action_from_code(c) for c in codes]
+        rng = Rng.from_state(rng_state)
+        action = _checked(seat, self._players[seat].act(obs, legal, rng), legal)
+        return (None if action is None else action.code), rng.state
 
     @property
     def game(self) -> NertsGame:
@@ -364,31 +412,24 @@ class NertsState(api.RealtimeState[Action]):
 
     @property
     def now(self) -> int:
-        return self._round.now
+        return self._s.now
 
     @property
     def is_over(self) -> bool:
-        return not self._round.running
+        return self._s.is_over
 
     def legal_moves(self, seat: int) -> list[Action]:
-        seat = api.check_seat(seat, self._game.num_players)
-        return self._round.legal(seat)
+        api.check_seat(seat, self._game.num_players)
+        return [action_from_code(c) for c in _core.nerts_legal_codes(self._s, seat)]
 
     def legal_actions(self, seat: int) -> list[int]:
-        seat = api.check_seat(seat, self._game.num_players)
-        rnd = self._round
-        if not rnd.running:
-            return []
-        table = rnd.table
-        out = self._game.actions_of_codes(_core.nerts_move_codes(table.encode(seat)))
-        if table.undo_legal(seat):
-            out.append(self._game._undo)
-        return out
+        api.check_seat(seat, self._game.num_players)
+        return self._s.legal_actions(seat)
 
     def pending(self, seat: int) -> bool:
         """Whether ``seat`` has a move scheduled (a seat has at most one)."""
-        seat = api.check_seat(seat, self._game.num_players)
-        return self._round.pending(seat)
+        api.check_seat(seat, self._game.num_players)
+        return self._s.is_pending(seat)
 
     def submit(self, seat: int, move: Action | int, t_ms: int) -> None:
         """Schedules ``move`` (a move or an action id) for ``seat`` at ``t_ms`` (>= :attr:`now`).
@@ -397,18 +438,18 @@ class NertsState(api.RealtimeState[Action]):
         over, the seat already has a move scheduled, ``t_ms`` is in the past or ``move`` is not
         a move of this game. Whether the move is legal is decided when it executes."""
         game = self._game
-        seat = api.check_seat(seat, game.num_players)
+        api.check_seat(seat, game.num_players)
         index = api.action_id(move)
         action = game.action_to_move(index) if index is not None else cast(Action, move)
         game.move_to_action(action)  # raises for anything that is not a Nerts move
-        rnd = self._round
-        if not rnd.running:
+        s = self._s
+        if s.is_over:
             raise IllegalMoveError("the round is over")
-        if isinstance(t_ms, bool) or not isinstance(t_ms, int) or t_ms < rnd.now:
-            raise IllegalMoveError(f"t_ms {t_ms!r} is not an int at or after now ({rnd.now})")
-        if rnd.pending(seat):
+        if isinstance(t_ms, bool) or not isinstance(t_ms, int) or t_ms < s.now:
+            raise IllegalMoveError(f"t_ms {t_ms!r} is not an int at or after now ({s.now})")
+        if s.is_pending(seat):
             raise IllegalMoveError(f"seat {seat} already has a move scheduled")
-        rnd.submit(seat, action, t_ms)
+        _core.nerts_submit_code(s, seat, action.code, t_ms)
         self._ops.append(["submit", seat, str(action), t_ms])
 
     def advance_to(self, t_ms: int, *, watch: Callable[[], object] | None = None) -> None:
@@ -421,15 +462,18 @@ class NertsState(api.RealtimeState[Action]):
         nothing."""
         if isinstance(t_ms, bool) or not isinstance(t_ms, int):
             raise OptionError(f"t_ms must be an int, not {t_ms!r}")
-        if t_ms < self._round.now:
-            raise OptionError(
-                f"t_ms {t_ms} is before now ({self._round.now}): the clock never goes back"
-            )
+        s = self._s
+        if t_ms < s.now:
+            raise OptionError(f"t_ms {t_ms} is before now ({s.now}): the clock never goes back")
         self._ops.append(["advance", t_ms])
-        self._round.advance_to(t_ms, watch)
+        if watch is not None:
+            while (t := _core.nerts_next_event(s)) is not None and t <= t_ms:
+                s.step()
+                watch()
+        s.advance_to(t_ms)
 
     def step(self) -> bool:
-        done = self._round.step()
+        done = self._s.step()
         ops = self._ops
         if ops and ops[-1][0] == "step":
             ops[-1][1] += 1
@@ -441,7 +485,13 @@ class NertsState(api.RealtimeState[Action]):
         """Plays to the end of the round (seats without an agent never act); ``watch`` as in
         :meth:`advance_to`."""
         self._ops.append(["run"])
-        self._round.run(watch)
+        s = self._s
+        if watch is not None:
+            while not s.is_over and s.step():
+                watch()
+        s.run()
+        if watch is not None:
+            watch()
 
     def _replay(self, op: object) -> None:
         """Repeats one recorded call (reading a state document)."""
@@ -455,7 +505,7 @@ class NertsState(api.RealtimeState[Action]):
         elif kind == "step" and len(op) == 2:
             n = api.read_int(op[1], 1, 1 << 62)
             for i in range(n):
-                if not self.step() and not self._round._queue:
+                if not self.step() and _core.nerts_next_event(self._s) is None:
                     self._ops[-1][1] += n - 1 - i  # the rest were no-ops: record, skip
                     break
         elif kind == "run" and len(op) == 1:
@@ -464,48 +514,52 @@ class NertsState(api.RealtimeState[Action]):
             raise StateFormatError(f"not a recorded call: {op!r}")
 
     def observation(self, seat: int) -> NertsObservation:
-        seat = api.check_seat(seat, self._game.num_players)
-        return self._round.observation(seat)
+        api.check_seat(seat, self._game.num_players)
+        return _observation(self._game.rules, seat, _core.nerts_observation(self._s, seat))
 
     def returns(self) -> list[float]:
         """The round's points (foundation cards less the Nerts-pile penalty, the caller's
         bonus) once it is over; all 0 before."""
-        if self._round.running:
-            return [0.0] * self._game.num_players
-        return [float(x) for x in self._round.scores()]
+        return self._s.returns()
 
     def points(self) -> list[int]:
         """The round's points if it ended now."""
-        return self._round.scores()
+        return _core.nerts_result(self._s)[2]
 
     @property
     def end(self) -> str | None:
         """How the round ended (``"nerts"``, ``"stalemate"``, ``"cap"``) or None."""
-        return self._round.end
+        return _core.nerts_result(self._s)[0]
 
     @property
     def caller(self) -> int | None:
         """The seat that called Nerts, if one did."""
-        return self._round.caller
+        return _core.nerts_result(self._s)[1]
 
     @property
     def events(self) -> Sequence[list[Any]]:
         """The event log, growing as the clock runs: ``[t_ms, seat, action text, "ok" |
         "fail"]`` rows, seat ``-1`` for the table's own (``stalemate:...``, ``end:...``).
         Public (everyone sees every play); read it, never change it."""
-        return self._round.log
+        log = self._log
+        if _core.nerts_log_len(self._s) != len(log):
+            log.extend(list(row) for row in _core.nerts_log(self._s, len(log)))
+        return log
 
     @property
     def inputs(self) -> Sequence[list[Any]]:
         """Every :meth:`submit` so far: ``[now, seat, t_ms, action text]`` rows (a replay's
         human input)."""
-        return self._round.inputs
+        return [
+            [now, seat, t, str(action_from_code(code))]
+            for now, seat, t, code in _core.nerts_inputs(self._s)
+        ]
 
     @property
     def decks(self) -> list[list[int]]:
         """Each seat's shuffled deck as dealt (physical card ids). Hidden information: for
         records and replays, never for a player."""
-        return [list(d) for d in self._round.decks]
+        return _core.nerts_decks(self._s)
 
     @property
     def moves(self) -> list[tuple[int, int, Action, bool]]:
@@ -513,19 +567,43 @@ class NertsState(api.RealtimeState[Action]):
         was no longer legal and failed)."""
         return [
             (t, seat, parse_action(text), status == "ok")
-            for t, seat, text, status in self._round.log
+            for t, seat, text, status in self.events
             if seat >= 0
         ]
 
-    def clone(self) -> NertsState:
+    def parts(self) -> dict[str, Any]:
+        """The whole table and clock as plain ints and lists (hidden cards included; see
+        ``_core.nerts_parts``)."""
+        return _core.nerts_parts(self._s)
+
+    def _wrap(self, s: _core.RealtimeState) -> NertsState:
         new = object.__new__(NertsState)
         new._game = self._game
         new.seed = self.seed
         new.agents = self.agents
-        new._round = copy.deepcopy(self._round)
+        new._players = copy.deepcopy(self._players)
         new._ops = [list(op) for op in self._ops]
+        new._log = [list(row) for row in self._log]
+        new._s = s
+        new._py = self._py
+        if new._py:
+            _core.nerts_set_decide(s, new._decide)
         return new
 
+    def clone(self) -> NertsState:
+        return self._wrap(self._s.clone())
+
+    def resample_hidden(self, seat: int, seed: int) -> NertsState:
+        """A copy in which every card ``seat`` cannot see (the Nerts piles below their tops,
+        the stocks, the wastes below what it sees of them) is re-dealt, each seat's among its
+        own hidden places, from ``seed`` (search AIs). The copy cannot be saved as JSON (its
+        table no longer follows from its seed)."""
+        api.check_seat(seat, self._game.num_players)
+        return self._wrap(self._s.resample_hidden(seat, check_seed(seed)))
+
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        return (api.state_from_json, (self.to_json(),))
+
     def __repr__(self) -> str:
-        r = self._round
-        return f"<nerts NertsState now={r.now}ms end={r.end} points={r.scores()}>"
+        end, _caller, points = _core.nerts_result(self._s)
+        return f"<nerts NertsState now={self.now}ms end={end} points={points}>"

@@ -9,7 +9,9 @@ mod errors;
 mod meld;
 mod nerts;
 mod nerts_round;
+mod nerts_state;
 mod random;
+mod realtime;
 mod rl;
 mod rl_episode;
 mod spite;
@@ -43,7 +45,15 @@ mod _core {
     #[pymodule_export]
     use crate::nerts_round::nerts_run_round;
     #[pymodule_export]
+    use crate::nerts_state::{
+        nerts_agents, nerts_decks, nerts_inputs, nerts_is_legal, nerts_legal_codes, nerts_log,
+        nerts_log_len, nerts_new, nerts_next_event, nerts_observation, nerts_parts, nerts_result,
+        nerts_set_decide, nerts_submit_code,
+    };
+    #[pymodule_export]
     use crate::random::{Rng, derive_seed, permutations};
+    #[pymodule_export]
+    use crate::realtime::RealtimeState;
     #[pymodule_export]
     use crate::rl::{ThreeThirteenArrays, ThreeThirteenBatch, ThreeThirteenRules};
     #[pymodule_export]

@@ -77,7 +77,7 @@ same_fields!(
 
 #[derive(FromPyObject)]
 #[pyo3(from_item_all)]
-struct OptionsDict {
+pub(crate) struct OptionsDict {
     num_work: u8,
     flip_count: u8,
     stock_passes: Option<u32>,
@@ -115,7 +115,7 @@ struct LayoutDict<C> {
 
 #[derive(FromPyObject)]
 #[pyo3(from_item_all)]
-struct AgentDict {
+pub(crate) struct AgentDict {
     kind: u8,
     samples: u32,
     horizon_ms: u32,
@@ -194,7 +194,7 @@ fn rng(state: [u64; 4]) -> PyResult<CardRng> {
     CardRng::from_state(state).ok_or_else(|| bad("the all-zero generator state is invalid"))
 }
 
-fn options(o: OptionsDict) -> PyResult<RoundOptions> {
+pub(crate) fn options(o: OptionsDict) -> PyResult<RoundOptions> {
     let stalemate_rule = match o.stalemate_rule.as_str() {
         "rotate_one" => StalemateRule::RotateOne,
         "flip_one" => StalemateRule::FlipOne,
@@ -254,7 +254,7 @@ fn layout_out(l: Layout) -> LayoutDict<u16> {
     }
 }
 
-fn agent(d: AgentDict) -> PyResult<SeatAgent> {
+pub(crate) fn agent(d: AgentDict) -> PyResult<SeatAgent> {
     let agent = match d.kind {
         0 => Agent::Random,
         1 => Agent::Greedy,

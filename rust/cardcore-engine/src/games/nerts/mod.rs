@@ -19,7 +19,7 @@ mod table;
 mod tests;
 
 pub use round::{Humans, Input, LogRow, Pending, Policy, Round};
-pub use state::{State, action_code, action_of_code, num_actions, observation_size};
+pub use state::{Mixed, State, action_code, action_of_code, num_actions, observation_size};
 pub use table::{Layout, Table, UndoRecord, deal_deck};
 
 pub use crate::nerts::{

@@ -8,7 +8,7 @@
 //! recycle, call Nerts, undo. Foundation plays name no foundation (the lowest that takes the
 //! card).
 
-use super::round::Round;
+use super::round::{Humans, Policy, Round};
 use super::{
     CALL, K_FLIP, K_FOUNDATION, K_RECYCLE, K_WORK, NONE, Rules, SRC_NERTS, SRC_WASTE, UNDO, depth,
     dst, kind, pack, src,
@@ -119,8 +119,42 @@ pub const fn observation_size(p: usize, w: usize) -> usize {
 pub struct State {
     /// The round (table, clock, log).
     pub round: Round,
-    /// The built-in agents of the seats the clock drives (`None`: driven by submissions).
+    /// The built-in agents of the seats the clock drives (`None`: driven by submissions or
+    /// by an outside policy).
     pub agents: Agents,
+    /// The seed the round was dealt from.
+    pub seed: u64,
+}
+
+/// The built-in agents and an outside policy (a caller's agents, e.g. Python objects)
+/// together: a seat is the built-in agent's if it has one, else the outside policy's.
+pub struct Mixed<'a, E> {
+    /// The built-in agents.
+    pub builtin: &'a mut Agents,
+    /// The outside policy.
+    pub outside: &'a mut E,
+}
+
+impl<E: Policy> Policy for Mixed<'_, E> {
+    type Error = E::Error;
+
+    fn plays(&self, seat: usize) -> bool {
+        self.builtin.plays(seat) || self.outside.plays(seat)
+    }
+
+    fn act(
+        &mut self,
+        round: &Round,
+        seat: usize,
+        legal: &[u32],
+        rng: &mut CardRng,
+    ) -> Result<Option<u32>, E::Error> {
+        if self.builtin.plays(seat) {
+            Ok(self.builtin.act(round, seat, legal, rng)?)
+        } else {
+            self.outside.act(round, seat, legal, rng)
+        }
+    }
 }
 
 impl State {
@@ -128,13 +162,78 @@ impl State {
     /// [`RealtimeState::submit`]). The agents take their first decisions at once.
     #[must_use]
     pub fn new(rules: Rules, seed: u64, agents: Vec<Option<SeatAgent>>) -> Self {
-        let mut round = Round::new(rules, seed, agents.len());
-        let mut agents = Agents(agents);
-        // the built-in agents only choose legal moves: a failure here is a bug
-        if let Err(e) = round.start(&mut agents) {
-            panic!("{e}");
+        match Self::new_with(rules, seed, agents, &mut Humans) {
+            Ok(s) => s,
+            // the built-in agents only choose legal moves: a failure here is a bug
+            Err(e) => panic!("{e}"),
         }
-        Self { round, agents }
+    }
+
+    /// As [`State::new`], the seats without a built-in agent played by `outside` where it
+    /// plays them.
+    ///
+    /// # Errors
+    /// An outside agent failed in its first decision.
+    pub fn new_with<E: Policy>(
+        rules: Rules,
+        seed: u64,
+        agents: Vec<Option<SeatAgent>>,
+        outside: &mut E,
+    ) -> Result<Self, E::Error> {
+        let mut st = Self {
+            round: Round::new(rules, seed, agents.len()),
+            agents: Agents(agents),
+            seed,
+        };
+        st.round.start(&mut Mixed {
+            builtin: &mut st.agents,
+            outside,
+        })?;
+        Ok(st)
+    }
+
+    /// Each seat's 52 cards in dealing order (hidden information: for records and replays).
+    #[must_use]
+    pub fn decks(&self) -> Vec<Vec<u8>> {
+        (0..self.round.table.num_players())
+            .map(|s| super::deal_deck(self.seed, s))
+            .collect()
+    }
+
+    /// [`RealtimeState::step`] with `outside` playing the seats it plays.
+    ///
+    /// # Errors
+    /// An outside agent failed.
+    pub fn step_with<E: Policy>(&mut self, outside: &mut E) -> Result<bool, E::Error> {
+        self.round.step(&mut Mixed {
+            builtin: &mut self.agents,
+            outside,
+        })
+    }
+
+    /// [`RealtimeState::advance_to`] with `outside` playing the seats it plays.
+    ///
+    /// # Errors
+    /// An outside agent failed.
+    pub fn advance_to_with<E: Policy>(&mut self, t: i64, outside: &mut E) -> Result<(), E::Error> {
+        self.round.advance_to(
+            t,
+            &mut Mixed {
+                builtin: &mut self.agents,
+                outside,
+            },
+        )
+    }
+
+    /// Plays until the round ends with `outside` playing the seats it plays.
+    ///
+    /// # Errors
+    /// An outside agent failed.
+    pub fn run_with<E: Policy>(&mut self, outside: &mut E) -> Result<(), E::Error> {
+        self.round.run(&mut Mixed {
+            builtin: &mut self.agents,
+            outside,
+        })
     }
 
     /// Work piles per seat.
@@ -156,25 +255,36 @@ impl State {
         self.with_agents(|r, a| r.run(a));
     }
 
-    fn with_agents<T: Default>(
+    fn with_agents<T>(
         &mut self,
         f: impl FnOnce(&mut Round, &mut Agents) -> Result<T, IllegalMove>,
     ) -> T {
         match f(&mut self.round, &mut self.agents) {
             Ok(v) => v,
+            // the built-in agents only choose legal moves: a failure here is a bug
             Err(e) => panic!("{e}"),
         }
     }
 
-    /// The cards a seat sees of seat `s`'s layout when `s` is `owner` or not: the hidden
-    /// slots of each pile, to re-deal.
+    /// How many of seat `s`'s waste cards (from the bottom) `observer` cannot see: below the
+    /// fan of its own waste, below the top of another's.
+    fn hidden_waste(&self, s: usize, observer: usize) -> usize {
+        let p = &self.round.table.seats[s];
+        let shown = if s == observer {
+            usize::from(p.flip_count).max(1)
+        } else {
+            1
+        };
+        p.waste.len().saturating_sub(shown)
+    }
+
+    /// The cards of seat `s` that `observer` cannot see: the Nerts pile below its top, the
+    /// stock, the hidden part of the waste.
     fn hidden_cards(&self, s: usize, observer: usize) -> Vec<u8> {
         let p = &self.round.table.seats[s];
         let mut out: Vec<u8> = p.nerts[..p.nerts.len().saturating_sub(1)].to_vec();
         out.extend(&p.stock);
-        if s != observer {
-            out.extend(&p.waste[..p.waste.len().saturating_sub(1)]);
-        }
+        out.extend(&p.waste[..self.hidden_waste(s, observer)]);
         out
     }
 }
@@ -317,15 +427,15 @@ impl RealtimeState for State {
             for c in &mut p.stock {
                 *c = it.next().unwrap_or(*c);
             }
-            if s != seat {
-                let keep_waste = p.waste.len().saturating_sub(1);
-                for c in &mut p.waste[..keep_waste] {
-                    *c = it.next().unwrap_or(*c);
-                }
-                // another seat's stock memory is of cards it no longer has where it saw them
-                if let Some(a) = new.agents.0.get_mut(s).and_then(Option::as_mut) {
-                    a.memory = None;
-                }
+            let hidden_waste = self.hidden_waste(s, seat);
+            for c in &mut p.waste[..hidden_waste] {
+                *c = it.next().unwrap_or(*c);
+            }
+            // a built-in agent's stock memory is of cards no longer where it saw them
+            if s != seat
+                && let Some(a) = new.agents.0.get_mut(s).and_then(Option::as_mut)
+            {
+                a.memory = None;
             }
         }
         new

@@ -1,0 +1,311 @@
+//! Nerts's extras on the generic `RealtimeState` (a new round with its agents, moves by code,
+//! the observation, the table field by field, the event log, the inputs and the decks, for
+//! `cardcore.nerts`); the rules are `cardcore_engine::games::nerts`.
+
+use cardcore_engine::games::nerts::{self, Round, State as Rulebook};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyTuple};
+
+use crate::errors::{option_error, py_err};
+use crate::nerts_round::{AgentDict, OptionsDict, agent, options};
+use crate::realtime::{AnyRealtime, PyAgents, RealtimeState};
+
+/// Card ids as Python ints (a `Vec<u8>` would become `bytes`).
+fn ids(cards: &[u8]) -> Vec<u16> {
+    cards.iter().map(|&c| u16::from(c)).collect()
+}
+
+/// Piles of card ids as lists of Python ints.
+fn piles(cards: &[Vec<u8>]) -> Vec<Vec<u16>> {
+    cards.iter().map(|p| ids(p)).collect()
+}
+
+/// A pending event: `(t, tiebreak, kind, code)`.
+type PendingRow = (i64, u64, u8, Option<u32>);
+/// A built-in agent: `(searches, cycle, waste, stalemates, last_ms)`.
+type AgentRow = (u64, Option<Vec<Option<u16>>>, u32, u32, Option<i64>);
+
+fn rulebook(state: &RealtimeState) -> &Rulebook {
+    let AnyRealtime::Nerts(s) = &state.inner;
+    s
+}
+
+fn rulebook_mut(state: &mut RealtimeState) -> &mut Rulebook {
+    let AnyRealtime::Nerts(s) = &mut state.inner;
+    s
+}
+
+fn check_seat(st: &Rulebook, seat: usize) -> PyResult<()> {
+    let p = st.round.table.num_players();
+    if seat < p {
+        Ok(())
+    } else {
+        Err(option_error(format!(
+            "no seat {seat} at a {p}-player table"
+        )))
+    }
+}
+
+/// What `seat` sees (`NertsObservation`'s fields): `(now, foundation piles, players, waste
+/// fan, recycles, stalemates)`, each player `(nerts_count, nerts_top, stock_count,
+/// waste_count, waste_top, work piles)` (tops `None` when the pile is empty).
+pub(crate) fn observation_tuple<'py>(
+    py: Python<'py>,
+    round: &Round,
+    seat: usize,
+) -> PyResult<Bound<'py, PyTuple>> {
+    let t = &round.table;
+    type Player = (usize, Option<u16>, usize, usize, Option<u16>, Vec<Vec<u16>>);
+    let players: Vec<Player> = t
+        .seats
+        .iter()
+        .map(|p| {
+            (
+                p.nerts.len(),
+                p.nerts.last().map(|&c| u16::from(c)),
+                p.stock.len(),
+                p.waste.len(),
+                p.waste.last().map(|&c| u16::from(c)),
+                piles(&p.work),
+            )
+        })
+        .collect();
+    let me = &t.seats[seat];
+    (
+        round.now,
+        piles(&t.foundations),
+        players,
+        ids(me.waste_fan()),
+        me.recycles,
+        me.stalemates,
+    )
+        .into_pyobject(py)
+}
+
+/// A new round of `options` (the dict `Round.run` hands over, and the Nerts pile size) dealt
+/// from `seed`. `agents[s]` is a built-in agent's settings (`native_agent_state`) or `None`;
+/// seats with `python[s]` are played by `decide(seat, observation, legal codes, rng state) ->
+/// (code or None, rng state)`. The agents take their first decisions at once.
+#[pyfunction]
+#[pyo3(signature = (options, nerts_pile, seed, agents, python, decide = None))]
+pub fn nerts_new(
+    py: Python<'_>,
+    options: OptionsDict,
+    nerts_pile: u8,
+    seed: u64,
+    agents: Vec<Option<AgentDict>>,
+    python: Vec<bool>,
+    decide: Option<Py<PyAny>>,
+) -> PyResult<RealtimeState> {
+    let mut rules = self::options(options)?;
+    rules.nerts_pile = nerts_pile;
+    let n = agents.len();
+    if !(nerts::INFO.min_players..=nerts::INFO.max_players).contains(&n) || python.len() != n {
+        return Err(option_error("need 2..=4 seats and one entry per seat"));
+    }
+    if !rules.check() {
+        return Err(option_error("these Nerts options cannot be played"));
+    }
+    let agents = agents
+        .into_iter()
+        .map(|a| a.map(agent).transpose())
+        .collect::<PyResult<Vec<_>>>()?;
+    let mut outside = PyAgents {
+        py,
+        seats: &python,
+        decide: decide.as_ref(),
+    };
+    let st = Rulebook::new_with(rules, seed, agents, &mut outside).map_err(|e| e.0)?;
+    Ok(RealtimeState::new(AnyRealtime::Nerts(st), python, decide))
+}
+
+/// Replaces the callable that plays the Python seats (a copy's own agents).
+#[pyfunction]
+pub fn nerts_set_decide(mut state: PyRefMut<'_, RealtimeState>, decide: Option<Py<PyAny>>) {
+    state.decide = decide;
+}
+
+/// `seat`'s legal moves as codes (the generator's order, `Undo` last); none once over.
+#[pyfunction]
+pub fn nerts_legal_codes(state: PyRef<'_, RealtimeState>, seat: usize) -> PyResult<Vec<u32>> {
+    let st = rulebook(&state);
+    check_seat(st, seat)?;
+    Ok(st.round.legal_codes(seat))
+}
+
+/// Whether move code `code` would be legal for `seat` if it executed now.
+#[pyfunction]
+pub fn nerts_is_legal(state: PyRef<'_, RealtimeState>, seat: usize, code: u32) -> PyResult<bool> {
+    let st = rulebook(&state);
+    check_seat(st, seat)?;
+    Ok(st.round.running() && st.round.table.is_legal(seat, code))
+}
+
+/// Schedules move code `code` of `seat` at `t_ms`; `IllegalMoveError` as `submit`.
+#[pyfunction]
+pub fn nerts_submit_code(
+    mut state: PyRefMut<'_, RealtimeState>,
+    seat: usize,
+    code: u32,
+    t_ms: i64,
+) -> PyResult<()> {
+    let st = rulebook_mut(&mut state);
+    check_seat(st, seat)?;
+    st.submit_code(seat, code, t_ms).map_err(py_err)
+}
+
+/// `seat`'s observation as one tuple (see the fields of `NertsObservation`).
+#[pyfunction]
+pub fn nerts_observation<'py>(
+    py: Python<'py>,
+    state: PyRef<'_, RealtimeState>,
+    seat: usize,
+) -> PyResult<Bound<'py, PyTuple>> {
+    let st = rulebook(&state);
+    check_seat(st, seat)?;
+    observation_tuple(py, &st.round, seat)
+}
+
+/// The whole table and clock as a dict of plain ints and lists: `now`, `end`, `caller`,
+/// `executed`, `running` (the table's), `stalemates`, `recycles_since`, `sleeping`,
+/// `pending` (per seat `(t, tiebreak, kind, code)` or `None`), `foundations`, `scores` (if
+/// it ended now), `seed` and `seats` (per seat its piles, `recycles`, `flip_count`,
+/// `stalemates` and `undo`, the undo records as `(code, kind, src, dst, depth, card)`).
+#[pyfunction]
+pub fn nerts_parts<'py>(
+    py: Python<'py>,
+    state: PyRef<'_, RealtimeState>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let st = rulebook(&state);
+    let r = &st.round;
+    let t = &r.table;
+    let d = PyDict::new(py);
+    d.set_item("seed", st.seed)?;
+    d.set_item("now", r.now)?;
+    d.set_item("end", r.end)?;
+    d.set_item("caller", r.caller)?;
+    d.set_item("executed", r.executed)?;
+    d.set_item("running", t.running)?;
+    d.set_item("stalemates", r.stalemates)?;
+    d.set_item("recycles_since", r.recycles_since.clone())?;
+    d.set_item("sleeping", r.sleeping.clone())?;
+    let pending: Vec<Option<PendingRow>> = r
+        .pending
+        .iter()
+        .map(|p| p.map(|p| (p.t, p.tiebreak, p.kind, p.action)))
+        .collect();
+    d.set_item("pending", pending)?;
+    d.set_item("foundations", piles(&t.foundations))?;
+    d.set_item("scores", r.scores())?;
+    let seats = pyo3::types::PyList::empty(py);
+    for p in &t.seats {
+        let s = PyDict::new(py);
+        s.set_item("nerts", ids(&p.nerts))?;
+        s.set_item("work", piles(&p.work))?;
+        s.set_item("stock", ids(&p.stock))?;
+        s.set_item("waste", ids(&p.waste))?;
+        s.set_item("recycles", p.recycles)?;
+        s.set_item("flip_count", p.flip_count)?;
+        s.set_item("stalemates", p.stalemates)?;
+        let undo: Vec<(u32, u8, u8, usize, usize, i32)> = p
+            .undo
+            .iter()
+            .map(|u| (u.action, u.kind, u.src, u.dst, u.depth, u.card))
+            .collect();
+        s.set_item("undo", undo)?;
+        seats.append(s)?;
+    }
+    d.set_item("seats", seats)?;
+    Ok(d)
+}
+
+/// The event log from row `start` on: `(t_ms, seat, action text, "ok" | "fail")` rows.
+#[pyfunction]
+#[pyo3(signature = (state, start = 0))]
+pub fn nerts_log(
+    state: PyRef<'_, RealtimeState>,
+    start: usize,
+) -> Vec<(i64, i32, String, &'static str)> {
+    let st = rulebook(&state);
+    st.round
+        .log
+        .iter()
+        .skip(start)
+        .map(|r| {
+            (
+                r.t,
+                r.seat,
+                r.text.clone(),
+                if r.ok { "ok" } else { "fail" },
+            )
+        })
+        .collect()
+}
+
+/// Rows in the event log.
+#[pyfunction]
+pub fn nerts_log_len(state: PyRef<'_, RealtimeState>) -> usize {
+    rulebook(&state).round.log.len()
+}
+
+/// Every submitted move: `(now, seat, t_ms, code)` rows.
+#[pyfunction]
+pub fn nerts_inputs(state: PyRef<'_, RealtimeState>) -> Vec<(i64, usize, i64, u32)> {
+    rulebook(&state)
+        .round
+        .inputs
+        .iter()
+        .map(|i| (i.now, i.seat, i.t, i.action))
+        .collect()
+}
+
+/// Each seat's 52 cards in dealing order (hidden information: records and replays only).
+#[pyfunction]
+pub fn nerts_decks(state: PyRef<'_, RealtimeState>) -> Vec<Vec<u16>> {
+    piles(&rulebook(&state).decks())
+}
+
+/// Per seat, the built-in agent's searches run and its stock memory (`None` for a seat
+/// without one): `(searches, cycle or None, waste, stalemates, last_ms)`.
+#[pyfunction]
+pub fn nerts_agents(state: PyRef<'_, RealtimeState>) -> Vec<Option<AgentRow>> {
+    rulebook(&state)
+        .agents
+        .0
+        .iter()
+        .map(|a| {
+            a.as_ref().map(|a| {
+                let m = a.memory.clone().unwrap_or_default();
+                (
+                    a.searches,
+                    m.cycle
+                        .map(|c| c.into_iter().map(|x| x.map(u16::from)).collect()),
+                    m.waste,
+                    m.stalemates,
+                    a.last_ms,
+                )
+            })
+        })
+        .collect()
+}
+
+/// The next event's clock reading, or `None` when nothing is scheduled (or it is over).
+#[pyfunction]
+pub fn nerts_next_event(state: PyRef<'_, RealtimeState>) -> Option<i64> {
+    let r = &rulebook(&state).round;
+    if r.running() {
+        r.next_event().map(|(t, _)| t)
+    } else {
+        None
+    }
+}
+
+/// `(end, caller, points)`: how the round ended (`None` while on), the caller, and the
+/// round's points as they stand.
+#[pyfunction]
+pub fn nerts_result(
+    state: PyRef<'_, RealtimeState>,
+) -> (Option<&'static str>, Option<usize>, Vec<i32>) {
+    let r = &rulebook(&state).round;
+    (r.end, r.caller, r.scores())
+}
