@@ -440,8 +440,11 @@ class NertsState(api.RealtimeState[Action]):
         game = self._game
         api.check_seat(seat, game.num_players)
         index = api.action_id(move)
-        action = game.action_to_move(index) if index is not None else cast(Action, move)
-        game.move_to_action(action)  # raises for anything that is not a Nerts move
+        if index is not None:
+            action = game.action_to_move(index)  # raises for an id outside the game
+        else:
+            action = cast(Action, move)
+            game.move_to_action(action)  # raises for anything that is not a Nerts move
         s = self._s
         if s.is_over:
             raise IllegalMoveError("the round is over")
