@@ -7,12 +7,12 @@
 //!   [`three_thirteen_value`]: its learned values of a position and a draw (`search="valuedraw"`);
 //!   [`three_thirteen_batch`]: many games stepped together (RL).
 //! * [`spite`]: Spite & Malice turn planner; [`spite_expert`]: the `expert` agent's search;
-//!   [`spite_actions`]: legal action ids and their meaning (the embedding protocol and the
-//!   RL episode); [`spite_episode`]: one game stepped natively (RL).
+//!   [`spite_actions`]: legal action ids and their meaning (the rulebook's);
+//!   [`spite_episode`]: one game of the rulebook stepped natively (RL).
 //! * [`nerts`]: Nerts move generation; [`nerts_rollout`]: Nerts look-ahead simulator;
 //!   [`nerts_round`]: whole rounds of the built-in agents.
 //! * [`games`]: the rulebooks, one per game, behind one `State` trait
-//!   ([`games::three_thirteen`]).
+//!   ([`games::three_thirteen`], [`games::spite_malice`]).
 //! * [`hash`]: the one fast hasher of the memo tables.
 //! * [`paired`]: the experts' paired comparison of candidate moves over shared deals.
 

@@ -1,8 +1,8 @@
 //! Spite & Malice legal action ids (the embedding protocol's `legal_actions`, the layout of
-//! `python/cardcore/spite_malice/game.py` and `docs/embedding.md`): the one Rust copy of which
-//! plays and discards are legal and what an id means, used by the Python engine's
-//! `legal_actions` (`_core.SpiteActions`) and by the native RL episode
-//! ([`crate::spite_episode`]).
+//! `python/cardcore/spite_malice/game.py` and `docs/embedding.md`): which plays and discards
+//! are legal as ids and what an id means, used by the rulebook
+//! ([`crate::games::spite_malice`]) and, bound as `_core.SpiteActions`, by the 0.4.0 Python
+//! engine the tests keep as the oracle.
 //!
 //! With `C` centre slots, `S` side stacks and `F` faces the ids are, in this order: the pay-off
 //! top to slot `c` (`c`), side stack `k`'s top to slot `c` (`C + k * C + c`), a hand card of

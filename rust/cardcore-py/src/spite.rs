@@ -1,5 +1,6 @@
 //! Bindings of `cardcore_engine::spite`: the Spite & Malice turn planner; and of
-//! `cardcore_engine::spite_actions`: the legal action ids of the embedding protocol.
+//! `cardcore_engine::spite_actions`: the legal action ids (the tests' oracle, the 0.4.0 Python
+//! engine, reads them).
 
 use cardcore_engine::spite::{self, DEFAULT_NODE_LIMIT, PlanInput, PlanRules, SideRule, Step};
 use cardcore_engine::spite_actions::{ActionLayout, Discards};
