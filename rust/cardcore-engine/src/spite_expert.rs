@@ -778,6 +778,139 @@ mod tests {
         }
     }
 
+    /// The rollout game's piles (as values) of a rulebook state.
+    fn game_of(st: &crate::games::spite_malice::State) -> Game {
+        let r = st.rules();
+        let v = |pile: &Vec<u16>| pile.iter().map(|&c| r.rank(c)).collect::<Vec<u8>>();
+        Game {
+            hands: st.hands().iter().map(v).collect(),
+            payoffs: st.payoffs().iter().map(v).collect(),
+            sides: st
+                .sides()
+                .iter()
+                .map(|ss| ss.iter().map(v).collect())
+                .collect(),
+            center: st.center().iter().map(v).collect(),
+            stock: v(&st.stock().to_vec()),
+            current: st.current(),
+            turn: st.turn(),
+            end: match (st.over(), st.winner()) {
+                (false, _) => None,
+                (true, Some(w)) => Some(End::Win(w)),
+                (true, None) => Some(End::Tie),
+            },
+        }
+    }
+
+    /// The rollout game plays a turn as the rulebook does (the rules the expert supports:
+    /// limited centre slots, completed stacks shuffled into the stock, a tie at a required
+    /// draw from an empty stock): the same planner plans played on both give the same piles,
+    /// seat, end and deck stream after every turn, until the game ends (away from the turn
+    /// cap, where the rollout ends one turn early: it ends the game once `turn + 1` reaches
+    /// `max_turns`, the rules after turn `max_turns`).
+    #[test]
+    fn the_rollout_game_plays_as_the_rulebook() {
+        use crate::games::spite_malice::{Move, Rules, State, StockRule};
+        for (seed, players, jokers, refill, side_rule) in [
+            (1, 2, false, true, SideRule::Any),
+            (2, 3, true, true, SideRule::SameOrOneLower),
+            (3, 4, false, false, SideRule::NoAces),
+            (4, 2, true, false, SideRule::Any),
+        ] {
+            let rules = Rules {
+                players,
+                decks: 3,
+                jokers,
+                payoff_size: 12,
+                hand_size: 5,
+                side_stacks: 4,
+                center_stacks: 4,
+                king_can_start: true,
+                refill_empty_hand: refill,
+                completed_to_stock: true,
+                stock_rule: StockRule::TieOnRequiredDraw,
+                side_rule,
+                must_play_aces: false,
+                first_player: None,
+                max_turns: 100_000,
+                win_bonus: 0,
+            };
+            let mut st = State::new(rules.clone(), seed, false).unwrap();
+            let plan_rules = PlanRules {
+                top: rules.top() as u8,
+                wild_start: true,
+                refill_empty_hand: refill,
+                side_rule,
+                must_play_aces: false,
+            };
+            let t = Table {
+                rules: plan_rules,
+                hand_size: rules.hand_size,
+                max_turns: rules.max_turns,
+                ..table()
+            };
+            let p = params();
+            let ctx = Ctx {
+                table: &t,
+                params: &p,
+            };
+            let mut g = game_of(&st);
+            let mut rng = CardRng::from_state(st.rng_state()).unwrap();
+            let mut turns = 0;
+            while !st.over() {
+                // the rulebook: the planner's plans for the seat to play until its turn ends
+                let seat = st.current();
+                while !st.over() && st.current() == seat {
+                    let inp = game_of(&st).plan_input(plan_rules, None).unwrap();
+                    let steps = spite::plan(&inp, &p.weights, p.node_limit).steps;
+                    assert!(!steps.is_empty());
+                    let hand = st.hands()[seat].clone();
+                    for step in steps {
+                        let mv = match step {
+                            Step::PayOff(c) => Move::PayOff { center: c.into() },
+                            Step::Side(k, c) => Move::Side {
+                                side: k.into(),
+                                center: c.into(),
+                            },
+                            Step::Hand(i, c) => Move::Hand {
+                                card: hand[usize::from(i)],
+                                center: c.into(),
+                            },
+                            Step::Discard(i, k) => Move::Discard {
+                                card: hand[usize::from(i)],
+                                side: k.into(),
+                            },
+                            Step::None => continue,
+                        };
+                        let (k, x, y) = mv.code();
+                        st.apply_code(k, x as i64, y as i64).unwrap();
+                    }
+                }
+                // the rollout game: one turn
+                g.finish_turn(&ctx, None, &mut rng);
+                let want = game_of(&st);
+                assert_eq!(
+                    (&g.hands, &g.payoffs, &g.sides, &g.center, &g.stock),
+                    (
+                        &want.hands,
+                        &want.payoffs,
+                        &want.sides,
+                        &want.center,
+                        &want.stock
+                    ),
+                    "seed {seed}, turn {turns}"
+                );
+                assert_eq!(
+                    (g.current, g.turn, g.end),
+                    (want.current, want.turn, want.end)
+                );
+                assert_eq!(rng.state(), st.rng_state());
+                turns += 1;
+            }
+            assert!(turns > 10, "seed {seed}: {turns} turns");
+        }
+    }
+
     #[test]
     fn reaching_the_payoff_top() {
         let r = table().rules;
