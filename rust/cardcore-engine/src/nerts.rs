@@ -30,7 +30,7 @@
 
 use thiserror::Error;
 
-use crate::card::{ACE, KING, NATURALS, is_natural, is_red, rank, suit};
+use crate::card::{KING, NATURALS, is_natural, is_red, rank};
 
 /// Bytes of one encoded player state.
 pub const STATE_BYTES: usize = 32;
@@ -228,9 +228,11 @@ pub const fn pack(kind: u8, src: u8, depth: u8, dst: u8) -> u32 {
     u32::from_le_bytes([kind, src, depth, dst])
 }
 
+/// Whether natural face `face` fits some foundation given the masks (the rulebook's rule:
+/// [`crate::games::nerts::fits_masks`]; a face is the id of deck 0).
 #[inline]
 fn fits_foundation(face: u8, need: &[u16; 4]) -> bool {
-    rank(face) == ACE || need[usize::from(suit(face))] & (1 << rank(face)) != 0
+    crate::games::nerts::fits_masks(face, need)
 }
 
 /// Whether a card of `rank`/`red` may go on a work pile whose top is `top` (not empty).

@@ -13,7 +13,7 @@ pub use crate::games::nerts::{
     K_UNDO, Layout, LogRow, Pending, Round, Rules as RoundOptions, StalemateRule, UndoRecord,
     action_text,
 };
-use crate::games::nerts::{Policy, UNDO, depth, dst, kind, src};
+use crate::games::nerts::{Policy, UNDO, builds_on_foundation, depth, dst, kind, src};
 use crate::nerts::{K_CALL, K_FLIP, K_FOUNDATION, K_RECYCLE, K_WORK, SRC_NERTS, SRC_WASTE};
 use crate::nerts_rollout::{
     PublicSeat, Racing, Request, RolloutError, Rules, Timing, choose, knowledge,
@@ -194,15 +194,11 @@ impl Obs {
     }
 
     fn fits_foundation(&self, card: u8) -> bool {
-        let r = rank_of(card);
-        if r == ACE {
-            return true;
-        }
-        let s = suit_of(card);
-        self.foundations.iter().any(|f| {
-            f.last()
-                .is_some_and(|&t| suit_of(t) == s && rank_of(t) == r - 1)
-        })
+        rank_of(card) == ACE
+            || self
+                .foundations
+                .iter()
+                .any(|f| f.last().is_some_and(|&t| builds_on_foundation(card, t)))
     }
 
     fn foundation_gap(&self, card: u8) -> u8 {
