@@ -124,7 +124,7 @@ def _nerts(rounds: int) -> int:
     steps = 0
     for seed in range(rounds):
         obs, _ = env.reset(seed=seed)
-        while env.agents and env.state.now < 60_000:
+        while env.agents and env.game_state.now < 60_000:
             actions = {}
             for agent in env.agents:
                 legal = np.flatnonzero(obs[agent]["action_mask"])

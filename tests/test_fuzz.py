@@ -407,7 +407,7 @@ def test_pettingzoo_tick_env_steps(actions: Any, agent: Any, seed: Any) -> None:
     typed_or_ok(lambda: tick.reset(seed=seed))
     tick.reset(seed=3)
     for step in (actions, {agent: actions}):
-        typed_or_ok(lambda step=step: tick.step(step), tick.state)  # type: ignore[misc]
+        typed_or_ok(lambda step=step: tick.step(step), tick.game_state)  # type: ignore[misc]
 
 
 @pytest.mark.parametrize("bad", [None, float("nan"), float("inf")])

@@ -184,10 +184,10 @@ def test_gymnasium_illegal_lose_ends_the_episode_for_good(game: str) -> None:
 
     env = CardGameEnv(game, opponents="greedy")
     obs, _ = env.reset(seed=4)
-    before = env.state.to_json()
+    before = env.game_state.to_json()
     obs, reward, terminated, truncated, info = env.step(_outside_mask(obs))
     assert (reward, terminated, truncated, info) == (-1.0, True, False, {"illegal": True})
-    assert env.state.to_json() == before
+    assert env.game_state.to_json() == before
     legal = int(np.flatnonzero(obs["action_mask"])[0])
     with pytest.raises(IllegalMoveError, match="episode is over"):
         env.step(legal)
@@ -202,10 +202,10 @@ def test_gymnasium_illegal_raise(game: str, bad: Any) -> None:
 
     env = CardGameEnv(game, opponents="greedy", illegal="raise")
     obs, _ = env.reset(seed=4)
-    before = env.state.to_json()
+    before = env.game_state.to_json()
     with pytest.raises(IllegalMoveError):
         env.step(_outside_mask(obs) if isinstance(bad, str) else bad)
-    assert env.state.to_json() == before
+    assert env.game_state.to_json() == before
     env.step(int(np.flatnonzero(obs["action_mask"])[0]))  # the episode goes on
 
 

@@ -113,12 +113,12 @@ def test_aec_full_game_pays_returns_at_the_end(case: tuple[str, dict[str, Any]])
 def test_aec_illegal_action_raises_and_changes_nothing() -> None:
     env = pz.env("three-thirteen", players=2)
     env.reset(seed=1)
-    before = env.state.to_json()
+    before = env.game_state.to_json()
     with pytest.raises(IllegalMoveError):
         env.step(30)  # a discard while drawing
     with pytest.raises(IllegalMoveError):
         env.step(999)
-    assert env.state.to_json() == before
+    assert env.game_state.to_json() == before
 
 
 def test_reset_without_seed_continues_the_seeded_stream() -> None:
@@ -127,10 +127,10 @@ def test_reset_without_seed_continues_the_seeded_stream() -> None:
     b.reset(seed=9)
     a.reset()
     b.reset()
-    assert a.state.to_json() == b.state.to_json()
+    assert a.game_state.to_json() == b.game_state.to_json()
     c = pz.env("spite-malice")
     c.reset(seed=9)
-    assert c.state.to_json() != a.state.to_json()
+    assert c.game_state.to_json() != a.game_state.to_json()
 
 
 def test_nerts_ticks_submit_at_the_tick_and_wait() -> None:
@@ -141,8 +141,8 @@ def test_nerts_ticks_submit_at_the_tick_and_wait() -> None:
     assert all(o["action_mask"][wait] == 1 for o in obs.values())
     legal = np.flatnonzero(obs["player_0"]["action_mask"][:wait])
     env.step({"player_0": int(legal[0]), "player_1": wait})
-    assert env.state.now == 250
-    assert [(t, s) for t, s, _, _ in env.state.moves] == [(0, 0)]
+    assert env.game_state.now == 250
+    assert [(t, s) for t, s, _, _ in env.game_state.moves] == [(0, 0)]
 
 
 def test_nerts_plays_to_the_end_with_points() -> None:
@@ -155,8 +155,8 @@ def test_nerts_plays_to_the_end_with_points() -> None:
         obs, rewards, _, _, _ = env.step(actions)
         for a, r in rewards.items():
             total[a] += r
-    assert env.state.is_over
-    assert list(total.values()) == env.state.returns()
+    assert env.game_state.is_over
+    assert list(total.values()) == env.game_state.returns()
 
 
 @pytest.mark.parametrize("case", TURN_BASED, ids=_id)
@@ -171,13 +171,13 @@ def test_observations_hide_what_the_seat_has_not_seen(case: tuple[str, dict[str,
             break
         obs = env.observe(agent)
         seat = env.possible_agents.index(agent)
-        real = env.state
+        real = env.game_state
         for k in range(2):
-            env.state = real.resample_hidden(seat, step * 2 + k)
+            env.game_state = real.resample_hidden(seat, step * 2 + k)
             again = env.observe(agent)
             assert np.array_equal(again["observation"], obs["observation"])
             assert np.array_equal(again["action_mask"], obs["action_mask"])
-        env.state = real
+        env.game_state = real
         env.step(_random_masked(obs, rng))
 
 
@@ -188,7 +188,7 @@ def test_nerts_observations_are_the_protocol_views() -> None:
     obs, _ = env.reset(seed=6)
     rng = Rng(6)
     for _ in range(150):
-        st = env.state
+        st = env.game_state
         for agent, o in obs.items():
             seat = env.possible_agents.index(agent)
             assert np.array_equal(o["observation"], st.observation_tensor(seat))
@@ -217,7 +217,7 @@ def test_bad_options_are_option_errors() -> None:
     with pytest.raises(OptionError):
         pz.env("nerts", tick_ms=0)
     with pytest.raises(OptionError):
-        pz.env("nerts", render_mode="human")
+        pz.env("nerts", render_mode="rgb_array")
     with pytest.raises(OptionError):
         VectorEnv("nerts", 2, 0)
     with pytest.raises(OptionError):
@@ -235,10 +235,10 @@ def test_bad_options_are_option_errors() -> None:
 def test_gymnasium_illegal_action() -> None:
     env = gymnasium.make("cardcore/ThreeThirteen-v0", players=2)
     env.reset(seed=1)
-    before = env.unwrapped.state.to_json()
+    before = env.unwrapped.game_state.to_json()
     _, reward, terminated, _, info = env.step(40)
     assert (reward, terminated, info) == (-1.0, True, {"illegal": True})
-    assert env.unwrapped.state.to_json() == before
+    assert env.unwrapped.game_state.to_json() == before
     strict = gymnasium.make("cardcore/ThreeThirteen-v0", players=2, illegal="raise")
     strict.reset(seed=1)
     with pytest.raises(IllegalMoveError):
@@ -253,7 +253,7 @@ def test_gymnasium_episode_against_greedy() -> None:
     while not terminated:
         obs, reward, terminated, truncated, _ = env.step(_random_masked(obs, rng))
         assert not truncated
-    assert reward == env.unwrapped.state.returns()[0]
+    assert reward == env.unwrapped.game_state.returns()[0]
 
 
 # -- VectorEnv ---------------------------------------------------------------------------------
@@ -476,12 +476,12 @@ def test_aec_rust_engine_equals_the_protocol(case: tuple[str, dict[str, Any]]) -
                     fast.step(wrong[rng.below(len(wrong))])
                 assert np.array_equal(fast.observe(agent)["observation"], obs["observation"])
             if steps % 500 == 0:
-                assert fast.state.to_json() == ref.state.to_json()
+                assert fast.game_state.to_json() == ref.game_state.to_json()
             action = _random_masked(obs, rng)
             fast.step(np.int64(action))
             ref.step(action)
             steps += 1
-        assert fast.state.to_json() == ref.state.to_json()
+        assert fast.game_state.to_json() == ref.game_state.to_json()
         assert fast.agents == ref.agents == []
 
 
@@ -491,13 +491,13 @@ def test_aec_state_assigned_plays_on_through_the_protocol() -> None:
     rng = Rng(9)
     for _ in range(5):
         env.step(_random_masked(env.observe(env.agent_selection), rng))
-    twin = env.state.clone()
-    env.state = env.state.resample_hidden(0, 1)
+    twin = env.game_state.clone()
+    env.game_state = env.game_state.resample_hidden(0, 1)
     assert env._native is None
     action = _random_masked(env.observe(env.agent_selection), rng)
     env.step(action)
     twin.apply(action)
-    assert env.state.current_player == twin.current_player
+    assert env.game_state.current_player == twin.current_player
     env.reset(seed=9)
     assert env._native is not None
     tt = pz.env("three-thirteen", players=2)  # the protocol state is the rulebook: no copy

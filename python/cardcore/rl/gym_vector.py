@@ -48,6 +48,7 @@ Obs = dict[str, NDArray[Any]]
 
 _MODES: Final = {m.value: m for m in AutoresetMode}
 
+
 def default_threads(num_envs: int) -> int:
     """The thread count of the Rust batch when none is given: 1. Two threads were slower than
     one in the issue's three runs (0.61 M vs 1.15 M steps/s) and no faster, within the noise,
