@@ -162,10 +162,10 @@ class CardGameEnv(gymnasium.Env[dict[str, NDArray[Any]], Any]):
             t = st.now
             if index != self.wait:
                 st.submit(self.seat, index, t)
-            log = st.events
-            seen = len(log)
+            seen = len(st.events)
             st.advance_to(t + self.tick_ms)
-            info["failed"] = any(e[1] == self.seat and e[3] != "ok" for e in log[seen:])
+            tick = st.events[seen:]  # read again: the log grows when read
+            info["failed"] = any(e[1] == self.seat and e[3] != "ok" for e in tick)
         else:
             st.apply(index)
             self._play_others()

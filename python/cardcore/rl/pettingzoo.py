@@ -439,10 +439,10 @@ class TickEnv(_Seats, ParallelEnv):  # type: ignore[misc]
             moves.append((seat, index))
         for seat, index in moves:
             st.submit(seat, index, t)
-        log = st.events
-        seen = len(log)
+        seen = len(st.events)
         st.advance_to(t + self.tick_ms)
-        failed = {seat for _, seat, _, status in log[seen:] if seat >= 0 and status != "ok"}
+        tick = st.events[seen:]  # read again: the log grows when read
+        failed = {seat for _, seat, _, status in tick if seat >= 0 and status != "ok"}
         agents = self.agents
         obs = self._observe_all()
         over = st.is_over
