@@ -4,7 +4,10 @@ checker (``random_sim_test`` with serialization), play whole games through
 
 from __future__ import annotations
 
+import importlib.util
 import pickle
+import sys
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -208,8 +211,8 @@ class Ismcts(ismcts.ISMCTSBot):  # type: ignore[misc]
 
 def test_ismcts_plays_whole_games() -> None:
     for name, params, other in [
-        ("cardcore_spite_malice", {"players": 2, "payoff_size": 5}, "greedy"),
-        ("cardcore_three_thirteen", {"players": 2, "max_turns_per_round": 3}, "greedy"),
+        ("cardcore_spite_malice", {"players": 2, "payoff_size": 4}, "greedy"),
+        ("cardcore_three_thirteen", {"players": 2, "max_turns_per_round": 2}, "greedy"),
     ]:
         game = pyspiel.load_game(name, params)
         rs = np.random.RandomState(5)
@@ -217,7 +220,7 @@ def test_ismcts_plays_whole_games() -> None:
             game,
             mcts.RandomRolloutEvaluator(1, rs),
             uct_c=2.0,
-            max_simulations=8,
+            max_simulations=6,
             random_state=rs,
         )
         state = game.new_initial_state()
@@ -226,3 +229,17 @@ def test_ismcts_plays_whole_games() -> None:
         )
         assert state.is_terminal()
         assert returns == state.cardcore_state.returns()
+
+
+def test_the_ismcts_example_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    path = Path(__file__).parent.parent / "examples" / "openspiel_ismcts.py"
+    spec = importlib.util.spec_from_file_location("openspiel_ismcts", path)
+    assert spec is not None
+    assert spec.loader is not None
+    example = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = example
+    spec.loader.exec_module(example)
+    args = ["--games", "1", "--sims", "3", "--horizon", "4", "--opponent", "hard"]
+    rows = example.main([*args, "--game", "spite-malice"])
+    assert [(r[0], r[1], r[2], sum(r[3:6])) for r in rows] == [("spite-malice", "hard", 1, 1)]
+    assert "| spite-malice | hard | 1 |" in capsys.readouterr().out

@@ -25,10 +25,11 @@ chance node: algorithms that enumerate chance outcomes see a sample of ``deals``
 Observation tensor: ``observation_tensor(seat)`` of the protocol. Information-state tensor: the
 seat one-hot then that tensor (the protocol's tensor keeps the public history that matters,
 each seat's discards and the pile cards it took, but it is not a perfect-recall encoding).
-Information-state string: a running sha256 of every observation the seat has had since the
-deal (perfect recall), then the current ``observation_json(seat)``; observation string: that
-JSON. Utility: +1/-1/0 from ``returns()`` (zero-sum for two players, general-sum otherwise),
-Nerts the round's points. Serialization pickles the state as its ``to_json()`` document.
+Information-state string: a running sha256 of the seat's observation tensors at every step
+since the deal (perfect recall: the sequence of its views), then the current
+``observation_json(seat)``; observation string: that JSON. Utility: +1/-1/0 from
+``returns()`` (zero-sum for two players with one winner, general-sum otherwise), Nerts the
+round's points. Serialization pickles the state as its ``to_json()`` document.
 ``resample_from_infostate`` is ``resample_hidden`` (turn-based games). :class:`CardcoreBot`
 plays a cardcore agent (``hard``, ``expert``, ...) as an OpenSpiel bot.
 """
@@ -50,6 +51,7 @@ except ImportError as e:  # pragma: no cover - depends on the environment
 
 from cardcore.games import get_game, load_game
 from cardcore.games.api import Game, RealtimeState, State
+from cardcore.games.base import resolve_agent
 from cardcore.rng import Rng, derive_seed
 
 __all__ = [
@@ -223,8 +225,8 @@ def _table_from_json(name: str, options: dict[str, Any], text: str | None) -> _T
     return _Table(game, None if text is None else game.state_from_json(text))
 
 
-def _digest(previous: bytes, observation: str) -> bytes:
-    return hashlib.sha256(previous + observation.encode()).digest()
+def _digest(previous: bytes, observation: bytes) -> bytes:
+    return hashlib.sha256(previous + observation).digest()
 
 
 class CardcoreState(pyspiel.State):  # type: ignore[misc]
@@ -286,9 +288,11 @@ class CardcoreState(pyspiel.State):  # type: ignore[misc]
         cc.advance_to(now + self._tick_ms)
         self._extend_chains()
 
-    def _observations(self) -> list[str]:
-        game, cc = self._table.game, self._table.state
-        return list(game.observations_to_json(cc, range(game.num_players)))
+    def _observations(self) -> list[bytes]:
+        """Every seat's observation tensor, as bytes: what the histories fold in (a step's
+        tensor shows what the seat learnt at it; the sequence is the seat's whole view)."""
+        cc = self._table.state
+        return [cc.observation_tensor(s).tobytes() for s in range(len(self._chains))]
 
     def _extend_chains(self) -> None:
         self._chains = [
@@ -383,8 +387,9 @@ class _Observer:
 
 class CardcoreBot(pyspiel.Bot):  # type: ignore[misc]
     """A cardcore agent playing one seat of a turn-based cardcore game in OpenSpiel (for
-    ``evaluate_bots``, or against OpenSpiel's bots). ``agent`` is a built-in agent name of the
-    game (``"hard"``, ``"expert"``, ...) or an object with ``act(observation, legal, rng)``;
+    ``evaluate_bots``, or against OpenSpiel's bots). ``agent`` is an agent name as
+    ``cardcore sim --agents`` takes it (built-in, a level such as ``"hard"`` or ``"expert"``,
+    ``package.module:factory``) or an object with ``act(observation, legal, rng)``;
     its random stream is ``Rng.for_stream(seed, player_id, "agent")``, continued from game to
     game."""
 
@@ -397,12 +402,7 @@ class CardcoreBot(pyspiel.Bot):  # type: ignore[misc]
         self._game = game.cardcore_game
         self._factory: Callable[[], Any] | None = None
         if isinstance(agent, str):
-            agents = get_game(self._game.name).agents
-            if agent not in agents:
-                raise ValueError(
-                    f"{self._game.name} has no agent {agent!r} (built-in: {', '.join(agents)})"
-                )
-            self._factory = agents[agent]
+            self._factory = resolve_agent(get_game(self._game.name), agent)
             self._agent = self._factory()
         else:
             self._agent = agent
