@@ -85,6 +85,8 @@ def test_parameters_are_the_rules_options() -> None:
     assert auto.get_parameters()["first_dealer"] == -1
     with pytest.raises(Exception, match="jokers"):
         pyspiel.load_game("cardcore_three_thirteen", {"jokers": 3})
+    with pytest.raises(Exception, match="deals"):
+        pyspiel.load_game("cardcore_spite_malice", {"deals": (1 << 20) + 1})
 
 
 def test_the_chance_outcome_is_the_deal_and_actions_are_the_protocols() -> None:
@@ -115,6 +117,9 @@ def test_serialization_goes_through_the_projects_json() -> None:
     assert str(state2) == str(state) == state.cardcore_state.to_json()
     assert state2.history() == state.history()
     assert state2.information_state_string(0) == state.information_state_string(0)
+    again = pickle.loads(pickle.dumps(state))  # pyspiel pickles through serialize()
+    assert str(again) == str(state)
+    assert str(pickle.loads(pickle.dumps(state.get_game()))) == str(state.get_game())
     # the protocol state pickles as its to_json() document
     table = state._table
     assert state.cardcore_state.to_json() in str(table.__reduce__())

@@ -56,6 +56,7 @@ from cardcore.rng import Rng, derive_seed
 
 __all__ = [
     "GAMES",
+    "MAX_DEALS",
     "ROUND_CAP_MS",
     "CardcoreBot",
     "CardcoreGame",
@@ -73,6 +74,8 @@ GAMES: Final = {
 """cardcore game name -> OpenSpiel short name."""
 
 DEFAULT_DEALS: Final = 1 << 16
+MAX_DEALS: Final = 1 << 20
+"""OpenSpiel lists every chance outcome: the deal's list is kept at most this long."""
 ROUND_CAP_MS: Final = 3_600_000
 """A Nerts round ends by the engine's cap after an hour of table time (``docs/embedding.md``)."""
 _U64: Final = 1 << 64
@@ -130,8 +133,8 @@ class CardcoreGame(pyspiel.Game):  # type: ignore[misc]
         self.deals = int(values.pop("deals"))
         self.deal_seed = int(values.pop("deal_seed")) % _U64
         self.tick_ms = int(values.pop("tick_ms", 0))
-        if self.deals < 1:
-            raise ValueError(f"deals must be at least 1, not {self.deals}")
+        if not 1 <= self.deals <= MAX_DEALS:
+            raise ValueError(f"deals must be in 1..{MAX_DEALS}, not {self.deals}")
         if name == "nerts" and self.tick_ms < 1:
             raise ValueError(f"tick_ms must be at least 1, not {self.tick_ms}")
         options = {
