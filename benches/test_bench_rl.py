@@ -194,3 +194,43 @@ def test_vector_three_thirteen_protocol(measure: Any) -> None:
 
 def test_vector_spite_malice(measure: Any) -> None:
     _measure(measure, "vector spite-malice n=256", _vector("spite-malice", 256, 16))
+
+
+def _make_vec(env_id: str, n: int, batches: int, warm_up: int = 0, **kwargs: Any) -> Any:
+    """A function stepping one ``gymnasium.make_vec`` environment ``batches`` times (random
+    legal actions drawn with numpy, as ``_vector``), after ``warm_up`` batches."""
+    gymnasium = pytest.importorskip("gymnasium")
+    import cardcore.rl.gymnasium  # noqa: F401  (registers the ids)
+
+    envs = gymnasium.make_vec(env_id, num_envs=n, **kwargs)
+    rng = np.random.default_rng(0)
+    obs, _ = envs.reset(seed=0)
+
+    def play(count: int) -> int:
+        nonlocal obs
+        for _ in range(count):
+            scores = rng.random(obs["action_mask"].shape)
+            scores[obs["action_mask"] == 0] = -1.0
+            obs, *_ = envs.step(scores.argmax(axis=1))
+        return n * count
+
+    play(warm_up)
+    return lambda: play(batches)
+
+
+@pytest.mark.parametrize(("players", "threads"), [(4, 1), (4, 2), (2, 1), (2, 2)])
+def test_make_vec_three_thirteen(
+    measure: Any, players: int, threads: int, pytestconfig: Any
+) -> None:
+    """``gymnasium.make_vec`` (the Rust batch, next-step autoreset) at 1 and 2 threads."""
+    warm_up = 0 if pytestconfig.getoption("benchmark_disable") else 6000
+    name = f"make_vec three-thirteen {players}p n=1024 threads={threads}"
+    envs = _make_vec(
+        "cardcore/ThreeThirteen-v0", 1024, 32, warm_up, players=players, threads=threads
+    )
+    _measure(measure, name, envs)
+
+
+def test_make_vec_spite_malice(measure: Any) -> None:
+    name = "make_vec spite-malice n=256"
+    _measure(measure, name, _make_vec("cardcore/SpiteMalice-v0", 256, 16))
