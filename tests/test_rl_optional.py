@@ -211,3 +211,21 @@ def test_utilities_declared() -> None:
         pz.env("spite-malice", reward="round")
     with pytest.raises(OptionError, match="reward"):
         gymnasium.make("cardcore/ThreeThirteen-v0", reward="payoff")
+
+
+@pytest.mark.filterwarnings("ignore:Observation space for each agent probably")
+@pytest.mark.filterwarnings("ignore:Observation is not a NumPy array")
+@pytest.mark.parametrize(
+    ("name", "reward"), [("three-thirteen", "round"), ("spite-malice", "payoff")]
+)
+def test_shaped_aec_envs_pass_api_and_seed_tests(name: str, reward: str) -> None:
+    from pettingzoo.test import api_test, seed_test
+
+    api_test(pz.env(name, reward=reward, players=2), num_cycles=100)
+    seed_test(lambda: pz.env(name, reward=reward, players=2), num_cycles=100)
+
+
+def test_nerts_round_reward_passes_parallel_api_test() -> None:
+    from pettingzoo.test import parallel_api_test
+
+    parallel_api_test(pz.env("nerts", reward="round"), num_cycles=100)
