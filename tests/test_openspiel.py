@@ -150,8 +150,21 @@ def test_resample_from_infostate_keeps_what_the_seat_knows() -> None:
     first = again.resample_from_infostate(p, None)
     again._resamples = 0
     assert str(again.resample_from_infostate(p, None)) == str(first)
-    with pytest.raises(pyspiel.SpielError, match="Nerts"):
-        dealt("cardcore_nerts", {"players": 2}).resample_from_infostate(0, None)
+
+
+def test_nerts_resamples_what_the_seat_cannot_see() -> None:
+    state = dealt("cardcore_nerts", {"players": 2}, 4)
+    rng = np.random.default_rng(2)
+    for _ in range(20):
+        state.apply_actions([int(rng.choice(state.legal_actions(p))) for p in (0, 1)])
+    r = state.resample_from_infostate(1, None)
+    assert r.information_state_string(1) == state.information_state_string(1)
+    assert r.observation_string(1) == state.observation_string(1)
+    assert r.legal_actions(1) == state.legal_actions(1)
+    assert r.cardcore_state.to_json() != state.cardcore_state.to_json()  # other cards moved
+    wait = r.get_game().num_distinct_actions() - 1
+    r.apply_actions([wait, wait])  # plays on
+    assert r.cardcore_state.now == state.cardcore_state.now + 100
 
 
 def test_information_state_strings_are_per_seat_and_have_perfect_recall() -> None:

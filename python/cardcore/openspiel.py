@@ -30,7 +30,7 @@ since the deal (perfect recall: the sequence of its views), then the current
 ``observation_json(seat)``; observation string: that JSON. Utility: +1/-1/0 from
 ``returns()`` (zero-sum for two players with one winner, general-sum otherwise), Nerts the
 round's points. Serialization pickles the state as its ``to_json()`` document.
-``resample_from_infostate`` is ``resample_hidden`` (turn-based games). :class:`CardcoreBot`
+``resample_from_infostate`` is ``resample_hidden``. :class:`CardcoreBot`
 plays a cardcore agent (``hard``, ``expert``, ...) as an OpenSpiel bot.
 """
 
@@ -327,15 +327,15 @@ class CardcoreState(pyspiel.State):  # type: ignore[misc]
         """A state ``player_id`` cannot tell from this one: ``resample_hidden`` of the protocol
         state, seeded from a counter in this state (so a search is reproducible; the sampler
         is not used). The other seats' information-state histories restart from the
-        player's (their true past observations are what was re-dealt)."""
-        if self._wait >= 0:
-            raise pyspiel.SpielError(
-                "cardcore_nerts has no resample_from_infostate (Nerts has no resample_hidden)"
-            )
+        player's (their true past observations are what was re-dealt). A re-dealt Nerts
+        state plays on and writes its JSON, but does not deserialize (the protocol refuses a
+        Nerts table that does not follow from its seed)."""
         copy_ = self.clone()
         cc = self._table.state
         if cc is None:
             return copy_
+        if not callable(getattr(cc, "resample_hidden", None)):
+            raise pyspiel.SpielError(f"{self._table.game.name} states have no resample_hidden")
         self._resamples += 1
         seed = derive_seed(self._deal_seed, self._resamples, "openspiel-resample")
         copy_._table.state = cc.resample_hidden(player_id, seed)
