@@ -49,6 +49,7 @@ except ImportError as e:  # pragma: no cover - depends on the environment
         "cardcore.openspiel needs OpenSpiel: pip install 'cardcore[openspiel]'"
     ) from e
 
+from cardcore.errors import OptionError
 from cardcore.games import get_game, load_game
 from cardcore.games.api import Game, RealtimeState, State
 from cardcore.games.base import resolve_agent
@@ -134,9 +135,9 @@ class CardcoreGame(pyspiel.Game):  # type: ignore[misc]
         self.deal_seed = int(values.pop("deal_seed")) % _U64
         self.tick_ms = int(values.pop("tick_ms", 0))
         if not 1 <= self.deals <= MAX_DEALS:
-            raise ValueError(f"deals must be in 1..{MAX_DEALS}, not {self.deals}")
+            raise OptionError(f"deals must be in 1..{MAX_DEALS}, not {self.deals}")
         if name == "nerts" and self.tick_ms < 1:
-            raise ValueError(f"tick_ms must be at least 1, not {self.tick_ms}")
+            raise OptionError(f"tick_ms must be at least 1, not {self.tick_ms}")
         options = {
             k: (None if v == _AUTO and spec.option(k).nullable else v)
             for k, v in values.items()
@@ -355,12 +356,12 @@ class _Observer:
         self, game: CardcoreGame, iig_obs_type: pyspiel.IIGObservationType | None, params: Any
     ) -> None:
         if params:
-            raise ValueError(f"observation parameters are not supported: {params!r}")
+            raise OptionError(f"observation parameters are not supported: {params!r}")
         if iig_obs_type is not None and (
             iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER
             or not iig_obs_type.public_info
         ):
-            raise ValueError("cardcore games observe as one seat (own private and public info)")
+            raise OptionError("cardcore games observe as one seat (own private and public info)")
         self.info_state = iig_obs_type is not None and iig_obs_type.perfect_recall
         players = game.cardcore_game.num_players
         size = game.cardcore_game.observation_shape[0]
@@ -401,7 +402,7 @@ class CardcoreBot(pyspiel.Bot):  # type: ignore[misc]
     ) -> None:
         pyspiel.Bot.__init__(self)
         if game.realtime:
-            raise ValueError("CardcoreBot plays turn-based games (Nerts agents run in the engine)")
+            raise OptionError("CardcoreBot plays turn-based games (Nerts agents run in the engine)")
         self._game = game.cardcore_game
         self._factory: Callable[[], Any] | None = None
         if isinstance(agent, str):
