@@ -1,5 +1,5 @@
 """The Rust rulebook against the oracle (the Python engine of 0.4.0, ``reference_state.py`` and
-``reference_game.py``): the same games, move for move, on every option set, with random and
+``tt_reference_game.py``): the same games, move for move, on every option set, with random and
 agent moves; every legal set, observation (object, JSON document and tensor) of every seat,
 whole-state document, return and re-deal of hidden cards must be equal."""
 
@@ -14,7 +14,7 @@ from cardcore.rng import Rng
 from cardcore.three_thirteen.agents import GreedyAgent, HardAgent, RandomAgent
 from cardcore.three_thirteen.game import game_for
 from cardcore.three_thirteen.options import Options
-from reference_game import reference_game
+from tt_reference_game import reference_game
 
 OPTION_SETS: list[dict[str, Any]] = [
     {},

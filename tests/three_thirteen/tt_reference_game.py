@@ -1,5 +1,5 @@
 """THE ORACLE (tests only): the Python Three-Thirteen game of 0.4.0 over the Python engine in
-``reference_state.py``, kept to check the Rust rulebook against. Three-Thirteen as a
+``tt_reference_state.py``, kept to check the Rust rulebook against. Three-Thirteen as a
 :class:`cardcore.games.api.Game`: action ids, the observation tensor, JSON
 and the re-deal of hidden cards (layouts and a worked example in ``docs/embedding.md``).
 
@@ -38,7 +38,7 @@ from cardcore.three_thirteen.rules import (
     face_table,
     parse_move,
 )
-from reference_state import Observation, State
+from tt_reference_state import Observation, State
 
 if TYPE_CHECKING:
     import numpy as np

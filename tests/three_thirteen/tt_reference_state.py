@@ -47,7 +47,7 @@ from cardcore.three_thirteen.moves import (
 from cardcore.three_thirteen.options import NUM_ROUNDS, Options
 
 if TYPE_CHECKING:
-    from reference_game import ReferenceGame
+    from tt_reference_game import ReferenceGame
 
 __all__ = ["PHASE_DISCARD", "PHASE_DRAW", "Observation", "State", "decide_winner"]
 
@@ -454,7 +454,7 @@ class State(api.EngineState["ReferenceGame"], api.State[Move]):
 
     # -- protocol ---------------------------------------------------------------------------
 
-    GAME_MODULE: ClassVar[str] = "reference_game"
+    GAME_MODULE: ClassVar[str] = "tt_reference_game"
 
     def returns(self) -> list[float]:
         """+1 for each winning seat, -1 for the others; all 0 before the end and when nobody
