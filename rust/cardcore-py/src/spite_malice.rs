@@ -11,21 +11,7 @@ use crate::errors::{option_error, py_err, state_format_error, type_error};
 use crate::rl_episode::SpiteMaliceRules;
 use crate::state::{AnyState, State};
 
-fn rulebook(state: &State) -> PyResult<&Rulebook> {
-    match &state.inner {
-        AnyState::SpiteMalice(s) => Ok(s),
-        #[allow(unreachable_patterns)]
-        _ => Err(type_error("not a spite-malice state")),
-    }
-}
-
-fn rulebook_mut(state: &mut State) -> PyResult<&mut Rulebook> {
-    match &mut state.inner {
-        AnyState::SpiteMalice(s) => Ok(s),
-        #[allow(unreachable_patterns)]
-        _ => Err(type_error("not a spite-malice state")),
-    }
-}
+crate::state::rulebook_access!(SpiteMalice, Rulebook, "spite-malice");
 
 /// The moves as `(seat, kind, x, y)`.
 fn moves(s: &Rulebook) -> Vec<(u8, u8, usize, usize)> {

@@ -38,6 +38,34 @@ macro_rules! map_state {
     };
 }
 
+/// `rulebook(&State)` and `rulebook_mut(&mut State)`: the rulebook state of one `AnyState`
+/// variant, or `ArgumentTypeError` naming the game for a state of another game (each game's
+/// extras file invokes it once).
+macro_rules! rulebook_access {
+    ($variant:ident, $ty:ty, $game:literal) => {
+        fn rulebook(state: &State) -> PyResult<&$ty> {
+            match &state.inner {
+                AnyState::$variant(s) => Ok(s),
+                #[allow(unreachable_patterns)]
+                _ => Err(crate::errors::type_error(concat!(
+                    "not a ", $game, " state"
+                ))),
+            }
+        }
+
+        fn rulebook_mut(state: &mut State) -> PyResult<&mut $ty> {
+            match &mut state.inner {
+                AnyState::$variant(s) => Ok(s),
+                #[allow(unreachable_patterns)]
+                _ => Err(crate::errors::type_error(concat!(
+                    "not a ", $game, " state"
+                ))),
+            }
+        }
+    };
+}
+pub(crate) use rulebook_access;
+
 /// A game in progress, of any game (the `_s` of every Python state class): the rulebook's
 /// state, mutable, copied with `clone`.
 #[pyclass(module = "cardcore._core")]

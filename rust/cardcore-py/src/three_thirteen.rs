@@ -20,21 +20,7 @@ fn piles(cards: &[Vec<u8>]) -> Vec<Vec<u16>> {
     cards.iter().map(|p| ids(p)).collect()
 }
 
-fn rulebook(state: &State) -> PyResult<&Rulebook> {
-    match &state.inner {
-        AnyState::ThreeThirteen(s) => Ok(s),
-        #[allow(unreachable_patterns)]
-        _ => Err(type_error("not a three-thirteen state")),
-    }
-}
-
-fn rulebook_mut(state: &mut State) -> PyResult<&mut Rulebook> {
-    match &mut state.inner {
-        AnyState::ThreeThirteen(s) => Ok(s),
-        #[allow(unreachable_patterns)]
-        _ => Err(type_error("not a three-thirteen state")),
-    }
-}
+crate::state::rulebook_access!(ThreeThirteen, Rulebook, "three-thirteen");
 
 /// A new game of `rules` dealt from `seed`; `stacked` deck orders by 1-based round are dealt
 /// instead of shuffling.

@@ -106,6 +106,25 @@ pub trait RealtimeState: Clone + Send + Sync + 'static {
     fn resample_hidden(&self, seat: usize, seed: u64) -> Self;
 }
 
+/// Whether `cards` holds every card id `0..total` exactly once (the conservation check of
+/// every rulebook's state documents).
+pub fn is_permutation<C: Copy + Into<usize>>(
+    cards: impl IntoIterator<Item = C>,
+    total: usize,
+) -> bool {
+    let mut seen = vec![false; total];
+    let mut n = 0;
+    for c in cards {
+        let c: usize = c.into();
+        if c >= total || seen[c] {
+            return false;
+        }
+        seen[c] = true;
+        n += 1;
+    }
+    n == total
+}
+
 /// What the shared layers know of a game: its name and player counts.
 #[derive(Clone, Copy, Debug)]
 pub struct GameInfo {

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use super::{Rules, StockRule};
 use crate::card;
-use crate::games::{self, BadState, IllegalMove};
+use crate::games::{self, BadState, IllegalMove, is_permutation};
 use crate::rng::CardRng;
 use crate::shuffle::permutation;
 use crate::spite::{SideRule, builds_on};
@@ -187,21 +187,6 @@ pub struct StateParts {
     pub entry_draws: Vec<Vec<u32>>,
     pub drawn: Vec<u32>,
     pub played: Vec<Vec<u32>>,
-}
-
-/// Whether `cards` holds every card id `0..total` exactly once.
-fn is_permutation<'a>(cards: impl IntoIterator<Item = &'a u16>, total: usize) -> bool {
-    let mut seen = vec![false; total];
-    let mut n = 0;
-    for &c in cards {
-        let c = usize::from(c);
-        if c >= total || seen[c] {
-            return false;
-        }
-        seen[c] = true;
-        n += 1;
-    }
-    n == total
 }
 
 /// `pile` in the order of a permutation drawn from `rng`.
@@ -900,10 +885,10 @@ impl State {
             .flatten()
             .chain(&x.stock)
             .chain(&x.used);
-        if !is_permutation(cards, total) {
+        if !is_permutation(cards.copied(), total) {
             return bad("the piles do not hold every card once");
         }
-        if !x.deck_order.is_empty() && !is_permutation(&x.deck_order, total) {
+        if !x.deck_order.is_empty() && !is_permutation(x.deck_order.iter().copied(), total) {
             return bad("the recorded deck order is not a permutation of the cards");
         }
         if x.hands.iter().any(|h| h.len() > rules.hand_size) {

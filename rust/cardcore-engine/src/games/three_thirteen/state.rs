@@ -3,7 +3,7 @@
 
 use super::{CODE_DRAW_DISCARD, CODE_DRAW_STOCK, DISCARD, DRAW_DISCARD, DRAW_STOCK, ROUNDS, Rules};
 use crate::card;
-use crate::games::{self, BadState, IllegalMove};
+use crate::games::{self, BadState, IllegalMove, is_permutation};
 use crate::meld;
 use crate::rng::CardRng;
 use crate::shuffle::permutation;
@@ -124,21 +124,6 @@ fn code_text(code: i64) -> String {
         CODE_DRAW_DISCARD => "draw-discard".to_owned(),
         c => format!("discard:{c}"),
     }
-}
-
-/// Whether `cards` holds every card id `0..total` exactly once.
-fn is_permutation(cards: impl IntoIterator<Item = u8>, total: usize) -> bool {
-    let mut seen = vec![false; total];
-    let mut n = 0;
-    for c in cards {
-        let c = usize::from(c);
-        if c >= total || seen[c] {
-            return false;
-        }
-        seen[c] = true;
-        n += 1;
-    }
-    n == total
 }
 
 impl State {
