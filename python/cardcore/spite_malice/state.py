@@ -25,6 +25,7 @@ from cardcore import _core
 from cardcore.cards import face_code, is_joker_id, natural_face, parse_card
 from cardcore.errors import IllegalMoveError, OptionError
 from cardcore.games import api
+from cardcore.games.rulebook import RulebookState, rulebook_field
 from cardcore.rng import Rng
 from cardcore.spite_malice.moves import (
     Discard,
@@ -134,17 +135,13 @@ def _plain(x: object) -> bool:
 
 def _field(name: str, doc: str) -> property:
     """A read-only attribute read from the rulebook's state (lists are new copies)."""
-
-    def get(self: State) -> Any:
-        return _core.sm_get(self._s, name)
-
-    return property(get, doc=doc)
+    return rulebook_field(_core.sm_get, name, doc)
 
 
 # --- state --------------------------------------------------------------------------------
 
 
-class State(api.State[Move]):
+class State(RulebookState[Move]):
     """A whole game in progress. Build with ``load_game("spite-malice", ...).new_state(seed)``
     (or :meth:`new`); mutate only with :meth:`apply`.
 
@@ -159,25 +156,16 @@ class State(api.State[Move]):
     Not thread-safe: one State is used by one thread at a time.
     """
 
-    __slots__ = ("_game", "_s", "options")
-    _atomic: ClassVar = ("apply", "clone", "to_json")  # one rulebook call each: no guard
+    __slots__ = ()
+    GAME_MODULE: ClassVar[str] = "cardcore.spite_malice.game"
     options: Options
     _game: SpiteMaliceGame | None
-    _s: _core.State
 
     def __init__(self, options: Options | None = None, seed: int = 0) -> None:
         opts = options if options is not None else Options()
         self.options = opts
         self._game = None
         self._s = _core.sm_new(native_rules(opts), api.check_seed(seed))
-
-    @classmethod
-    def _wrap(cls, options: Options, inner: _core.State, game: SpiteMaliceGame | None) -> State:
-        st = cls.__new__(cls)
-        st.options = options
-        st._game = game
-        st._s = inner
-        return st
 
     # -- construction ----------------------------------------------------------------------
 
@@ -296,10 +284,6 @@ class State(api.State[Move]):
         14, a king 13); tied seats reshuffle their piles from the deck stream until one wins."""
         return _core.sm_choose_first_player(self._s)
 
-    def clone(self) -> State:
-        """An independent copy (RNG state included)."""
-        return State._wrap(self.options, self._s.clone(), self._game)
-
     # -- the rulebook's fields ----------------------------------------------------------------
 
     if TYPE_CHECKING:
@@ -342,24 +326,6 @@ class State(api.State[Move]):
         entry_draws = _field("entry_draws", "Each seat's stock draws at each entry.")
         drawn = _field("drawn", "Each seat's stock draws.")
         played = _field("played", "Per seat, the entry of every re-entered card it played.")
-
-    @property
-    def game(self) -> SpiteMaliceGame:
-        """The game (rules and options) of this state."""
-        game = self._game
-        if game is None:
-            from cardcore.spite_malice.game import game_for
-
-            game = self._game = game_for(self.options)
-        return game
-
-    @property
-    def current_player(self) -> int | None:
-        return self._s.current_player
-
-    @property
-    def is_over(self) -> bool:
-        return self._s.is_over
 
     @property
     def seed(self) -> int:
@@ -496,14 +462,6 @@ class State(api.State[Move]):
 
     # -- protocol ----------------------------------------------------------------------------
 
-    def legal_actions(self) -> list[int]:
-        """The legal action ids, sorted (plays first, then discards; see ``docs/embedding.md``)."""
-        return self._s.legal_actions()
-
-    def returns(self) -> list[float]:
-        """+1 for the winner, -1 for the others; all 0 before the end and after a tie."""
-        return self._s.returns()
-
     def points(self) -> list[int]:
         """Points each seat earned this game (the winner's only; 0 before the end)."""
         return list(self.scores)
@@ -511,12 +469,6 @@ class State(api.State[Move]):
     @property
     def moves(self) -> list[tuple[int, Move]]:
         return self.log
-
-    def resample_hidden(self, seat: int, seed: int) -> State:
-        """See :meth:`cardcore.games.api.State.resample_hidden` and ``docs/embedding.md``."""
-        seat = api.check_seat(seat, self.options.num_players)
-        seed = api.check_seed(seed)
-        return State._wrap(self.options, self._s.resample_hidden(seat, seed), self._game)
 
     # -- views -----------------------------------------------------------------------------
 
@@ -569,9 +521,6 @@ class State(api.State[Move]):
             sides = " | ".join(pile(y) for y in x["sides"][s])
             lines.append(f"seat {s}: P {top}/{len(pay)}  H {pile(x['hands'][s])}  S {sides}")
         return "\n".join(lines)
-
-    def __reduce__(self) -> tuple[Any, tuple[str]]:
-        return (api.state_from_json, (self.to_json(),))
 
     def __repr__(self) -> str:
         return (

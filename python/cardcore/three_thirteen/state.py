@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final, NamedTuple
 from cardcore import _core
 from cardcore.errors import IllegalMoveError
 from cardcore.games import api
+from cardcore.games.rulebook import RulebookState, rulebook_field
 from cardcore.three_thirteen.melds import MeldRules
 from cardcore.three_thirteen.moves import (
     _DISCARDS,
@@ -137,14 +138,10 @@ _CODE_MOVES: Final[tuple[Move, ...]] = (DRAW_DISCARD, DRAW_STOCK, *_DISCARDS)
 
 def _field(name: str) -> property:
     """A read-only attribute read from the rulebook's state."""
-
-    def get(self: State) -> Any:
-        return _core.tt_get(self._s, name)
-
-    return property(get, doc=f"The rulebook's ``{name}``.")
+    return rulebook_field(_core.tt_get, name)
 
 
-class State(api.State[Move]):
+class State(RulebookState[Move]):
     """A whole Three-Thirteen game (11 rounds), mutable, with :meth:`clone`.
 
     Build with ``load_game("three-thirteen", ...).new_state(seed)`` (or ``State(options,
@@ -157,11 +154,10 @@ class State(api.State[Move]):
     used by one thread at a time (the rulebook refuses a second caller while it runs).
     """
 
-    __slots__ = ("_game", "_s", "options")
-    _atomic: ClassVar = ("apply", "clone", "to_json")  # one rulebook call each: no guard
+    __slots__ = ()
+    GAME_MODULE: ClassVar[str] = "cardcore.three_thirteen.game"
     options: Options
     _game: ThreeThirteenGame | None
-    _s: _core.State
 
     def __init__(
         self,
@@ -176,18 +172,6 @@ class State(api.State[Move]):
         self.options = opts
         self._game = None
         self._s = _core.tt_new(native_rules(opts), seed, stacked)
-
-    @classmethod
-    def _wrap(cls, options: Options, inner: _core.State, game: ThreeThirteenGame | None) -> State:
-        st = cls.__new__(cls)
-        st.options = options
-        st._game = game
-        st._s = inner
-        return st
-
-    def clone(self) -> State:
-        """An independent copy (the deck stream included)."""
-        return State._wrap(self.options, self._s.clone(), self._game)
 
     # -- the rulebook's fields ----------------------------------------------------------------
 
@@ -211,16 +195,6 @@ class State(api.State[Move]):
     went_out = _field("went_out")
 
     @property
-    def game(self) -> ThreeThirteenGame:
-        """The game (rules and options) of this state."""
-        game = self._game
-        if game is None:
-            from cardcore.three_thirteen.game import game_for
-
-            game = self._game = game_for(self.options)
-        return game
-
-    @property
     def over(self) -> bool:
         """Whether the game has ended."""
         return self._s.is_over
@@ -229,14 +203,6 @@ class State(api.State[Move]):
     def current(self) -> int:
         """The seat to play (the last seat that played once the game is over)."""
         return _core.tt_current(self._s)
-
-    @property
-    def current_player(self) -> int | None:
-        return self._s.current_player
-
-    @property
-    def is_over(self) -> bool:
-        return self._s.is_over
 
     @property
     def seed(self) -> int:
@@ -297,10 +263,6 @@ class State(api.State[Move]):
         moves: tuple[Move, ...] = _CODE_MOVES
         return [moves[c + 2] for c in _core.tt_legal_codes(self._s)]
 
-    def legal_actions(self) -> list[int]:
-        """The legal action ids, sorted (one per face in the hand when discarding)."""
-        return self._s.legal_actions()
-
     def is_legal(self, move: object) -> bool:
         t = type(move)
         if t is DrawStock:
@@ -354,11 +316,6 @@ class State(api.State[Move]):
 
     # -- protocol ---------------------------------------------------------------------------
 
-    def returns(self) -> list[float]:
-        """+1 for each winning seat, -1 for the others; all 0 before the end and when nobody
-        wins (a shared lowest total under ``tie_rule="all_tied"``)."""
-        return self._s.returns()
-
     def points(self) -> list[int]:
         """Total penalty points so far per seat (lower is better)."""
         return list(self.totals)
@@ -366,12 +323,6 @@ class State(api.State[Move]):
     @property
     def moves(self) -> list[tuple[int, Move]]:
         return [(s, move_from_code(c)) for log in self.parts()["move_log"] for s, c in log]
-
-    def resample_hidden(self, seat: int, seed: int) -> State:
-        """See :meth:`cardcore.games.api.State.resample_hidden` and ``docs/embedding.md``."""
-        seat = api.check_seat(seat, self.num_players)
-        seed = api.check_seed(seed)
-        return State._wrap(self.options, self._s.resample_hidden(seat, seed), self._game)
 
     # -- views ----------------------------------------------------------------------------------
 
@@ -410,9 +361,6 @@ class State(api.State[Move]):
     def stock_top_first(self) -> list[int]:
         """The stock from its top card down (hidden information)."""
         return list(self.stock)[::-1]
-
-    def __reduce__(self) -> tuple[Any, tuple[str]]:
-        return (api.state_from_json, (self.to_json(),))
 
     def __repr__(self) -> str:
         return (
