@@ -1,11 +1,11 @@
 """The native (Rust) engines of the RL adapters, for the games that have one.
 
-Three-Thirteen's rules, deck stream and tensor live natively in
-``cardcore_engine::three_thirteen_batch``, Spite & Malice's in
-``cardcore_engine::spite_episode`` (second copies of the rules: the Python engines are the
-reference, and the tests play both with the same seeds and actions and compare every tensor,
-mask, seat and reward). :class:`~cardcore.rl.VectorEnv` steps many Three-Thirteen games per
-call; the PettingZoo AEC environment steps one game of either (``_core.Episode``).
+``cardcore_engine::three_thirteen_batch`` (many games per call) and
+``cardcore_engine::spite_episode`` step the games' one Rust rulebook each
+(``cardcore_engine::games``), the rules the protocol states play; the tests still play them
+against the protocol with the same seeds and actions and compare every tensor, mask, seat and
+reward. :class:`~cardcore.rl.VectorEnv` and ``gymnasium.make_vec`` step many Three-Thirteen
+games per call; the PettingZoo AEC environment steps one game of either (``_core.Episode``).
 """
 
 from __future__ import annotations
