@@ -175,10 +175,17 @@ def test_a_seat_handed_to_an_ai_stays_the_ais_after_a_restart(tmp_path: Path) ->
             guest.send_json({"type": "join", "room": room["room"], "name": "Bob"})
             assert guest.receive_json()["type"] == "welcome"
             page = Page(ws)
-            page.resume(room["room"], room["token"])
+            # hand Bob's seat over before waiting for a move of ours: Bob may be first to play
+            # (and never plays), so waiting for our turn first could wait forever
+            ws.send_json({"type": "resume", "room": room["room"], "token": room["token"]})
+            assert ws.receive_json()["type"] == "welcome"
             ws.send_json({"type": "hand", "seat": 1})
             st = page.next()
-            while st["seats"][1]["kind"] != "ai":
+            while not (
+                st["seats"][1]["kind"] == "ai"
+                and st["status"] == "playing"
+                and st["table"]["legal"]
+            ):
                 st = page.next()
             page.play(6)
     with server(tmp_path) as client, client.websocket_connect(WS) as ws:
