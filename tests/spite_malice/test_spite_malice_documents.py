@@ -114,3 +114,33 @@ def test_the_untouched_document_reads_back() -> None:
     assert json.loads(st.to_json()) == doc
     for seat in range(OPTS.num_players):
         st.resample_hidden(seat, 7).check_conservation()
+
+
+OBSERVATIONS: dict[str, Callable[[dict[str, Any]], None]] = {
+    "L13 an empty hand": lambda b: b.update(hand=[]),
+    "L13 a hand bigger than a full hand": lambda b: b["hand_sizes"].__setitem__(1, 9),
+    "L13 a pay-off top on an empty pile": lambda b: b["payoff_counts"].__setitem__(1, 0),
+    "L13 counts that do not add up": lambda b: b.update(stock_count=b["stock_count"] + 1),
+}
+
+
+@pytest.mark.parametrize("name", OBSERVATIONS)
+def test_an_impossible_observation_document_is_refused(name: str) -> None:
+    """Issue #31 L13: an observation no game can show is refused before an agent reads it."""
+    game = game_for(OPTS)
+    doc = json.loads(game.new_state(5).observation_json(0))
+    OBSERVATIONS[name](doc["observation"])
+    with pytest.raises(StateFormatError):
+        game.observation_from_json(json.dumps(doc))
+
+
+def test_observations_of_played_games_read_back() -> None:
+    game = game_for(OPTS)
+    st = game.new_state(8)
+    rng = Rng(8)
+    while not st.is_over:
+        for seat in range(OPTS.num_players):
+            o = game.observation_from_json(st.observation_json(seat))
+            assert o.hand == st.observation(seat).hand
+        legal = st.legal_actions()
+        st.apply(legal[rng.below(len(legal))])

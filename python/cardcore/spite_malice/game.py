@@ -242,7 +242,7 @@ class SpiteMaliceGame(api.Game[Move]):
         p = self.num_players
         c = self._codec
         current = b["current_player"]
-        return Observation(
+        obs = Observation(
             seat=seat,
             current=seat if current is None else api.check_seat(current, p),
             hand=tuple(c.decode(b["hand"])),
@@ -261,6 +261,8 @@ class SpiteMaliceGame(api.Game[Move]):
             turn=api.read_int(b["turn"], 1, 1 << 31),
             options=self.rules,
         )
+        _check_observation(obs, self.rules.hand_size, c.size)
+        return obs
 
     # -- the whole state as JSON -------------------------------------------------------------
 
@@ -360,3 +362,19 @@ def _pairs(x: object) -> list[tuple[Any, Any]]:
     if not isinstance(x, list) or not all(isinstance(e, list) and len(e) == 2 for e in x):
         raise StateFormatError("expected a list of [seat, move] pairs")
     return [(e[0], e[1]) for e in x]
+
+
+def _check_observation(o: Observation, hand_size: int, total: int) -> None:
+    """What an observation must hold to be one a game can show (its hand is the size it says,
+    every pile it counts adds up to the deck): :class:`StateFormatError` naming the field."""
+    if len(o.hand) != o.hand_sizes[o.seat] or len(set(o.hand)) != len(o.hand):
+        raise StateFormatError(f"'hand' holds {len(o.hand)} cards, 'hand_sizes' says otherwise")
+    if any(n > hand_size for n in o.hand_sizes):
+        raise StateFormatError(f"'hand_sizes' above the hand size {hand_size}")
+    for s, (top, n) in enumerate(zip(o.payoff_tops, o.payoff_counts, strict=True)):
+        if (top is None) != (n == 0):
+            raise StateFormatError(f"seat {s}'s 'payoff_tops' and 'payoff_counts' disagree")
+    shown = sum(len(x) for sides in o.side_stacks for x in sides) + sum(map(len, o.center))
+    counted = sum(o.hand_sizes) + sum(o.payoff_counts) + o.stock_count + o.used_count
+    if shown + counted != total:
+        raise StateFormatError("the piles an observation counts do not add up to the deck")
