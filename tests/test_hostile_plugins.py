@@ -40,6 +40,15 @@ MODULES = {
             )
         )
         """,
+    "brokenweb_table": "raise ImportError('the table needs a library that is not installed')\n",
+    "brokenweb": """
+        import dataclasses
+        import toy_game
+        from cardcore.games.base import register_game
+        SPEC = register_game(
+            dataclasses.replace(toy_game.SPEC, name="brokenweb", web_table="brokenweb_table:table")
+        )
+        """,
 }
 
 
@@ -107,6 +116,25 @@ def test_a_bad_table_reference_is_dropped_not_fatal(plugins: Path) -> None:
     assert "'nerts'" in r.stdout
     assert "web_table 'no_such_module_anywhere:table' is not module:name" in r.stderr
     assert "play_app 'not a reference' is not module:name" in r.stderr
+
+
+def test_a_table_module_that_fails_to_import_is_dropped_not_fatal(plugins: Path) -> None:
+    """L29: a plugin's web table whose module exists but fails at import stopped `cardcore
+    serve` (web/games._register_tables); now it is a warning and the other games are served."""
+    pytest.importorskip("starlette")
+    script = textwrap.dedent(
+        """
+        from cardcore.web.games import catalog
+        names = sorted(g["name"] for g in catalog()["games"])
+        catalog()  # warned once, not retried
+        print(names)
+        """
+    )
+    r = run(plugins, "brokenweb", "-W", "always", "-c", script)
+    assert r.returncode == 0, r.stderr
+    assert "'nerts'" in r.stdout
+    assert "brokenweb" not in r.stdout
+    assert r.stderr.count("the web table of 'brokenweb'") == 1, r.stderr
 
 
 def test_play_takes_every_record_seed() -> None:

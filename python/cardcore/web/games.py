@@ -13,6 +13,7 @@ import importlib
 import json
 import math
 import re
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final, cast
@@ -52,13 +53,26 @@ TABLES: dict[str, TableMaker] = {}
 ``web_table`` (filled from the registry on use, so a game registered later is added too)."""
 
 
+_BROKEN: set[str] = set()
+"""Games whose web table failed to load (warned once, not retried)."""
+
+
 def _register_tables() -> None:
     for name in registered_games():
         ref = get_game(name).web_table
-        if ref is None or name in TABLES:
+        if ref is None or name in TABLES or name in _BROKEN:
             continue
         module_name, _, attr = ref.partition(":")
-        TABLES[name] = getattr(importlib.import_module(module_name), attr)
+        try:
+            TABLES[name] = getattr(importlib.import_module(module_name), attr)
+        except Exception as e:  # a plugin's broken table must not stop the server
+            warnings.warn(
+                f"cardcore serve: the web table of {name!r} ({ref}) failed to load: "
+                f"{type(e).__name__}: {e}",
+                RuntimeWarning,
+                stacklevel=2,
+            )
+            _BROKEN.add(name)
 
 
 def catalog() -> dict[str, Any]:
