@@ -12,8 +12,8 @@ The runs cover every agent of every game at every table size (Three-Thirteen 2-6
 2-4), jokers, rules options, Spite & Malice and Nerts matches (a Three-Thirteen game is its
 11-round match: `sim --match` refuses it), mixed tables, ``--rotate-seats`` and ``--paired``.
 Runs marked ``slow`` (more games per agent, default-target matches, a default-rules
-Three-Thirteen playthrough) are skipped unless selected: ``pytest tests/test_golden_sim.py -m
-slow`` runs them alone, ``-m "slow or not slow"`` everything.
+Three-Thirteen playthrough) run with the others (CI runs them all, about a minute more);
+``-m "not slow"`` leaves them out of a quick run, ``-m slow`` runs them alone.
 
 Regenerate with ``PYTHONPATH=python python tests/data/make_golden_sim.py`` (the table of runs
 is there; ``--check`` compares and prints timings, ``--only NAME...`` rewrites some). Do it
@@ -42,14 +42,6 @@ def _params(key: str) -> list[Any]:
         pytest.param(e, id=e["name"], marks=[pytest.mark.slow] if e["slow"] else [])
         for e in GOLDEN[key]
     ]
-
-
-@pytest.fixture(autouse=True)
-def _slow_only_when_selected(request: pytest.FixtureRequest) -> None:
-    """A ``slow`` run is skipped unless the marker expression selects it (``-m slow``)."""
-    expr = request.config.option.markexpr or ""
-    if request.node.get_closest_marker("slow") and ("slow" not in expr or "not slow" in expr):
-        pytest.skip("slow golden run (select with -m slow)")
 
 
 def test_the_golden_file_covers_every_agent_and_table_size() -> None:
