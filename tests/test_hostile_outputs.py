@@ -304,6 +304,68 @@ def test_resume_refuses_altered_or_garbage_lines(
     assert (out.read_bytes(), rep.read_bytes()) == before
 
 
+def _swap_scores(line: bytes, fmt: str) -> bytes:
+    """The same record with its two scores swapped: still a valid line of this run."""
+    if fmt == "csv":
+        cells = line.decode().rstrip("\n").split(",")
+        cells[6] = ";".join(reversed(cells[6].split(";")))
+        return (",".join(cells) + "\n").encode()
+    rec = json.loads(line)
+    rec["scores"] = rec["scores"][::-1]
+    return (json.dumps(rec, separators=(",", ":")) + "\n").encode()
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "csv"])
+@pytest.mark.parametrize("target", ["records", "replays"])
+def test_resume_refuses_a_valid_line_changed_by_hand(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fmt: str, target: str
+) -> None:
+    """L1: a line changed by hand into another valid record (a changed score) was kept."""
+    out, rep = tmp_path / f"g.{fmt}", tmp_path / "r.jsonl"
+    args = ["-n", "40", "--chunk-size", "5", "-o", str(out), "--replays", str(rep)]
+    interrupt_after(monkeypatch, 2)
+    assert sim(*args)[0] == 130
+    monkeypatch.undo()
+    path = out if target == "records" else rep
+    lines = path.read_bytes().splitlines(keepends=True)
+    k = 6  # in the second batch
+    if target == "records":
+        lines[k] = _swap_scores(lines[k], fmt)
+    else:
+        rec = json.loads(lines[k])
+        rec["result"] = rec["result"][::-1]
+        lines[k] = (json.dumps(rec, separators=(",", ":")) + "\n").encode()
+    path.write_bytes(b"".join(lines))
+    before = out.read_bytes(), rep.read_bytes()
+    code, msg = sim(*args, "--resume")
+    assert code == 2, msg
+    assert "changed after the run wrote it" in msg
+    assert (out.read_bytes(), rep.read_bytes()) == before
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "csv"])
+def test_resume_plays_again_what_no_checkpoint_covers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fmt: str
+) -> None:
+    """L1: lines past the last checkpoint (a run killed mid-batch, or lines added by hand,
+    even valid ones with another score) are not kept but played again: the same bytes."""
+    full = tmp_path / f"full.{fmt}"
+    assert sim("-n", "40", "-o", str(full))[0] == 0
+    out = tmp_path / f"g.{fmt}"
+    args = ["-n", "40", "--chunk-size", "5", "-o", str(out)]
+    interrupt_after(monkeypatch, 2)
+    assert sim(*args)[0] == 130
+    monkeypatch.undo()
+    header = 1 if fmt == "csv" else 0
+    extra = full.read_bytes().splitlines(keepends=True)[10 + header : 13 + header]
+    out.write_bytes(out.read_bytes() + extra[0] + _swap_scores(extra[1], fmt) + extra[2])
+    plan = Path(plan_path(str(out)))
+    plan.write_text(plan.read_text() + '{"records": 15, "bytes"')  # a half-written checkpoint
+    code, msg = sim(*args, "--resume")
+    assert code == 0, msg
+    assert out.read_bytes() == full.read_bytes()
+
+
 # --- L2: an empty file name -----------------------------------------------------------------
 
 

@@ -4,9 +4,11 @@ records and replays kept in step, resumable only by the same run plan.
 While a run is going, each output ``F`` is written to ``F.partial`` in the same folder and
 renamed to ``F`` when the run ends (finished, interrupted or failed: the records written so far
 are whole). ``F.plan.json`` next to the records file holds the run plan until the run is
-finished; ``--resume`` continues only a run with the same plan, and first cuts the records and
-replays files to the records both hold whole, so an interrupt, a kill or a full disk can never
-leave them out of step. A failure to write (a full disk) is an error: JSON Lines and CSV are
+finished, with a checkpoint (record count, sizes, SHA-256) after each batch
+(:mod:`cardcore.sim.ledger`); ``--resume`` continues only a run with the same plan, and first
+cuts the records and replays files to the last checkpoint both hold unchanged, so an
+interrupt, a kill or a full disk can never leave them out of step, and a record changed by hand
+is refused. A failure to write (a full disk) is an error: JSON Lines and CSV are
 cut back to the last whole batch, a Parquet file that cannot be finished is removed, and nothing
 half-written is renamed into place. One run at a time writes an output: the lock of
 :mod:`cardcore.outfiles` is held on the records and replays from the checks to the end, so a
@@ -40,6 +42,7 @@ from cardcore.outfiles import (
     partial_path,
     write_text,
 )
+from cardcore.sim.ledger import Checkpoint, Ledger, read_plan, verified
 from cardcore.sim.runner import RunPlan
 from cardcore.sim.writers import RecordWriter, open_writer
 
@@ -276,6 +279,14 @@ def _cut(source: str, final: str, size: int) -> None:
         os.fsync(f.fileno())
 
 
+def _kept(cp: Checkpoint | None, header: int) -> tuple[int, int, int]:
+    """Records, records bytes and replays bytes a resumed run keeps: those of checkpoint
+    ``cp`` (none: only a CSV ``header`` of that many bytes)."""
+    if cp is None:
+        return 0, header, 0
+    return cp.records, cp.sizes[0], cp.sizes[1] or 0
+
+
 class RunOutputs:
     """The records (``-o``), replays (``--replays``) and summary (``--summary-json``) of one
     CLI run; see the module docstring. ``columns`` types Parquet records."""
@@ -296,6 +307,8 @@ class RunOutputs:
         self._writer: RecordWriter | None = None
         self._replay_writer: RecordWriter | None = None
         self._locks: list[OutputLock] = []
+        self._ledger: Ledger | None = None
+        self._start = 0
         self._failed: set[str] = set()  # outputs (paths) a write failed on
         self._unclosed: set[str] = set()  # outputs (paths) whose writer failed to close
 
@@ -369,7 +382,7 @@ class RunOutputs:
             return plan.start
         csv_header = self.fmt == "csv"
         rec_lines = _count_lines(rec_src)
-        self._check_plan(plan, rec_lines - (1 if csv_header and rec_lines else 0))
+        checkpoints = self._check_plan(plan, rec_lines - (1 if csv_header and rec_lines else 0))
         header = _line(rec_src, 1)[0] if csv_header and rec_lines else None
         done = rec_lines - (1 if header is not None else 0)
         rep_src = _source(self._path(self.replays))
@@ -396,6 +409,11 @@ class RunOutputs:
             if rep_src is not None:
                 line, rep_end = _line(rep_src, done)
                 _check_replays(str(self.replays), str(self.records), rep_src, plan, done)
+        if checkpoints:
+            names = (str(self.records), str(self.replays))
+            files = (rec_src, rep_src if self.replays not in (None, "-") else None)
+            cp = verified(checkpoints, files, names, header=0 if header is None else 1)
+            done, rec_end, rep_end = _kept(cp, len(header) if header is not None else 0)
         # checks passed: from here on the files change
         rec_path, rep_path = self._path(self.records), self._path(self.replays)
         assert rec_path is not None
@@ -404,19 +422,20 @@ class RunOutputs:
             _cut(rep_src, rep_path, rep_end)
         return plan.start + done
 
-    def _check_plan(self, plan: RunPlan, done: int) -> None:
+    def _check_plan(self, plan: RunPlan, done: int) -> list[Checkpoint]:
+        """Checks the stored plan is ``plan`` and returns its checkpoints."""
         records = self._path(self.records)
         assert records is not None
         path = plan_path(records)
         if not Path(path).exists():
             if done >= plan.games:
-                return  # a finished run keeps no plan; resume_point reports it finished
+                return []  # a finished run keeps no plan; resume_point reports it finished
             raise OptionError(
                 f"{self.records} has no run plan ({path}): it was not written by an "
                 "unfinished `cardcore sim` run, so it cannot be continued; start a new file"
             )
         try:
-            stored = json.loads(Path(path).read_text(encoding="utf-8"))
+            stored, checkpoints = read_plan(path)
         except (OSError, ValueError) as e:
             raise OptionError(f"cannot read the run plan {path}: {e}") from None
         if not isinstance(stored, dict) or stored.get("format") != PLAN_FORMAT:
@@ -433,6 +452,7 @@ class RunOutputs:
                 + "; ".join(diffs)
                 + "); run the same command again, or start a new file"
             )
+        return checkpoints
 
     # --- writing ------------------------------------------------------------------------
 
@@ -440,14 +460,22 @@ class RunOutputs:
         """Opens the writers (``append``: after the records a resumed run kept) and stores
         the plan while the run is unfinished."""
         self._appending = append
+        self._start = plan.start
+        plan_file = None
         if self.resumable:
             assert self.records is not None
-            plan_text = json.dumps(plan_record(plan, self.fmt)) + "\n"
-            write_text(plan_path(self._out(self.records).path), plan_text)
+            plan_file = plan_path(self._out(self.records).path)
+            write_text(plan_file, json.dumps(plan_record(plan, self.fmt)) + "\n")
         self._writer = open_writer(
             self._target(self.records), self.fmt, append=append, columns=self.columns
         )
         self._replay_writer = open_writer(self._target(self.replays), "jsonl", append=append)
+        records = self._target(self.records)
+        if plan_file is not None and records is not None and self.fmt != "parquet":
+            direct = self.replays in (None, "-") or self._out(str(self.replays)).direct
+            replays = None if direct else self._target(self.replays)
+            self._ledger = Ledger(plan_file, (records, replays))
+            self._ledger.advance(plan.start)
 
     def _target(self, name: str | None) -> str | None:
         """What a writer opens for output ``name``: its temporary file unless written in
@@ -469,6 +497,8 @@ class RunOutputs:
                     self._writer.write(records)
                 if self._replay_writer is not None and replays:
                     self._replay_writer.write(replays)
+                if self._ledger is not None:
+                    self._ledger.advance(self._start + self.written + len(records))
             except OSError:
                 self._failed.update(self._files())
                 self._close_writers(note=False)  # the files are cut back below
