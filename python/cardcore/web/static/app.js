@@ -9,6 +9,9 @@
 import threeThirteen from "./games/three-thirteen.js";
 import spiteMalice from "./games/spite-malice.js";
 import nerts from "./games/nerts.js";
+import { buzz, land, snapshot, sound } from "./feel.js";
+import { avatarSvg } from "./backs.js";
+import { announce, changeSettings, loadSettings, profileContent, settings, showChallenges } from "./profile.js";
 
 const GAMES = { "three-thirteen": threeThirteen, "spite-malice": spiteMalice, nerts };
 const POSITIONS = {
@@ -34,6 +37,7 @@ const ui = {
   sheetSeen: "",
   leaving: false,
   retry: 0,
+  version: 0, // views received (a new one animates its moves)
 };
 window.cardcore = ui; // for tests and the curious (ui.render draws ui.msg again)
 
@@ -90,6 +94,18 @@ async function showLobby() {
   choice.onchange = lobbyGameChanged;
   $("f-players").onchange = lobbySeats;
   lobbyGameChanged();
+  const titles = Object.fromEntries(cat.games.map((g) => [g.name, g.title]));
+  showChallenges($("challenges"), titles, playDaily);
+}
+
+/** A challenge's Play button: today's deal of `game` with the lobby's other choices. */
+function playDaily(game) {
+  const radio = document.querySelector(`input[name=game][value="${CSS.escape(game)}"]`);
+  if (!radio) return;
+  radio.checked = true;
+  lobbyGameChanged();
+  $("f-daily").checked = true;
+  $("lobby-form").requestSubmit();
 }
 
 function lobbyGame() {
@@ -245,7 +261,9 @@ function receive(msg) {
     if (msg.type === "state") ui.msg = msg;
     else if (ui.msg) applyOps(ui.msg, msg.ops);
     else return;
+    ui.version += 1;
     render();
+    announce(ui.msg.room, ui.msg.earned || ui.msg.table?.earned);
   } else if (msg.type === "error") {
     if (msg.seq !== undefined) ui.sent.delete(msg.seq);
     if (/token does not belong|no such room/.test(msg.message)) {
@@ -256,6 +274,8 @@ function receive(msg) {
       return;
     }
     toast(msg.message);
+    sound("error");
+    buzz(60);
     ui.selected = null;
     if (ui.msg) render();
   }
@@ -305,12 +325,18 @@ function render() {
   const table = $("table");
   if (msg.table) {
     const ctx = { me: msg.seat, n: msg.seats.length, name: seatName, around: around(msg.seats.length, msg.seat), h, ui };
+    const before = snapshot(table);
     game.render(table, msg.table, ctx);
     decorate(table, msg.table);
+    table.querySelector(".seat-box.me .who")?.prepend(avatarSvg(settings.avatar));
+    land(table, msg, before, ui.version);
     if (msg.host && msg.status === "playing" && !game.realtime) handButtons(table, msg);
   } else table.replaceChildren();
   renderStatus(msg, game);
   renderSheet(msg);
+  const end = msg.status === "over" ? `${msg.room}:${ui.version}:${JSON.stringify(msg.result)}` : null;
+  if (end && !ui.overKey?.startsWith(`${msg.room}:`)) sound(msg.result?.winner === msg.seat ? "win" : "lose");
+  ui.overKey = end;
 }
 
 /** The host's "AI plays" button on each friend's seat: an AI takes that seat for good. */
@@ -437,6 +463,15 @@ function showSheet(auto) {
   const dlg = $("dlg-sheet");
   dlg.dataset.auto = auto ? "1" : "0";
   $("sheet-next").textContent = over ? "New game" : "Continue";
+  // game over: the host (or anyone, as the server allows) asks for the same table again
+  $("sheet-rematch").hidden = !over;
+  $("sheet-rematch").onclick = () => {
+    if (send({ type: "rematch" })) {
+      dlg.dataset.auto = "0";
+      dlg.close();
+      $("status").textContent = "Rematch asked: the same table, a new deal…";
+    }
+  };
   $("sheet-next").onclick = () => {
     dlg.close(); // closing continues (sheetClosed)
     if (over) location.hash = "";
@@ -621,19 +656,12 @@ async function openProfile() {
     return toast(`The profile could not be read: ${e.message || e}`);
   }
   if (!r.enabled) {
-    body.replaceChildren(h("p", { text: "This server keeps no profile." }));
+    // no profile on this server: the looks are still chosen (kept in this browser)
+    body.replaceChildren(h("p", { text: "This server keeps no profile: your choices are kept in this browser." }), ...profileContent({ player: name }, ui.catalog));
   } else {
-    body.replaceChildren(
-      h("h2", { text: "Profile: " + r.player }),
-      h("table", { class: "sheet" },
-        h("thead", {}, h("tr", {}, ...["Game", "AI", "Played", "Won", "Best"].map((x) => h("th", { text: x })))),
-        h("tbody", {}, ...r.stats.map((s) => h("tr", {}, ...[s.game, s.level, s.played, s.won, s.best].map((x) => h("td", { text: x })))))),
-      h("p", { text: "Daily streaks: " + Object.entries(r.streaks).map(([g, n]) => `${g} ${n}`).join(" · ") }),
-      h("h3", { text: "Leaderboard (this computer)" }),
-      h("ol", {}, ...r.leaderboard.map((p) => h("li", { text: `${p.player}: ${p.won} won of ${p.played}` }))),
-    );
+    body.replaceChildren(...profileContent(r, ui.catalog));
   }
-  $("dlg-profile").showModal();
+  if (!$("dlg-profile").open) $("dlg-profile").showModal();
 }
 
 /** The invite link of room `room`. A page opened on this computer's loopback address gives
@@ -656,6 +684,7 @@ function init() {
   $("lobby-form").addEventListener("submit", createRoom);
   $("btn-help").onclick = openHelp;
   $("btn-profile").onclick = openProfile;
+  $("btn-mute").onclick = () => changeSettings({ mute: !settings.mute });
   $("btn-sheet").onclick = () => showSheet(false);
   $("btn-invite").onclick = copyInvite;
   $("retry").onclick = loadCatalog;
@@ -673,6 +702,7 @@ function init() {
   window.addEventListener("pointercancel", onPointerCancel);
   window.addEventListener("keydown", onKey);
   window.addEventListener("hashchange", route);
+  loadSettings({ h, toast, name: () => store.get("name") || "You", redraw: () => { if (ui.msg) render(); } });
   loadCatalog();
 }
 

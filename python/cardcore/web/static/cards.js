@@ -3,6 +3,8 @@
 // sharp at phone and desktop sizes. This file is the one place the page does card arithmetic:
 // the games' views call faceOf, rankOf, suitOf, isJoker and isRed, never `% 13` themselves.
 
+import { BACKS } from "./backs.js";
+
 export const SUITS = ["♣", "♦", "♥", "♠"];
 export const SUIT_NAMES = ["clubs", "diamonds", "hearts", "spades"];
 const RANKS = ["", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
@@ -36,6 +38,9 @@ export function spoken(f) {
 
 const NS = "http://www.w3.org/2000/svg";
 
+/** The player's card look (settings): the back design's id and large-print faces. */
+export const look = { back: "classic", large: false };
+
 function el(name, attrs, text) {
   const e = document.createElementNS(NS, name);
   for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
@@ -49,11 +54,9 @@ export function cardSvg(f, opts = {}) {
   if (opts.back || f === null || f === undefined) {
     svg.classList.add("back");
     svg.setAttribute("aria-label", "face-down card");
-    svg.append(
-      el("rect", { x: 1.5, y: 1.5, width: 97, height: 137, rx: 9, class: "edge" }),
-      el("rect", { x: 9, y: 9, width: 82, height: 122, rx: 5, class: "pattern" }),
-      el("path", { d: "M50 30 L72 70 L50 110 L28 70 Z", class: "diamond" }),
-    );
+    const back = BACKS[look.back] ? look.back : "classic";
+    svg.dataset.back = back;
+    svg.append(el("rect", { x: 1.5, y: 1.5, width: 97, height: 137, rx: 9, class: "edge" }), ...BACKS[back].draw());
     return svg;
   }
   const red = isRed(f);
@@ -66,6 +69,14 @@ export function cardSvg(f, opts = {}) {
       el("text", { x: 10, y: 30, class: "idx" }, "J"),
       el("text", { x: 10, y: 54, class: "idx" }, "K"),
       el("text", { x: 50, y: 95, class: "pip", "text-anchor": "middle" }, "★"),
+    );
+  } else if (look.large) {
+    // large print: a big index down the left edge (what a fanned or overlapped card shows)
+    const r = RANKS[rankOf(f)];
+    svg.classList.add("large");
+    svg.append(
+      el("text", { x: 5, y: 50, class: "idx" + (r.length > 1 ? " wide" : "") }, r),
+      el("text", { x: 6, y: 98, class: "idx-suit" }, SUITS[suitOf(f)]),
     );
   } else {
     const r = RANKS[rankOf(f)];

@@ -1,0 +1,260 @@
+// The player's side of the page (issue 35): settings (table theme, card back, avatar, large
+// print, sound), the profile panel (level, achievements, quests, collections, stats, the
+// leaderboard), today's challenges in the lobby and a toast for each thing earned.
+//
+// Settings live in the server's profile (GET /api/profile, POST /api/profile/settings) and, so
+// the page looks right before the server answers, in this browser's localStorage too.
+
+import { AVATARS, BACKS, avatarSvg } from "./backs.js";
+import { cardSvg, look } from "./cards.js";
+import { buzz, feel, sound } from "./feel.js";
+
+export const THEMES = { felt: "Green felt", ocean: "Ocean dots", wine: "Wine diamonds", slate: "Slate pinstripe", sunset: "Sunset weave", midnight: "Midnight stars" };
+const DEFAULTS = { theme: "felt", card_back: "classic", avatar: "fox", large_print: false, mute: false };
+
+export const settings = { ...DEFAULTS };
+let page = null; // {h, toast, redraw, name()} from app.js
+
+function local() {
+  try { return JSON.parse(localStorage.getItem("cardcore.settings") || "{}") || {}; } catch { return {}; }
+}
+
+/** Shows `s` on the page: theme, card look, sound switch, avatar. */
+export function applySettings(s) {
+  Object.assign(settings, s);
+  if (settings.theme && settings.theme !== "felt") document.body.dataset.theme = settings.theme;
+  else delete document.body.dataset.theme;
+  look.back = settings.card_back;
+  look.large = Boolean(settings.large_print);
+  feel.settings.mute = Boolean(settings.mute);
+  const mute = document.getElementById("btn-mute");
+  if (mute) {
+    mute.setAttribute("aria-pressed", String(!settings.mute));
+    mute.textContent = settings.mute ? "Sound off" : "Sound on";
+  }
+  try { localStorage.setItem("cardcore.settings", JSON.stringify(settings)); } catch { /* private mode */ }
+  page?.redraw();
+}
+
+/** The settings kept in this browser (at once), then the profile's (when the server has them). */
+export async function loadSettings(p) {
+  page = p;
+  applySettings({ ...DEFAULTS, ...local() });
+  const r = await readProfile();
+  if (r?.settings) applySettings(r.settings);
+}
+
+async function readProfile() {
+  try {
+    const answer = await fetch("/api/profile?name=" + encodeURIComponent(page.name()));
+    const r = await answer.json();
+    return answer.ok ? r : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Changes settings: shown at once, kept in the profile; a refusal (a locked item) undoes it. */
+export async function changeSettings(partial) {
+  const before = { ...settings };
+  applySettings(partial);
+  let answer;
+  try {
+    answer = await fetch("/api/profile/settings", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ name: page.name(), ...partial }),
+    });
+  } catch {
+    return; // offline: kept in this browser
+  }
+  if (answer.status === 404) return; // a server without settings: kept in this browser
+  const r = await answer.json().catch(() => ({}));
+  if (!answer.ok) {
+    applySettings(before);
+    page.toast(r.error || `The settings were not saved (${answer.status}).`);
+  } else if (r.settings || r.theme) applySettings(r.settings || r);
+}
+
+// ---- earned: a toast for each achievement, level, quest or challenge -------------------------
+
+const announced = new Set();
+const queue = [];
+let showing = false;
+
+/** Toasts each item of `earned` ([{kind, id, name}]) once per room. */
+export function announce(room, earned) {
+  for (const e of earned || []) {
+    const key = `${room}:${e.kind}:${e.id}:${e.level ?? ""}`;
+    if (announced.has(key)) continue;
+    announced.add(key);
+    queue.push(e);
+  }
+  if (!showing) next();
+}
+
+const KIND = { achievement: "Achievement", level: "Level up", quest: "Quest done", challenge: "Daily challenge met", unlock: "Unlocked" };
+
+function next() {
+  const e = queue.shift();
+  const t = document.getElementById("earned");
+  if (!e) {
+    showing = false;
+    t.hidden = true;
+    return;
+  }
+  showing = true;
+  t.replaceChildren(
+    page.h("span", { class: "earned-kind", text: (KIND[e.kind] || "Earned") + (e.kind === "level" && e.level ? ` ${e.level}` : "") }),
+    page.h("span", { class: "earned-name", text: e.name || e.id }),
+  );
+  t.dataset.kind = e.kind;
+  t.hidden = false;
+  sound("earn");
+  buzz([30, 50, 30]);
+  setTimeout(next, 3000);
+}
+
+// ---- lobby: today's challenges ---------------------------------------------------------------
+
+/** Fills `box` with today's challenges: objective, met / missed / open, streak, a Play button. */
+export async function showChallenges(box, titles, playDaily) {
+  let list;
+  try {
+    const answer = await fetch("/api/daily?name=" + encodeURIComponent(page.name()));
+    if (!answer.ok) throw new Error(String(answer.status));
+    const r = await answer.json();
+    list = Array.isArray(r) ? r : r.challenges || r.daily || [];
+  } catch {
+    box.hidden = true;
+    return;
+  }
+  const { h } = page;
+  box.replaceChildren(
+    h("h2", { text: "Today's challenges" }),
+    h("ul", { class: "challenges" }, ...list.map((c) => {
+      const state = c.met === true ? "met" : c.met === false && c.played !== false ? "missed" : "open";
+      const label = { met: "Met ✓", missed: "Missed", open: "Not played yet" }[state];
+      const play = h("button", { type: "button", class: "play-daily", text: state === "open" ? "Play" : "Play again" });
+      play.onclick = () => playDaily(c.game);
+      return h("li", { class: `challenge ${state}`, "data-game": c.game },
+        h("div", { class: "ch-head" },
+          h("strong", { text: titles[c.game] || c.game }),
+          h("span", { class: `ch-state ${state}`, text: label }),
+          c.streak ? h("span", { class: "ch-streak", text: `streak ${c.streak}` }) : null),
+        h("div", { class: "ch-objective", text: c.objective || c.text || "" }),
+        play);
+    })),
+  );
+  box.hidden = !list.length;
+}
+
+// ---- the profile panel -----------------------------------------------------------------------
+
+function bar(h, progress, goal) {
+  const p = goal ? Math.min(1, progress / goal) : 0;
+  return h("span", { class: "meter", role: "meter", "aria-valuenow": progress, "aria-valuemax": goal, title: `${progress} / ${goal}` },
+    h("span", { class: "meter-fill", style: `width:${(p * 100).toFixed(0)}%` }));
+}
+
+/** The collections the server lists (with what is unlocked), or all of this page's designs. */
+function collections(r) {
+  const all = (reg, names) => Object.keys(reg).map((id) => ({ id, name: names(id), unlocked: true }));
+  const c = r.collections || {};
+  return {
+    themes: c.themes || all(THEMES, (id) => THEMES[id]),
+    card_backs: c.card_backs || all(BACKS, (id) => BACKS[id].name),
+    avatars: c.avatars || all(AVATARS, (id) => AVATARS[id].name),
+  };
+}
+
+function picker(h, items, key, draw) {
+  return h("div", { class: "picker", "data-setting": key }, ...items.map((it) => {
+    const chosen = settings[key] === it.id;
+    const b = h("button", {
+      type: "button", class: "pick" + (chosen ? " chosen" : "") + (it.unlocked === false ? " locked" : ""),
+      "data-id": it.id, "aria-pressed": String(chosen), disabled: it.unlocked === false,
+      title: it.unlocked === false ? `Locked: ${it.how || "play on to unlock it"}` : it.name,
+    }, draw(it.id), h("span", { class: "pick-name", text: it.name }), it.unlocked === false ? h("span", { class: "pick-how", text: "🔒 " + (it.how || "locked") }) : null);
+    b.onclick = async () => {
+      await changeSettings({ [key]: it.id });
+      for (const x of b.parentElement.children) {
+        x.classList.toggle("chosen", x === b && settings[key] === it.id);
+        x.setAttribute("aria-pressed", String(x.classList.contains("chosen")));
+      }
+    };
+    return b;
+  }));
+}
+
+function check(h, key, text) {
+  const box = h("input", { type: "checkbox", id: "set-" + key, checked: key === "mute" ? !settings.mute : Boolean(settings[key]) });
+  box.onchange = () => changeSettings({ [key]: key === "mute" ? !box.checked : box.checked });
+  return h("label", { class: "check" }, box, " " + text);
+}
+
+/** The profile panel's content for profile answer `r`. */
+export function profileContent(r, catalog) {
+  const { h } = page;
+  const lv = r.level || null;
+  const head = h("div", { class: "prof-head" }, avatarSvg(settings.avatar),
+    h("div", {},
+      h("h2", { text: r.player }),
+      lv ? h("div", { class: "level" }, h("strong", { text: `Level ${lv.level}` }), " ", bar(h, lv.xp, lv.next), h("span", { class: "note", text: ` ${lv.xp} / ${lv.next} XP` })) : null));
+  const ach = (r.achievements || []).map((a) => h("li", { class: "ach" + (a.earned_at ? " earned" : "") },
+    h("div", { class: "ach-name" }, h("strong", { text: (a.earned_at ? "★ " : "") + a.name })),
+    h("div", { class: "note", text: a.text }),
+    a.earned_at ? h("div", { class: "note", text: "earned " + String(a.earned_at).slice(0, 10) }) : h("div", {}, bar(h, a.progress, a.goal), h("span", { class: "note", text: ` ${a.progress} / ${a.goal}` }))));
+  const quests = (r.quests || []).map((q) => h("li", { class: "quest" + (q.done ? " done" : "") },
+    h("strong", { text: (q.done ? "✓ " : "") + q.name }), h("span", { class: "note", text: " " + q.text + " " }),
+    bar(h, q.progress, q.goal), h("span", { class: "note", text: ` ${q.progress} / ${q.goal}` })));
+  const c = collections(r);
+  const mini = (id) => { const saved = look.back; look.back = id; const s = cardSvg(null, { back: true }); look.back = saved; return s; };
+  const progress = h("section", { class: "prof-col" },
+    ach.length ? h("h3", { text: "Achievements" }) : null, ach.length ? h("ul", { class: "achievements" }, ...ach) : null,
+    quests.length ? h("h3", { text: "Quests" }) : null, quests.length ? h("ul", { class: "quests" }, ...quests) : null,
+    h("h3", { text: "Games" }),
+    h("table", { class: "sheet" },
+      h("thead", {}, h("tr", {}, ...["Game", "AI", "Played", "Won", "Best"].map((x) => h("th", { text: x })))),
+      h("tbody", {}, ...(r.stats || []).map((s) => h("tr", {}, ...[s.game, s.level, s.played, s.won, s.best].map((x) => h("td", { text: x })))))),
+    r.streaks ? h("p", { class: "note", text: "Daily streaks: " + Object.entries(r.streaks).map(([g, n]) => `${g} ${n}`).join(" · ") }) : null);
+  const colls = h("section", { class: "prof-col collections" },
+    h("h3", { text: "Table theme" }), picker(h, c.themes, "theme", (id) => h("span", { class: "theme-swatch", "data-theme": id })),
+    h("h3", { text: "Card back" }), picker(h, c.card_backs, "card_back", mini),
+    h("h3", { text: "Avatar" }), picker(h, c.avatars, "avatar", avatarSvg),
+    h("h3", { text: "Options" }),
+    h("div", { class: "row" }, check(h, "large_print", "Large-print cards"), check(h, "mute", "Sound effects")));
+  const board = h("section", { class: "prof-col board" }, h("h3", { text: "Leaderboard" }));
+  leaderboard(board, catalog, r);
+  return [head, h("div", { class: "prof-grid" }, progress, colls), board];
+}
+
+/** The leaderboard of one game: local players and the AI levels, ranked (GET /api/leaderboard). */
+async function leaderboard(box, catalog, r) {
+  const { h } = page;
+  const games = catalog?.games || [];
+  const pick = h("select", { "aria-label": "game" }, ...games.map((g) => h("option", { value: g.name, text: g.title })));
+  pick.value = localStorage.getItem("cardcore.game") || games[0]?.name;
+  const list = h("div", {});
+  box.append(h("label", {}, "Game ", pick), list);
+  const fill = async () => {
+    let rows;
+    try {
+      const answer = await fetch("/api/leaderboard?game=" + encodeURIComponent(pick.value));
+      if (!answer.ok) throw new Error(String(answer.status));
+      const d = await answer.json();
+      rows = Array.isArray(d) ? d : d.rows || d.leaderboard || [];
+    } catch {
+      rows = (r.leaderboard || []).map((p) => ({ ...p, kind: "player" }));
+    }
+    list.replaceChildren(h("table", { class: "sheet leaders" },
+      h("thead", {}, h("tr", {}, ...["#", "Player", "Played", "Won", "Rate"].map((x) => h("th", { text: x })))),
+      h("tbody", {}, ...rows.map((p, i) => h("tr", { class: p.kind === "ai" ? "ai" : p.player === page.name() ? "me" : "" },
+        h("td", { text: p.rank ?? i + 1 }),
+        h("td", { text: p.kind === "ai" ? `AI ${p.level ?? p.player}` : p.player + (p.level ? ` (vs ${p.level})` : "") }),
+        h("td", { text: p.played ?? "" }), h("td", { text: p.won ?? "" }),
+        h("td", { text: p.rating ?? (p.played ? `${Math.round((100 * p.won) / p.played)}%` : "") }))))));
+  };
+  pick.onchange = fill;
+  await fill();
+}
