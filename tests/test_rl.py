@@ -510,3 +510,32 @@ def test_aec_state_assigned_plays_on_through_the_protocol() -> None:
         pz.env("three-thirteen", engine="fast")
     assert pz.env("spite-malice").engine == "rust"
     assert pz.env("spite-malice", engine="protocol").engine == "protocol"
+
+
+def test_nerts_tick_in_one_call_is_the_protocol_calls() -> None:
+    """A tick runs in one Rust call (``NertsState._tick``): the same table, log, failures and
+    JSON as the protocol's submits and ``advance_to`` in the same order, and its JSON reads
+    back."""
+    env = pz.env("nerts", players=3, tick_ms=40)
+    obs, _ = env.reset(seed=11)
+    twin = env.game.new_state(env.game_state.seed)
+    rng = Rng(11)
+    for _ in range(400):
+        actions = {a: _random_masked(obs[a], rng) for a in reversed(env.agents)}
+        t = twin.now
+        for agent, action in actions.items():
+            seat = env.possible_agents.index(agent)
+            if action != env.wait and not twin.pending(seat):
+                twin.submit(seat, action, t)
+        seen = len(twin.events)
+        twin.advance_to(t + 40)
+        failed = {s for _, s, _, status in twin.events[seen:] if s >= 0 and status != "ok"}
+        obs, _, _, _, infos = env.step(actions)
+        assert {env.possible_agents.index(a) for a, i in infos.items() if i["failed"]} == failed
+        if not env.agents:
+            break
+    st = env.game_state
+    assert st.to_json() == twin.to_json()
+    assert st.events == twin.events
+    again = env.game.state_from_json(st.to_json())
+    assert again.to_json() == st.to_json()

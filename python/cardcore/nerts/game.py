@@ -252,10 +252,20 @@ class NertsGame(api.Game[Action]):
     # -- the whole state as JSON -------------------------------------------------------------
 
     def _state_body(self, state: NertsState) -> dict[str, Any]:
+        ops: list[list[Any]] = []
+        for op in state._ops:
+            if op[0] == "tick":  # NertsState._tick: its submits, then the advance
+                _, now, moves, t_ms = op
+                ops.extend(
+                    ["submit", s, self.move_text(self.action_to_move(a)), now] for s, a in moves
+                )
+                ops.append(["advance", t_ms])
+            else:
+                ops.append(list(op))
         return {
             "seed": state.seed,
             "agents": list(state.agents),
-            "ops": [list(op) for op in state._ops],
+            "ops": ops,
             "table": self._snapshot(state),
         }
 
@@ -474,6 +484,20 @@ class NertsState(api.RealtimeState[Action]):
                 s.step()
                 watch()
         s.advance_to(t_ms)
+
+    def _tick(
+        self, moves: list[tuple[int, int]], t_ms: int
+    ) -> tuple[bytearray, bytearray, list[bool]]:
+        """One tick of the Parallel environment in one Rust call: ``moves`` (``(seat, action
+        id)``, ids checked by the caller) submitted now in that order (a seat with a move
+        scheduled is skipped), the clock run to ``t_ms`` (at or after now); returns every
+        seat's tensor and mask (``_core.nerts_tick``) and per seat whether a move of its
+        failed. Recorded as the submits and the advance it stands for."""
+        now = self._s.now
+        obs, masks, submitted, failed = _core.nerts_tick(self._s, moves, t_ms)
+        done = [m for m, ok in zip(moves, submitted, strict=True) if ok]
+        self._ops.append(["tick", now, done, t_ms])
+        return obs, masks, failed
 
     def step(self) -> bool:
         done = self._s.step()

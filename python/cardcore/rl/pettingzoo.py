@@ -30,8 +30,10 @@ except ModuleNotFoundError as e:
         name=e.name,
     ) from e
 
+from cardcore import _core
 from cardcore.errors import IllegalMoveError, OptionError
 from cardcore.games.api import Game, action_id
+from cardcore.nerts.game import NertsState
 from cardcore.rl.common import (
     OBS_HIGH,
     Seeds,
@@ -393,9 +395,23 @@ class TickEnv(_Seats, ParallelEnv):  # type: ignore[misc]
     def reset(
         self, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
-        self.game_state = self.game.new_state(self._seeds.next(seed))
+        self.game_state = st = self.game.new_state(self._seeds.next(seed))
         self.agents = list(self.possible_agents)
-        return self._observe_all(), {a: {} for a in self.agents}
+        if isinstance(st, NertsState):
+            obs = self._views(*_core.nerts_views(st._s))
+        else:
+            obs = self._observe_all()
+        return obs, {a: {} for a in self.agents}
+
+    def _views(self, obs: bytearray, masks: bytearray) -> dict[str, Any]:
+        """The agents' observations from the rulebook's rows (``_core.nerts_views``)."""
+        p = self.game.num_players
+        tensors = np.frombuffer(obs, np.float32).reshape(p, -1)
+        mask = np.frombuffer(masks, np.int8).reshape(p, -1)
+        seat = self._seat
+        return {
+            a: {"observation": tensors[seat[a]], "action_mask": mask[seat[a]]} for a in self.agents
+        }
 
     def state(self) -> NDArray[np.float32]:
         """PettingZoo's global state: every seat's observation tensor, seat 0 first (every
@@ -426,6 +442,7 @@ class TickEnv(_Seats, ParallelEnv):  # type: ignore[misc]
         if not isinstance(actions, Mapping):
             raise OptionError(f"actions must map agents to action ids, not {actions!r}")
         moves = []  # every action checked before any is submitted: a bad one changes nothing
+        wait = self.wait
         for agent, action in actions.items():
             seat = self._seat.get(agent)
             if seat is None:
@@ -433,18 +450,27 @@ class TickEnv(_Seats, ParallelEnv):  # type: ignore[misc]
             index = None if action is None else action_id(action)
             if action is not None and index is None:
                 raise IllegalMoveError(f"an action id is an int, not {action!r}")
-            if index is None or index == self.wait or st.pending(seat):
+            if index is None or index == wait:
                 continue
-            st.game.action_to_move(index)  # raises for an id outside the game
+            if not 0 <= index < wait:
+                if st.pending(seat):
+                    continue
+                st.game.action_to_move(index)  # raises for an id outside the game
             moves.append((seat, index))
-        for seat, index in moves:
-            st.submit(seat, index, t)
-        seen = len(st.events)
-        st.advance_to(t + self.tick_ms)
-        tick = st.events[seen:]  # read again: the log grows when read
-        failed = {seat for _, seat, _, status in tick if seat >= 0 and status != "ok"}
         agents = self.agents
-        obs = self._observe_all()
+        if isinstance(st, NertsState):  # one call: submits, the clock, tensors and masks
+            obs_rows, mask_rows, failed_seats = st._tick(moves, t + self.tick_ms)
+            failed = {s for s, f in enumerate(failed_seats) if f}
+            obs = self._views(obs_rows, mask_rows)
+        else:
+            for seat, index in moves:
+                if not st.pending(seat):
+                    st.submit(seat, index, t)
+            seen = len(st.events)
+            st.advance_to(t + self.tick_ms)
+            tick = st.events[seen:]  # read again: the log grows when read
+            failed = {seat for _, seat, _, status in tick if seat >= 0 and status != "ok"}
+            obs = self._observe_all()
         over = st.is_over
         returns = st.returns()
         rewards = {a: returns[self._seat[a]] if over else 0.0 for a in agents}

@@ -48,7 +48,7 @@ mod _core {
     use crate::nerts_state::{
         nerts_agents, nerts_decks, nerts_inputs, nerts_is_legal, nerts_legal_codes, nerts_log,
         nerts_log_len, nerts_new, nerts_next_event, nerts_observation, nerts_parts, nerts_result,
-        nerts_set_decide, nerts_submit_code,
+        nerts_set_decide, nerts_submit_code, nerts_tick, nerts_views,
     };
     #[pymodule_export]
     use crate::random::{Rng, derive_seed, permutations};

@@ -2,9 +2,10 @@
 //! the observation, the table field by field, the event log, the inputs and the decks, for
 //! `cardcore.nerts`); the rules are `cardcore_engine::games::nerts`.
 
+use cardcore_engine::games::RealtimeState as _;
 use cardcore_engine::games::nerts::{self, Round, State as Rulebook};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyTuple};
+use pyo3::types::{PyByteArray, PyDict, PyTuple};
 
 use crate::errors::{option_error, py_err};
 use crate::nerts_round::{AgentDict, OptionsDict, agent, options};
@@ -308,4 +309,92 @@ pub fn nerts_result(
 ) -> (Option<&'static str>, Option<usize>, Vec<i32>) {
     let r = &rulebook(&state).round;
     (r.end, r.caller, r.scores())
+}
+
+/// Every seat's observation tensor (native-endian float32 bytes, `num_players` rows of
+/// `observation_size`) and action mask (`num_players` rows of `num_actions + 1` 0/1 bytes,
+/// the last column "wait", always 1; a seat with a move scheduled may only wait).
+fn views<'py>(
+    py: Python<'py>,
+    st: &Rulebook,
+) -> PyResult<(Bound<'py, PyByteArray>, Bound<'py, PyByteArray>)> {
+    let (p, size, a) = (st.num_players(), st.observation_size(), st.num_actions());
+    let mut out = vec![0.0f32; p * size];
+    for (seat, row) in out.chunks_exact_mut(size).enumerate() {
+        st.write_observation(seat, row);
+    }
+    let obs = crate::rl::bytes_of(py, &out, f32::to_ne_bytes)?;
+    let masks = PyByteArray::new_with(py, p * (a + 1), |m| {
+        for (seat, row) in m.chunks_exact_mut(a + 1).enumerate() {
+            if st.is_pending(seat) {
+                row.fill(0);
+            } else {
+                st.write_mask(seat, &mut row[..a]);
+            }
+            row[a] = 1;
+        }
+        Ok(())
+    })?;
+    Ok((obs, masks))
+}
+
+/// Every seat's observation tensor and action mask (see `nerts_tick`).
+#[pyfunction]
+pub fn nerts_views<'py>(
+    py: Python<'py>,
+    state: PyRef<'_, RealtimeState>,
+) -> PyResult<(Bound<'py, PyByteArray>, Bound<'py, PyByteArray>)> {
+    views(py, rulebook(&state))
+}
+
+/// A row of `nerts_tick`: the tensors, the masks, per move whether it was submitted, per
+/// seat whether a move of its failed.
+type Tick<'py> = (
+    Bound<'py, PyByteArray>,
+    Bound<'py, PyByteArray>,
+    Vec<bool>,
+    Vec<bool>,
+);
+
+/// One tick of the Parallel environment in one call: `moves` (`(seat, action id)` pairs,
+/// checked by the caller) are submitted at now in that order (a seat with a move scheduled
+/// is skipped), the clock runs to `t_ms`, and every seat's tensor and mask are written (see
+/// `nerts_views`). Returns them, per move whether it was submitted, and per seat whether a
+/// move of its failed during the tick.
+#[pyfunction]
+pub fn nerts_tick<'py>(
+    py: Python<'py>,
+    mut state: PyRefMut<'_, RealtimeState>,
+    moves: Vec<(usize, i64)>,
+    t_ms: i64,
+) -> PyResult<Tick<'py>> {
+    let st = rulebook(&state);
+    for &(seat, _) in &moves {
+        check_seat(st, seat)?;
+    }
+    let seen = st.round.log.len();
+    let mut submitted = Vec::with_capacity(moves.len());
+    {
+        let st = rulebook_mut(&mut state);
+        let now = st.now();
+        for &(seat, action) in &moves {
+            let ok = !st.is_pending(seat);
+            if ok {
+                st.submit(seat, action, now).map_err(py_err)?;
+            }
+            submitted.push(ok);
+        }
+    }
+    state.drive(py, |s, a| s.advance_to_with(t_ms, a))?;
+    let st = rulebook(&state);
+    let mut failed = vec![false; st.num_players()];
+    for row in &st.round.log[seen.min(st.round.log.len())..] {
+        if !row.ok
+            && let Ok(s) = usize::try_from(row.seat)
+        {
+            failed[s] = true;
+        }
+    }
+    let (obs, masks) = views(py, st)?;
+    Ok((obs, masks, submitted, failed))
 }

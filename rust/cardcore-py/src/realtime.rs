@@ -99,7 +99,7 @@ impl RealtimeState {
     }
 
     /// Runs `f` on the state with the Python agents as the outside policy.
-    fn drive<T>(
+    pub(crate) fn drive<T>(
         &mut self,
         py: Python<'_>,
         f: impl FnOnce(&mut nerts::State, &mut PyAgents<'_, '_>) -> Result<T, CallbackError>,

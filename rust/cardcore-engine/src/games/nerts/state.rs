@@ -318,6 +318,27 @@ impl RealtimeState for State {
         out
     }
 
+    fn write_mask(&self, seat: usize, mask: &mut [u8]) {
+        mask.fill(0);
+        if !self.round.running() {
+            return;
+        }
+        let w = self.num_work();
+        let t = &self.round.table;
+        let mut buf = crate::nerts::MoveBuf::default();
+        crate::nerts::generate(&t.view(seat), &mut buf);
+        for &c in buf.as_slice() {
+            if let Some(a) = action_of_code(c, w) {
+                mask[a] = 1;
+            }
+        }
+        if t.undo_legal(seat)
+            && let Some(a) = action_of_code(UNDO, w)
+        {
+            mask[a] = 1;
+        }
+    }
+
     fn is_pending(&self, seat: usize) -> bool {
         self.round.is_pending(seat)
     }
