@@ -66,7 +66,8 @@ def two_friends(turn_seconds: int = 30) -> tuple[Clock, Lobby, Room, Page, Page]
     lobby = Lobby(games.table_factory(ai_delay=0), clock=clock)
     body = {"game": "three-thirteen", "players": 2, "seats": ["friend"], "seed": 3}
     setup, host_name, names = games.parse_room_request(
-        json.dumps({**body, "name": "Ann", "turn_seconds": turn_seconds})
+        json.dumps({**body, "name": "Ann", "turn_seconds": turn_seconds}),
+        seeded_friend_rooms=True,
     )
     room = lobby.create(setup, host_name, names)
     host, guest = Page(), Page()

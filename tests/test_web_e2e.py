@@ -32,7 +32,12 @@ MY_TURN_OR_SHEET = """() => {
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
     tmp = tmp_path_factory.mktemp("web")
     app = create_app(
-        ServerConfig(ai_delay=0.01, replay_dir=tmp / "replays", profile=tmp / "profile.sqlite3")
+        ServerConfig(
+            ai_delay=0.01,
+            replay_dir=tmp / "replays",
+            profile=tmp / "profile.sqlite3",
+            seeded_friend_rooms=True,  # the tests' friends rooms deal known hands
+        )
     )
     with live_server(app) as url:
         yield url, tmp
@@ -310,7 +315,7 @@ def test_invite_link_on_a_loopback_page_leads_friends_to_the_lan_address(browser
     app = create_app(ServerConfig(ai_delay=0.01, invite_base="http://192.0.2.7:8000"))
     with live_server(app) as url:
         page = new_page(browser, url)
-        body = {"game": "three-thirteen", "players": 2, "seats": ["friend"], "seed": 7}
+        body = {"game": "three-thirteen", "players": 2, "seats": ["friend"]}
         open_room(page, body, dealt=False)
         page.wait_for_selector("input.invite")
         room = page.evaluate("() => window.cardcore.msg.room")

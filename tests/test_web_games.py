@@ -167,7 +167,7 @@ def test_a_score_sheet_holds_nobody_up_in_three_thirteen() -> None:
     from cardcore.web import games
 
     body = {"game": "three-thirteen", "players": 2, "seats": ["friend"], "seed": 3}
-    setup, _, _ = games.parse_room_request(json.dumps(body))
+    setup, _, _ = games.parse_room_request(json.dumps(body), seeded_friend_rooms=True)
     table = games.table_factory(ai_delay=0)(setup, [None, None])
     for _ in range(1000):
         seat = next(s for s in (0, 1) if table.view(s)["legal"])
@@ -193,7 +193,7 @@ def test_a_nerts_round_starts_soon_after_the_first_person_closes_the_sheet() -> 
 
     body = {"game": "nerts", "players": 3, "seats": ["friend", "ai"], "seed": 5}
     body["options"] = {"nerts_pile_size": 4, "target_score": 50}
-    setup, _, _ = games.parse_room_request(json.dumps(body))
+    setup, _, _ = games.parse_room_request(json.dumps(body), seeded_friend_rooms=True)
     table = games.table_factory(ai_delay=0)(setup, [None, None, setup.agent])
     now = 0.0
     while not table.view(0)["sheet_open"]:  # the AI empties its pile and calls

@@ -211,3 +211,29 @@ def test_a_damaged_daily_secret_is_a_clear_error(tmp_path: Path) -> None:
     (tmp_path / SECRET_FILE).write_bytes(b"short")
     with pytest.raises(StateFormatError, match="at least 16 bytes"):
         DailyDeals.load(tmp_path)
+
+
+def test_a_room_with_friends_refuses_a_chosen_seed() -> None:
+    """A host who typed the seed of a friends room would know every hidden card: refused. A
+    room of the host and AIs keeps its seed (replaying a deal), and so may a server whose
+    operator allows it (who can read every seed in the server's files anyway)."""
+    from starlette.testclient import TestClient
+
+    friends = {"game": "three-thirteen", "players": 3, "seats": ["friend", "ai"], "seed": 7}
+    with TestClient(create_app(ServerConfig()), base_url="http://127.0.0.1:8000") as client:
+        r = client.post("/api/rooms", json=friends)
+        assert r.status_code == 400
+        assert "friend's seat cannot have a chosen seed" in r.json()["error"]
+        assert client.post("/api/rooms", json={**friends, "seed": None}).status_code == 200
+        solo = {**friends, "seats": ["ai", "ai"]}
+        room = client.post("/api/rooms", json=solo).json()["room"]
+        assert app_seed(client, room) == 7
+    allowed = create_app(ServerConfig(seeded_friend_rooms=True))
+    with TestClient(allowed, base_url="http://127.0.0.1:8000") as client:
+        room = client.post("/api/rooms", json=friends).json()["room"]
+        assert app_seed(client, room) == 7
+
+
+def app_seed(client: Any, room: str) -> int:
+    seed: int = client.app.state.server.lobby.rooms[room].setup.seed
+    return seed

@@ -43,7 +43,8 @@ RING_OF_THE_LATEST = """() => {
 
 @pytest.fixture(scope="module")
 def url() -> Iterator[str]:
-    with live_server(create_app(ServerConfig(ai_delay=0.01))) as base:
+    # the friends rooms of these tests deal known hands
+    with live_server(create_app(ServerConfig(ai_delay=0.01, seeded_friend_rooms=True))) as base:
         yield base
 
 

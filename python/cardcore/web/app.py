@@ -116,6 +116,9 @@ class ServerConfig:
     factory: TableFactory | None = None
     extra: dict[str, Any] = field(default_factory=dict)
     max_unjoined: int = 100
+    seeded_friend_rooms: bool = False
+    """Accept a chosen seed for a room with a friend's seat (tests: whoever runs the server
+    can read every room's seed in its files anyway; a room's host cannot)."""
     """Open sockets that have not joined a room yet, at most (more are refused at once)."""
     join_seconds: float = JOIN_SECONDS
     allowed_hosts: tuple[str, ...] = ()
@@ -339,7 +342,9 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             return _error(429, "too many rooms created; wait a little")
         try:
             setup, host_name, ai_names = server.games.parse_room_request(
-                body, daily_deals=server.daily
+                body,
+                daily_deals=server.daily,
+                seeded_friend_rooms=server.config.seeded_friend_rooms,
             )
             room = server.lobby.create(setup, host_name, ai_names)
         except (CardcoreError, BadMessage) as e:

@@ -169,11 +169,15 @@ def _process_daily() -> DailyDeals:
 
 
 def parse_room_request(
-    body: bytes | str, *, daily_deals: DailyDeals | None = None
+    body: bytes | str,
+    *,
+    daily_deals: DailyDeals | None = None,
+    seeded_friend_rooms: bool = False,
 ) -> tuple[RoomSetup, str, list[str]]:
     """Validates a ``POST /api/rooms`` body; returns the setup, the host's name and the seat
     names of the AIs. A daily deal's seed comes from ``daily_deals`` (the server's secret;
-    by default a secret of this process).
+    by default a secret of this process). A room with a friend's seat takes no chosen seed
+    (its host would know every hidden card) unless ``seeded_friend_rooms``.
 
     Keys: ``game``; optional ``players``, ``seats`` (one of ``"ai"``/``"friend"`` per seat
     after the host; default all AIs), ``level`` (easy/normal/hard), ``name``, ``seed`` (int or
@@ -216,6 +220,11 @@ def parse_room_request(
         raise BadMessage("daily must be true or false")
     if daily and data.get("seed") is not None:
         raise BadMessage("a daily deal has its own seed")
+    if data.get("seed") is not None and "friend" in seats and not seeded_friend_rooms:
+        raise BadMessage(
+            "a room with a friend's seat cannot have a chosen seed:"
+            " whoever knows the seed knows every hidden card"
+        )
     seed = (
         (daily_deals or _process_daily()).seed()
         if daily

@@ -93,6 +93,7 @@ async function showLobby() {
   $("f-name").value = store.get("name") || "You";
   choice.onchange = lobbyGameChanged;
   $("f-players").onchange = lobbySeats;
+  $("seat-choice").onchange = seedAllowed;
   lobbyGameChanged();
   const titles = Object.fromEntries(cat.games.map((g) => [g.name, g.title]));
   showChallenges($("challenges"), titles, playDaily);
@@ -140,6 +141,14 @@ function lobbySeats() {
     ...pos.map((p, i) => h("label", {}, p + " ",
       h("select", { "data-seat": i + 1 }, h("option", { value: "ai", text: "AI" }), h("option", { value: "friend", text: "friend (invite)" })))),
   );
+  seedAllowed();
+}
+
+// whoever knows a friends room's seed knows every hidden card: such rooms deal at random
+function seedAllowed() {
+  const friends = [...document.querySelectorAll("[data-seat]")].some((e) => e.value === "friend");
+  $("f-seed").disabled = friends;
+  $("f-seed").title = friends ? "A room with friends is dealt at random (a seed would show you their cards)" : "";
 }
 
 async function createRoom(ev) {
@@ -161,7 +170,7 @@ async function createRoom(ev) {
   };
   body.turn_seconds = Number($("f-turn").value);
   if ($("f-daily").checked) body.daily = true;
-  else if ($("f-seed").value.trim()) body.seed = $("f-seed").value.trim();
+  else if (!$("f-seed").disabled && $("f-seed").value.trim()) body.seed = $("f-seed").value.trim();
   store.set("name", body.name);
   store.set("game", g.name);
   store.set("level", body.level);
