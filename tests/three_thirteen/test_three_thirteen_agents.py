@@ -15,6 +15,7 @@ from cardcore.three_thirteen.agents import (
     ExpertAgent,
     GreedyAgent,
     HardAgent,
+    LearnedAgent,
     NormalAgent,
     RandomAgent,
     hard_params,
@@ -67,10 +68,11 @@ def test_registry() -> None:
         "normal": NormalAgent,
         "hard": HardAgent,
         "expert": ExpertAgent,
+        "learned": LearnedAgent,
     } == AGENTS
 
 
-@pytest.mark.parametrize("name", ["random", "greedy", "normal", "hard"])
+@pytest.mark.parametrize("name", ["random", "greedy", "normal", "hard", "learned"])
 @pytest.mark.parametrize(
     "opts",
     [{}, {"forbid_return_of_discard_draw": True, "jokers": 2}, {"ace_mode": "high", "jokers": 4}],

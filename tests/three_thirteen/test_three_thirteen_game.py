@@ -32,7 +32,7 @@ def request(
 def test_spec_registration() -> None:
     assert SPEC.name == "three-thirteen"
     assert (SPEC.min_players, SPEC.max_players, SPEC.default_players) == (2, 6, 4)
-    assert set(SPEC.agents) == {"random", "greedy", "normal", "hard", "expert"}
+    assert set(SPEC.agents) == {"random", "greedy", "normal", "hard", "expert", "learned"}
     assert SPEC.default_agent == "hard"
     assert SPEC.play_match is None
     names = [o.name for o in SPEC.options]

@@ -11,7 +11,7 @@ import click
 
 from cardcore.errors import CardcoreError
 from cardcore.games.base import get_game, registered_games
-from cardcore.games.levels import PLAY_LEVELS
+from cardcore.games.levels import PLAY_LEVELS, play_agent
 from cardcore.outfiles import checked_output
 
 __all__ = ["play_cmd"]
@@ -44,11 +44,12 @@ def _playable(ctx: click.Context, param: click.Parameter, value: str) -> str:
 )
 @click.option(
     "--ai",
-    type=click.Choice(PLAY_LEVELS),
     default="normal",
     show_default=True,
-    help="AI strength: the levels every game and every command share (cardcore games GAME "
-    "shows the agent of each; hard is the game's default agent).",
+    metavar="LEVEL|AGENT",
+    help=f"AI strength: a level every game and every command shares ({', '.join(PLAY_LEVELS)}; "
+    "cardcore games GAME shows the agent of each; hard is the game's default agent), or one of "
+    "the game's built-in agents by name (three-thirteen: learned).",
 )
 @click.option(
     "--seed",
@@ -102,6 +103,10 @@ def play_cmd(
     --speed NAME still work). The finished game is saved as a replay that `cardcore replay`
     verifies.
     """
+    try:
+        play_agent(get_game(game), ai)
+    except CardcoreError as e:
+        raise click.BadParameter(str(e), param_hint="'--ai'") from None
     if importlib.util.find_spec("textual") is None:
         raise click.ClickException(MISSING_TEXTUAL)
     if seed is not None and daily:

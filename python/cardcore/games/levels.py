@@ -20,7 +20,7 @@ from cardcore.errors import OptionError
 from cardcore.games.base import Agent, GameSpec
 from cardcore.games.checks import check_real
 
-__all__ = ["LEVELS", "PLAY_LEVELS", "Blend", "agent_for_level"]
+__all__ = ["LEVELS", "PLAY_LEVELS", "Blend", "agent_for_level", "play_agent"]
 
 LEVELS: Final = ("random", "easy", "normal", "hard", "expert")
 PLAY_LEVELS: Final = LEVELS[1:]
@@ -42,6 +42,19 @@ def agent_for_level(spec: GameSpec, level: str) -> str:
         if name in spec.agents:
             return name
     return spec.default_agent
+
+
+def play_agent(spec: GameSpec, ai: str) -> str:
+    """The agent ``cardcore play --ai`` names: a level's (:func:`agent_for_level`) or, for a
+    name that is no level, the game's built-in agent of that name (``learned``, ``planner``)."""
+    if ai in _CANDIDATES:
+        return agent_for_level(spec, ai)
+    if ai in spec.agents:
+        return ai
+    raise OptionError(
+        f"AI must be a level ({', '.join(PLAY_LEVELS)}) or a {spec.name} agent "
+        f"({', '.join(spec.agents)}), got {ai!r}"
+    )
 
 
 class Blend:

@@ -21,7 +21,7 @@ from rich.text import Text
 from cardcore.cards import is_joker, is_red, rank_of, suit_of
 from cardcore.errors import IllegalMoveError
 from cardcore.games.base import HUMAN, Agent, GameSpec, get_game
-from cardcore.games.levels import PLAY_LEVELS, agent_for_level
+from cardcore.games.levels import PLAY_LEVELS, agent_for_level, play_agent
 from cardcore.outfiles import OutputBusyError, write_text
 from cardcore.rng import Rng, derive_seed, new_seed
 
@@ -36,6 +36,7 @@ __all__ = [
     "card_text",
     "daily_seed",
     "default_replay_path",
+    "play_agent",
     "rank_label",
     "score_table",
     "seat_names",
@@ -201,7 +202,7 @@ class TurnSession(Generic[StateT]):
     def __init__(self, game: str, players: int, ai: str, seed: int) -> None:
         spec = get_game(game)
         self.seed = seed
-        self.ai_name = agent_for_level(spec, ai)
+        self.ai_name = play_agent(spec, ai)
         self.agent_names = [HUMAN] + [self.ai_name] * (players - 1)
         self.agents: list[Agent | None] = [None] + [
             spec.make_agent(self.ai_name) for _ in range(1, players)

@@ -42,9 +42,9 @@ from cardcore.play.common import (
     HUMAN,
     YOU,
     PlayConfig,
-    agent_for_level,
     card_label,
     card_text,
+    play_agent,
     score_table,
     seat_names,
 )
@@ -103,7 +103,7 @@ class NertsSession:
         self.seed = seed
         self.options = Options.from_mapping(players, dict(options or {}))
         self.game = game_for(self.options)
-        self.ai_name = agent_for_level(spec, ai)
+        self.ai_name = play_agent(spec, ai)
         self.agent_names = [HUMAN] + [self.ai_name] * (players - 1)
         self.names = seat_names(players)
         self.match = NertsMatch(seed, self.options, self.agent_names, human_seats=[YOU])

@@ -1,4 +1,4 @@
-"""Three-Thirteen agents: ``random``, ``greedy``, ``normal``, ``hard`` and ``expert``.
+"""Three-Thirteen agents: ``random``, ``greedy``, ``normal``, ``hard``, ``expert`` and ``learned``.
 
 Every agent is a pure function of ``(observation, legal, rng)``: the only state an agent keeps
 is a memo of its own last solver answer (same input, same output), so a game replays exactly.
@@ -60,6 +60,8 @@ is a memo of its own last solver answer (same input, same output), so a game rep
   ``research/scripts/tt-win-fit``). One Rust call per decision
   (``cardcore_engine::three_thirteen_expert``), every random choice seeded from the seat's ``rng``;
   with ``time_ms`` the searches deal for that long instead (not reproducible).
+* ``learned``: greedy's reading of the hand plus six weights trained against ``greedy`` by
+  evolution strategies (:mod:`.learned`; the weights ship with the package).
 """
 
 from __future__ import annotations
@@ -73,6 +75,7 @@ from cardcore.games.base import AgentFactory
 from cardcore.games.checks import check_bool, check_choice, check_int, check_real
 from cardcore.games.levels import Blend
 from cardcore.rng import Rng
+from cardcore.three_thirteen.learned import LearnedAgent
 from cardcore.three_thirteen.melds import discard_deadwoods_of_faces
 from cardcore.three_thirteen.options import NUM_ROUNDS
 from cardcore.three_thirteen.rules import (
@@ -90,6 +93,7 @@ __all__ = [
     "ExpertAgent",
     "GreedyAgent",
     "HardAgent",
+    "LearnedAgent",
     "NormalAgent",
     "RandomAgent",
     "round_history",
@@ -389,4 +393,5 @@ AGENTS: Final[dict[str, AgentFactory]] = {
     "normal": NormalAgent,
     "hard": HardAgent,
     "expert": ExpertAgent,
+    "learned": LearnedAgent,
 }
