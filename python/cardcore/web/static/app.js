@@ -463,13 +463,28 @@ function showSheet(auto) {
     h("tfoot", {}, h("tr", {}, h("th", { text: "Total" }), ...s.totals.map((v) => h("th", { text: v })))),
   );
   const over = msg.status === "over";
+  const dlg = $("dlg-sheet");
+  // a round's end shows every hand face up first (when the game sends them), then the scores
+  const revealKey = `${msg.room}:${s.rows.length}`;
+  const reveal = auto && t.reveal && ui.revealDone !== revealKey ? game().reveal?.(h, t, names) : null;
+  if (reveal) {
+    $("sheet-body").replaceChildren(h("h2", { text: `Round ${t.reveal.round ?? s.rows.length}: the hands` }), reveal);
+    dlg.dataset.auto = "1";
+    $("sheet-rematch").hidden = true;
+    $("sheet-next").textContent = "Score sheet";
+    $("sheet-next").onclick = () => {
+      ui.revealDone = revealKey;
+      showSheet(auto);
+    };
+    if (!dlg.open) dlg.showModal();
+    return;
+  }
   const note = over ? resultText(msg) : t.sheet_open ? "Continue when you are ready." : "";
   $("sheet-body").replaceChildren(
     h("h2", { text: over ? "Final scores" : "Score sheet" }),
     table,
     h("p", { class: "note", text: (s.lower_wins ? "Lowest total wins. " : "") + (s.footer || "") + " " + note }),
   );
-  const dlg = $("dlg-sheet");
   dlg.dataset.auto = auto ? "1" : "0";
   $("sheet-next").textContent = over ? "New game" : "Continue";
   // game over: the host (or anyone, as the server allows) asks for the same table again
@@ -698,6 +713,7 @@ function init() {
   $("btn-invite").onclick = copyInvite;
   $("retry").onclick = loadCatalog;
   ui.play = play; // for tests
+  ui.showSheet = showSheet;
   $("dlg-sheet").addEventListener("close", sheetClosed);
   for (const id of ["dlg-sheet", "dlg-help", "dlg-profile"]) closeOnBackdrop($(id));
   $("home").onclick = (ev) => {

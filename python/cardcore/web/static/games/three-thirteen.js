@@ -69,6 +69,28 @@ export default {
     );
   },
 
+  // the end of a round (v.reveal): every hand face up, its melds and its deadwood
+  reveal(h, v, names) {
+    const r = v.reveal;
+    const wild = { wild_rank: r.wild_rank ?? v.observation.observation.wild_rank };
+    return h("div", { class: "reveal" }, ...r.hands.map((x) => {
+      const cards = h("div", { class: "reveal-cards" });
+      for (const meld of x.melds) {
+        const g = h("div", { class: "meld" });
+        for (const [text, as] of meld) g.append(card(h, text, as, wild));
+        cards.append(g);
+      }
+      const dead = h("div", { class: "meld dead" });
+      for (const text of x.deadwood) dead.append(card(h, text, null, wild));
+      if (x.deadwood.length) cards.append(dead);
+      return h("div", { class: `reveal-hand seat-box seat-${x.seat}`, "data-reveal-seat": x.seat },
+        h("div", { class: "who" }, h("span", { class: "name", text: names[x.seat] }),
+          x.out ? h("span", { class: "badge out", text: "went out" }) : null,
+          h("span", { class: "meta", text: x.deadwood.length ? ` deadwood ${x.points}` : " all melded" })),
+        cards);
+    }));
+  },
+
   status(v, { me, name }) {
     const o = v.observation.observation;
     if (v.current === me) {
