@@ -175,7 +175,7 @@ function picker(h, items, key, draw) {
       type: "button", class: "pick" + (chosen ? " chosen" : "") + (it.unlocked === false ? " locked" : ""),
       "data-id": it.id, "aria-pressed": String(chosen), disabled: it.unlocked === false,
       title: it.unlocked === false ? `Locked: ${it.how || "play on to unlock it"}` : it.name,
-    }, draw(it.id), h("span", { class: "pick-name", text: it.name }), it.unlocked === false ? h("span", { class: "pick-how", text: "🔒 " + (it.how || "locked") }) : null);
+    }, draw(it.id), h("span", { class: "pick-name", text: it.name }), it.unlocked === false ? h("span", { class: "pick-how", text: "Locked: " + (it.how || "play on") }) : null);
     b.onclick = async () => {
       await changeSettings({ [key]: it.id });
       for (const x of b.parentElement.children) {
