@@ -18,7 +18,7 @@ pytest.importorskip("uvicorn")
 
 from browser import live_server
 from cardcore.web.app import ServerConfig, create_app
-from test_web_e2e import SHOTS, blank_page, new_page, open_room
+from test_web_e2e import SHOTS, new_page, open_room
 
 PHONE = (390, 844)
 DESKTOP = (1280, 800)
