@@ -3,14 +3,14 @@
 //!     cargo run --profile dev-fast -p cardcore-research --example tt_value_data -- SEED ROUNDS [PLAYERS] [POLICY]
 //!
 //! POLICY (`hard`, the default; `value`; `valuedraw`) is how the sampled seat plays
-//! (`three_thirteen_value::Policy`). Writes one line per sample to stdout (space-separated):
+//! (`cardcore_research::tt_value_data::Policy`). Writes one line per sample to stdout (space-separated):
 //! `discard` round, seat, option, group, the features, own score, margin; `draw` round, seat,
 //! `hard` takes (0/1), group, the draw features, own score after taking and after the stock
 //! draw, margin after each. `research/scripts/tt-value-fit` runs it and fits the weights.
 
 use std::io::{self, BufWriter, Write};
 
-use cardcore_engine::three_thirteen_value::{Policy, self_play};
+use cardcore_research::tt_value_data::{Policy, self_play};
 
 fn main() -> io::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();

@@ -1,7 +1,10 @@
 //! Research on cardcore's engines: offline experiments and measurements, not part of the
 //! product (see `research/README.md`). The experiments are ignored tests under `tests/`; this
 //! library holds what they share: self-play rounds of Three-Thirteen with their public
-//! history, and a mean with its 95% interval.
+//! history, and a mean with its 95% interval. [`tt_value_data`] is the self-play the learned
+//! Three-Thirteen values are fitted on.
+
+pub mod tt_value_data;
 
 use cardcore_engine::card::NATURALS;
 use cardcore_engine::meld::{MeldRules, fast};

@@ -381,7 +381,8 @@ impl Round {
 
     /// One turn of the current seat played by the `hard` agent, the draw `forced` if given
     /// (`true`: the pile top).
-    pub(crate) fn hard_turn_with(&mut self, ctx: &Ctx, forced: Option<bool>) -> bool {
+    #[doc(hidden)]
+    pub fn hard_turn_with(&mut self, ctx: &Ctx, forced: Option<bool>) -> bool {
         let s = self.current;
         let final_turn = self.out.is_some();
         let pile = forced.unwrap_or_else(|| {
@@ -490,7 +491,8 @@ impl Round {
     }
 
     /// Mean round score of the other seats minus `seat`'s own.
-    pub(crate) fn utility(&self, ctx: &Ctx, seat: usize) -> f64 {
+    #[doc(hidden)]
+    pub fn utility(&self, ctx: &Ctx, seat: usize) -> f64 {
         let mut own = 0.0;
         let mut others = 0.0;
         for s in 0..self.hands.len() {
