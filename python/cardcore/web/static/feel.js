@@ -166,12 +166,15 @@ export function land(root, msg, snap, version) {
   seen.room = msg.room;
   seen.last = last;
   if (!fresh) return;
+  const me = msg.seat;
   for (const seat of changed) {
+    // your moves, and the others' moves onto the piles you see (not inside their own areas)
     const m = view.last[seat];
-    sound(m.dst === "hand" || m.dst === "waste" ? "draw" : "play");
+    const onto = root.querySelector(`[data-dst="${CSS.escape(m.dst)}"]`);
+    const visible = seat === me || m.dst === "hand" || (onto && !onto.closest(".seat-box.me"));
+    if (visible) sound(m.dst === "hand" || m.dst === "waste" ? "draw" : "play");
   }
   if (reduced() || document.hidden) return;
-  const me = msg.seat;
   const flown = new Set();
   for (const seat of changed) {
     const m = view.last[seat];
