@@ -337,7 +337,12 @@ function render() {
     const before = snapshot(table);
     game.render(table, msg.table, ctx);
     decorate(table, msg.table);
-    table.querySelector(".seat-box.me .who")?.prepend(avatarSvg(settings.avatar));
+    // avatars: yours, the others' when the server sends them, a robot for an AI
+    msg.seats.forEach((s, i) => {
+      const who = table.querySelector(`[data-seat-box="${i}"] .who`);
+      const id = i === msg.seat ? settings.avatar : s.avatar || (s.kind === "ai" ? "robot" : null);
+      if (who && id) who.prepend(avatarSvg(id));
+    });
     land(table, msg, before, ui.version);
     if (msg.host && msg.status === "playing" && !game.realtime) handButtons(table, msg);
   } else table.replaceChildren();

@@ -174,6 +174,7 @@ export function land(root, msg, snap, version) {
     const visible = seat === me || m.dst === "hand" || (onto && !onto.closest(".seat-box.me"));
     if (visible) sound(m.dst === "hand" || m.dst === "waste" ? "draw" : "play");
   }
+  if (changed.includes(me)) buzz(15); // your move landed
   if (reduced() || document.hidden) return;
   const flown = new Set();
   for (const seat of changed) {
