@@ -641,6 +641,7 @@ function onKey(ev) {
     ev.preventDefault();
     return openHelp();
   }
+  if (ev.key === "m" && !document.querySelector("dialog[open]")) return changeSettings({ mute: !settings.mute });
   if (!ui.msg?.table || document.querySelector("dialog[open]")) return;
   if (ev.key === "Escape") {
     ui.selected = null;
@@ -668,7 +669,7 @@ function openHelp() {
   body.append(
     h("p", { text: `The complete rules, with every variant and worked examples: run \`cardcore rules ${name}\` in a terminal.` }),
     h("h3", { text: "Playing here" }),
-    h("p", { text: "Click or tap a card to pick it up, then a lit pile to play it; or drag it and drop it near the pile (it snaps to the nearest legal one). Lit cards can be played. Coloured rings show each player's last move. Keys: ? help · t score sheet · Esc put the card back." }),
+    h("p", { text: "Click or tap a card to pick it up, then a lit pile to play it; or drag it and drop it near the pile (it snaps to the nearest legal one). Lit cards can be played. Coloured rings show each player's last move. Keys: ? help · t score sheet · m sound on/off · Esc put the card back. Profile (top bar): your level, achievements, quests, the leaderboard, and the table theme, card back, avatar and large-print cards." }),
   );
   $("dlg-help").showModal();
 }
