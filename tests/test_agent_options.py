@@ -23,16 +23,17 @@ U32 = 2**32
 
 # (agent, option, kind, low, optional): kind "int", "real", "bool", "str", "weights", "racing"
 OPTIONS: list[tuple[Callable[..., Any], str, str, float, bool]] = [
-    (tt.ExpertAgent, "rollouts", "int", 0, False),
-    (tt.ExpertAgent, "time_ms", "real>", 0, True),
-    (tt.ExpertAgent, "max_candidates", "int", 1, False),
-    (tt.ExpertAgent, "slack", "int", 0, False),
-    (tt.ExpertAgent, "margin", "real", 0, False),
-    (tt.ExpertAgent, "hard_rollouts", "bool", 0, False),
-    (tt.ExpertAgent, "infer_hands", "bool", 0, False),
+    (tt.DealSearchAgent, "rollouts", "int", 0, False),
+    (tt.DealSearchAgent, "time_ms", "real>", 0, True),
+    (tt.DealSearchAgent, "max_candidates", "int", 1, False),
+    (tt.DealSearchAgent, "slack", "int", 0, False),
+    (tt.DealSearchAgent, "margin", "real", 0, False),
+    (tt.DealSearchAgent, "hard_rollouts", "bool", 0, False),
+    (tt.DealSearchAgent, "infer_hands", "bool", 0, False),
+    (tt.DealSearchAgent, "search", "str", 0, False),
     (tt.ExpertAgent, "search", "str", 0, False),
-    (tt.ExpertAgent, "risk_weight", "real", 0, False),
-    (tt.ExpertAgent, "infer_epsilon", "real<=1", 0, False),
+    (tt.DealSearchAgent, "risk_weight", "real", 0, False),
+    (tt.DealSearchAgent, "infer_epsilon", "real<=1", 0, False),
     (sm.ExpertAgent, "rollouts", "int", 0, False),
     (sm.ExpertAgent, "time_ms", "real>", 0, True),
     (sm.ExpertAgent, "candidates", "int", 1, False),
@@ -132,12 +133,14 @@ def test_bad_option_raises_the_typed_error_naming_it(
 
 def test_raw_comparison_error_of_the_review_is_gone() -> None:
     with pytest.raises(ArgumentTypeError, match="infer_epsilon") as e:
-        tt.ExpertAgent(search="infer", infer_epsilon="x")  # type: ignore[arg-type]
+        tt.DealSearchAgent(search="infer", infer_epsilon="x")  # type: ignore[arg-type]
     assert isinstance(e.value, TypeError)
 
 
 def test_numbers_of_other_types_are_taken_as_ints_and_floats() -> None:
-    a = tt.ExpertAgent(np.int64(8), margin=2, time_ms=np.float32(5), infer_epsilon=np.float64(0.5))
+    a = tt.DealSearchAgent(
+        np.int64(8), margin=2, time_ms=np.float32(5), infer_epsilon=np.float64(0.5)
+    )
     assert (a.rollouts, a.margin, a.time_ms, a.infer_epsilon) == (8, 2.0, 5.0, 0.5)
     assert type(a.rollouts) is int
     assert type(a.margin) is float

@@ -10,7 +10,7 @@ import cardcore
 from agent_play import play_out, same_at_any_jobs
 from cardcore import _core
 from cardcore.errors import OptionError
-from cardcore.three_thirteen.agents import ExpertAgent, HardAgent
+from cardcore.three_thirteen.agents import DealSearchAgent, ExpertAgent, HardAgent
 from cardcore.three_thirteen.rules import Options, State
 from tt_tables import expert_params, table
 
@@ -35,7 +35,7 @@ def test_expert_plays_legal_moves(
     players: int, opts: dict[str, Any], search: Literal["lap", "round", "pimc", "laphard"]
 ) -> None:
     o = Options(num_players=players, **opts)
-    expert = ExpertAgent(rollouts=2, search=search)
+    expert = DealSearchAgent(rollouts=2, search=search)
     agents: list[Any] = [expert] + [HardAgent() for _ in range(players - 1)]
     play_out(State(o, 5), 5, agents)
     assert expert.decisions > 0
@@ -44,6 +44,17 @@ def test_expert_plays_legal_moves(
 
 def test_the_default_is_the_valuedraw_search() -> None:
     assert ExpertAgent().search == "valuedraw"
+    assert ExpertAgent("win").search == "win"
+
+
+def test_the_expert_takes_only_the_users_searches() -> None:
+    """Issue #30: the research searches are DealSearchAgent's, not the expert level's."""
+    for search in ("lap", "round", "pimc", "laphard", "infer", "value"):
+        with pytest.raises(OptionError, match="DealSearchAgent"):
+            ExpertAgent(search)  # type: ignore[arg-type]
+        assert DealSearchAgent(search=search).search == search  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        ExpertAgent(rollouts=8)  # type: ignore[call-arg]
 
 
 def test_expert_games_repeat_byte_for_byte_at_any_jobs() -> None:
@@ -68,16 +79,16 @@ def test_expert_replays_verify() -> None:
 
 
 def test_time_budget_searches_at_least_once() -> None:
-    expert = ExpertAgent(time_ms=1.0, search="lap")
+    expert = DealSearchAgent(time_ms=1.0, search="lap")
     play_out(State(Options(num_players=2, num_decks=1), 2), 2, [expert, HardAgent()])
     assert expert.deals >= 1
 
 
 def test_bad_budget_and_tables_raise_typed_errors() -> None:
     with pytest.raises(ValueError, match="rollouts"):
-        ExpertAgent(rollouts=-1)
+        DealSearchAgent(rollouts=-1)
     with pytest.raises(ValueError, match="time_ms"):
-        ExpertAgent(time_ms=0)
+        DealSearchAgent(time_ms=0)
     with pytest.raises(ValueError, match="search"):
         ExpertAgent(search="deep")  # type: ignore[arg-type]
     bad_table = table(stock_size=100)  # stock too big
@@ -116,7 +127,7 @@ def draws_as_and_repeats(
     ``hard`` elsewhere: it deals nothing, every draw is ``reference``'s at the same observation,
     every move is legal (``play_out`` checks them) and both games end with the same scores."""
 
-    class Watch(ExpertAgent):
+    class Watch(DealSearchAgent):
         __slots__ = ()
 
         def __init__(self) -> None:

@@ -11,7 +11,7 @@ from agent_play import play_out
 from cardcore import _core
 from cardcore.errors import OptionError
 from cardcore.rng import Rng
-from cardcore.three_thirteen.agents import ExpertAgent, HardAgent, round_history
+from cardcore.three_thirteen.agents import DealSearchAgent, HardAgent, round_history
 from cardcore.three_thirteen.rules import Options, State
 from tt_tables import expert_params, table
 
@@ -74,7 +74,7 @@ def test_infer_plays_legal_moves_and_repeats(players: int, opts: dict[str, Any])
     o = Options(num_players=players, **opts)
     finals = []
     for _ in range(2):
-        expert = ExpertAgent(rollouts=2, search="infer")
+        expert = DealSearchAgent(rollouts=2, search="infer")
         agents: list[Any] = [expert] + [HardAgent() for _ in range(players - 1)]
         state = play_out(State(o, 5), 5, agents, until=lambda st: st.round > 3)
         assert expert.decisions > 0
@@ -85,7 +85,7 @@ def test_infer_plays_legal_moves_and_repeats(players: int, opts: dict[str, Any])
 
 def test_bad_history_and_epsilon_raise_typed_errors() -> None:
     with pytest.raises(OptionError, match="infer_epsilon"):
-        ExpertAgent(search="infer", infer_epsilon=1.5)
+        DealSearchAgent(search="infer", infer_epsilon=1.5)
     at, params = table(), expert_params(search="infer")
     ok = _core.ThreeThirteenHistory(upcard=30, draws=[-1], discards=bytes([40]))
     assert _core.tt_expert_decide(at, params, 1, ok).choice in (0, 1)

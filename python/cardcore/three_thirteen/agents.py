@@ -21,45 +21,20 @@ is a memo of its own last solver answer (same input, same output), so a game rep
   faces cost a solver call. Each decision is one Rust call (``cardcore_engine::
   three_thirteen_hard``); the Python implementation it replaced is kept in the tests as the
   reference it must match decision for decision.
-* ``expert``: ``hard`` with learned evaluations (``search="valuedraw"``, the default): each of
-  ``hard``'s discard options (the discards near the least deadwood) is valued by a linear value of
-  the position after it (deadwood, ``hard``'s one-draw look-ahead in parts, wilds held, feeding the
-  opponents' pickups, the opponents' pickups), one weight vector per round size and own turn, fitted
-  on ``hard`` self-play in which every option was played to the end of the round on the same cards
-  (``cardcore_engine::three_thirteen_value``, ``research/scripts/tt-value-fit``); the least wins.
-  The draws ``hard`` weighs (taking the pile top lowers the deadwood) are decided by a fitted draw
-  value (the position after taking the top and the value's discard against the hand's one-draw
-  look-ahead, fitted on both draws played to the end of the round on the same cards);
-  ``search="value"`` (the default before) keeps ``hard``'s draws. No deals and no random numbers:
-  the stock is averaged over by the look-ahead features. The searches by determinized sampling are
-  options: at each decision the agent deals the cards it has not seen at random, consistently with
-  its observation (an opponent's hidden cards are the ones it kept from as many cards as it has
-  drawn, ``infer_hands``), ``rollouts`` times. ``search="lap"``: for each move ``hard`` weighs (both
-  draws; the discards near the least deadwood) it plays the other seats' next turns greedily in
-  every deal: the share of deals in which an opponent goes out before its next turn is the chance
-  ``p`` that its next turn is its last. A move is valued ``(1 - p) * hard's value + p * the expected
-  deadwood after a final turn`` (``risk_weight`` scales ``p``); ``hard``'s move when nothing is at
-  risk. ``search="round"`` is the earlier search: every candidate played to the end of the round in
-  each deal with greedy play (``hard_rollouts``: its own later turns as ``hard``), ``hard``'s move
-  replaced only by one ahead by more than ``margin`` standard errors. ``search="pimc"``: ``hard``'s
-  candidates (both draws; its discards) each played to the end of the round in every deal with
-  ``hard`` for every seat (determinized Monte Carlo), ``hard``'s move replaced by one ahead by more
-  than ``margin`` standard errors; about 4 ms a deal per decision, weaker than ``hard`` at the
-  budgets measured (``docs/agents.md``). ``search="laphard"``: the lap search with the other seats'
-  turns played by ``hard`` (about 4x the lap search's cost at 16 deals; level with it).
-  ``search="infer"``: the pimc search in deals weighted by the opponents' observed choices: the
-  round's public history (:func:`round_history`: each turn's draw, stock or the pile card, and its
-  discard) is replayed for each opponent under a hypothesised hand with ``hard``'s decisions, a
-  choice ``hard`` would not make scoring ``infer_epsilon``; a Metropolis chain over the opponents'
-  dealt cards and stock draws gives the deals (``cardcore_engine::three_thirteen_infer``).
-  ``search="win"``: the ``valuedraw`` agent playing for the game, not the round: each of ``hard``'s
-  discard options is valued by an estimate of the chance of winning the game after it, from the
-  match totals (``observation.totals``), the rounds left and a normal approximation of the final
-  totals (this round's margin: mean from the fitted values, variance fitted on the same self-play;
-  the rounds to come: a fitted variance per round size; ``cardcore_engine::three_thirteen_win``,
-  ``research/scripts/tt-win-fit``). One Rust call per decision
-  (``cardcore_engine::three_thirteen_expert``), every random choice seeded from the seat's ``rng``;
-  with ``time_ms`` the searches deal for that long instead (not reproducible).
+* ``expert``: ``hard`` with learned evaluations: each of ``hard``'s discard options (the
+  discards near the least deadwood) is valued by a linear value of the position after it
+  (deadwood, ``hard``'s one-draw look-ahead in parts, wilds held, feeding the opponents' pickups,
+  the opponents' pickups), one weight vector per round size and own turn, fitted on ``hard``
+  self-play in which every option was played to the end of the round on the same cards; the least
+  wins. The draws ``hard`` weighs (taking the pile top lowers the deadwood) are decided by a
+  fitted draw value. No deals and no random numbers: the stock is averaged over by the
+  look-ahead features; one Rust call per decision (``cardcore_engine::three_thirteen_expert``).
+  ``search="win"`` plays for the game rather than the round: each discard option is valued by an
+  estimate of the chance of winning the game after it, from the match totals
+  (``observation.totals``), the rounds left and a normal approximation of the final totals.
+  The determinized searches measured on the way (deals of the unseen cards played forward:
+  ``lap``, ``round``, ``pimc``, ``laphard``, ``infer``, and ``value``) are not levels: they are
+  reachable for research through :class:`DealSearchAgent` (``research/notes/agents.md``).
 * ``learned``: greedy's reading of the hand plus six weights trained against ``greedy`` by
   evolution strategies (:mod:`.learned`; the weights ship with the package).
 """
@@ -71,6 +46,7 @@ from collections.abc import Sequence
 from typing import Final, Literal
 
 from cardcore import _core
+from cardcore.errors import OptionError
 from cardcore.games.base import AgentFactory
 from cardcore.games.checks import check_bool, check_choice, check_int, check_real
 from cardcore.games.levels import Blend
@@ -90,6 +66,8 @@ from cardcore.three_thirteen.rules import (
 
 __all__ = [
     "AGENTS",
+    "EXPERT_SEARCHES",
+    "DealSearchAgent",
     "ExpertAgent",
     "GreedyAgent",
     "HardAgent",
@@ -239,8 +217,20 @@ class NormalAgent(Blend):
 _MAX_TURNS: Final = Options().max_turns_per_round  # not in the observation: the default
 
 
-class ExpertAgent:
-    """``hard`` with a learned value of its discards, or a determinized search (module docstring).
+EXPERT_SEARCHES: Final = ("valuedraw", "win")
+
+
+class DealSearchAgent:
+    """Every search of the Three-Thirteen expert, for research (``research/scripts``,
+    ``research/notes/agents.md``): not a level and not a stable API; users want
+    :class:`ExpertAgent`. The determinized searches deal the cards the seat has not seen
+    (an opponent's hidden cards are the ones it kept from as many cards as it has drawn,
+    ``infer_hands``) and play them forward: ``"lap"`` (the other seats' next turns played
+    greedily: the chance ``p`` that an opponent goes out first weighs ``hard``'s value against the
+    deadwood after a final turn), ``"laphard"`` (the same with ``hard`` for the other seats),
+    ``"round"`` (every candidate played to the end of the round with greedy play), ``"pimc"`` (the
+    same with ``hard`` for every seat), ``"infer"`` (pimc in deals weighted by the opponents'
+    observed choices, :func:`round_history`).
 
     ``rollouts``: deals per decision (the default budget; reproducible). ``time_ms``: search
     for this long per decision instead (at least one deal; the game then depends on the
@@ -342,6 +332,26 @@ class ExpertAgent:
         self.deals += deals
         self.decisions += 1
         return _move(code, legal)
+
+
+class ExpertAgent(DealSearchAgent):
+    """The ``expert`` level: ``hard``'s candidates valued by fitted evaluations (module
+    docstring). ``search``: ``"valuedraw"`` (the default: the value of the position after each
+    of ``hard``'s discards, and a fitted draw value) or ``"win"`` (the discards that maximise
+    an estimate of the chance of winning the game, from the match totals and the rounds left).
+    No deals and no random numbers: about 0.2 ms a move."""
+
+    __slots__ = ()
+
+    def __init__(self, search: Literal["valuedraw", "win"] = "valuedraw") -> None:
+        research = set(_core.THREE_THIRTEEN_SEARCHES) - set(EXPERT_SEARCHES)
+        if isinstance(search, str) and search in research:
+            raise OptionError(
+                f"search {search!r} is one of the research searches: ExpertAgent takes "
+                f"{' or '.join(map(repr, EXPERT_SEARCHES))}; DealSearchAgent has them all"
+            )
+        check_choice("search", search, EXPERT_SEARCHES)
+        super().__init__(search=search)
 
 
 def round_history(obs: Observation) -> _core.ThreeThirteenHistory | None:
