@@ -1,4 +1,4 @@
-"""The card model and text notation (RULES §1): parsing, formatting, ids, ordering."""
+"""The card model and text notation: parsing, formatting, ids, ordering."""
 
 from __future__ import annotations
 
@@ -381,13 +381,13 @@ def test_id_round_trip(decks: int) -> None:
         assert len(set(cards)) == n
         assert cards == make_deck(decks, jokers)
         assert list(deck_ids(decks, jokers)) == list(range(n))
-    # RULES §1.2: jokers come after every natural.
+    # jokers come after every natural.
     assert Card.parse("X2").id(decks) == 52 * decks + 1
     assert Card.from_id(52 * decks + 3, decks) == Card.joker(4)
 
 
 def test_ids_from_rules() -> None:
-    # RULES §1.2: id = deck*52 + suit*13 + rank-1.
+    # id = deck*52 + suit*13 + rank-1.
     assert Card.parse("7h@1").id(2) == 84
     assert Card.parse("Ac").id(1) == 0
     assert Card.parse("Ks@3").id(4) == 207

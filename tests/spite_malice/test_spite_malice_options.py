@@ -1,4 +1,4 @@
-"""Spite & Malice: every option of RULES §3.7, validation, observations, conservation."""
+"""Spite & Malice: every option of the rules page ("Variants"), validation, observations, conservation."""
 
 from __future__ import annotations
 

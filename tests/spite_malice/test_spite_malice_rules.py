@@ -1,4 +1,4 @@
-"""Spite & Malice rules: RULES §3.8 cases S-1..S-12, illegal moves, options, observations."""
+"""Spite & Malice rules: the worked cases S-1..S-12, illegal moves, options, observations."""
 
 from __future__ import annotations
 

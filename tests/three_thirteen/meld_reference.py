@@ -1,4 +1,4 @@
-"""Brute-force meld oracle for the tests, written straight from RULES §2.4–2.5.
+"""Brute-force meld oracle for the tests, written straight from the rules of melds.
 
 Every sub-multiset of the hand that is a legal meld is listed (DFS, pruned only by a monotone
 condition: once two naturals are neither the same rank nor the same suit with distinct ranks,
@@ -46,7 +46,7 @@ def naturals_compatible(nats: list[int]) -> bool:
 
 
 def is_meld(faces: list[int], wild: int, ace_mode: str) -> bool:
-    """RULES §2.4 literally: a set, a run, or only wilds (a set)."""
+    """The rules of melds literally: a set, a run, or only wilds (a set)."""
     size = len(faces)
     if size < 3:
         return False

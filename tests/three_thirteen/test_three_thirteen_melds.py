@@ -1,4 +1,4 @@
-"""Meld solver: the worked cases M1–M23 of RULES §2.10, the API surface and input validation."""
+"""Meld solver: the worked cases M1–M23, the API surface and input validation."""
 
 from __future__ import annotations
 

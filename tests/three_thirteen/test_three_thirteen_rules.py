@@ -1,4 +1,4 @@
-"""Three-Thirteen rules engine: deal, turns, going out, rebuilds, scoring, options (RULES §2)."""
+"""Three-Thirteen rules engine: deal, turns, going out, rebuilds, scoring, options."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """THE ORACLE (tests only): the Python Three-Thirteen engine of 0.4.0, kept to check the Rust
 rulebook (``cardcore_engine::games::three_thirteen``) against, move for move. Three-Thirteen
-state (RULES §2): the game in progress (deal, round flow, legal moves,
+state: the game in progress (deal, round flow, legal moves,
 transitions, scoring, the embedding protocol), what one seat observes, and the game winner.
 
 The state holds physical card ids (ints, ``deck * 52 + face``; jokers after every natural) in
@@ -58,7 +58,7 @@ PHASE_DISCARD: Final = "discard"
 def decide_winner(
     totals: Sequence[int], tie_rule: str = "all_tied"
 ) -> tuple[int | None, str, list[int], list[int]]:
-    """``(winner, outcome, tied, winners)`` for final totals (lowest wins, RULES §2.7).
+    """``(winner, outcome, tied, winners)`` for final totals (lowest wins).
 
     ``outcome`` is ``"win"``, ``"all_tied"`` (nobody wins) or ``"shared_win"``; ``tied`` lists
     the seats sharing the lowest total when there is more than one; ``winners`` the winning seats.

@@ -1,4 +1,4 @@
-//! Card faces, physical ids and the text notation of RULES §1.
+//! Card faces, physical ids and their text notation (`docs/embedding.md`, `cardcore.cards`).
 //!
 //! A *face* is a `u8`: `suit * 13 + (rank - 1)` for the 52 naturals (suits `c d h s` = 0..3,
 //! ranks A=1 … K=13) and `52 + (k - 1)` for joker `Xk` (k = 1..=204, any number a game needs:
@@ -21,7 +21,7 @@ pub const MAX_JOKER: u8 = u8::MAX - JOKER0 + 1;
 pub const ACE: u8 = 1;
 /// Rank of the king, the highest.
 pub const KING: u8 = 13;
-/// Most jokers in a Three-Thirteen game (RULES §2: 0, 2 or 4), the most the meld solver and the
+/// Most jokers in a Three-Thirteen game (the Three-Thirteen rules page, "Wild cards": 0, 2 or 4), the most the meld solver and the
 /// Three-Thirteen agents take (faces up to `X4`).
 pub const MAX_JOKERS: u8 = 4;
 

@@ -1,4 +1,4 @@
-//! Meld solver: worked cases of RULES §2.10 and the fast path against the memoised search.
+//! Meld solver: worked cases of the rules and the fast path against the memoised search.
 
 use cardcore_engine::card::parse_faces;
 use cardcore_engine::meld::{

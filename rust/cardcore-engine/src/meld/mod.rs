@@ -1,4 +1,4 @@
-//! Three-Thirteen exact wildcard meld solver (RULES §2.4–2.5, variants of §2.9).
+//! Three-Thirteen exact wildcard meld solver (the Three-Thirteen rules page: "Melds", "Scoring" and "Variants").
 //!
 //! A hand is a slice of face codes (`card` module: naturals 0..52, jokers 52..56). Jokers and
 //! every natural of the round's wild rank are *wild*; everything else is *natural*.
@@ -11,8 +11,8 @@
 //!   Used by [`min_deadwood`], [`discard_deadwoods`] and the batch form.
 //!
 //! Both compute `D`, the minimum value of the *natural* cards left unmelded when at most `w`
-//! wilds may fill melds. The answer follows from `D` (RULES P2/P3): if some natural is melded
-//! (`D < sum of naturals`) every spare wild joins a meld for free, so the deadwood is `D`.
+//! wilds may fill melds. The answer follows from `D` (wilds fill any meld): if some natural is
+//! melded (`D < sum of naturals`) every spare wild joins a meld for free, so the deadwood is `D`.
 //! Otherwise no natural can be melded: with 3 or more wilds they form an all-wild meld (deadwood
 //! = the naturals), with 1 or 2 wilds they are deadwood too.
 
@@ -22,7 +22,7 @@ pub mod search;
 use crate::card::{self, JOKER0};
 use thiserror::Error;
 
-/// Where aces go in runs (RULES §2.9 option `ace_mode`).
+/// Where aces go in runs (the rules option `ace_mode`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum AceMode {
     /// `A-2-3` only; an unmelded ace counts 1 (the default).
@@ -78,7 +78,7 @@ impl Default for MeldRules {
     }
 }
 
-/// Unmelded value of an ace when aces are high (RULES §2.9).
+/// Unmelded value of an ace when aces are high (the rules option `ace_mode`).
 pub const ACE_HIGH_POINTS: u32 = 15;
 /// Largest hand the solver accepts: every hand of the game (at most 14 cards) and then some.
 /// The cost grows about tenfold per four cards; the worst hands found at this size take under
