@@ -224,5 +224,11 @@ export function land(root, msg, snap, version) {
       dealt += 1;
     }
   }
-  if (dealt >= 3) sound("deal");
+  if (dealt >= 3) {
+    // a new deal: the others' hands come from the stock too
+    for (const e of root.querySelectorAll(".opponents .fan")) {
+      [...e.querySelectorAll(".card")].forEach((c, i) => fly(c, stock, 45 * i));
+    }
+    sound("deal");
+  }
 }
