@@ -60,16 +60,41 @@ def test_a_theme_and_a_card_back_apply_and_are_kept_after_a_reload(
     green = felt(page)
     page.click("#btn-profile")
     page.wait_for_selector("#dlg-profile[open]")
-    choose(page, "theme", "wine")
+    choose(page, "theme", "burgundy")
     choose(page, "card_back", "stars")
     assert felt(page) != green
-    assert page.evaluate("() => document.body.dataset.theme") == "wine"
+    assert page.evaluate("() => document.body.dataset.theme") == "burgundy"
     page.keyboard.press("Escape")
     open_room(page, {"game": "three-thirteen", "seed": 4})
     assert page.get_attribute("#table [data-src=stock] svg.back", "data-back") == "stars"
     picture(page, "web-theme-desktop")
     page.reload()
     page.wait_for_function("() => window.cardcore.msg && window.cardcore.msg.table")
-    assert page.evaluate("() => document.body.dataset.theme") == "wine"
+    assert page.evaluate("() => document.body.dataset.theme") == "burgundy"
     assert page.get_attribute("#table [data-src=stock] svg.back", "data-back") == "stars"
     assert not page.errors
+
+
+QUICK_SPITE = {"game": "spite-malice", "seed": 7, "options": {"payoff_size": 1, "target_score": 1}}
+PLAY_ON = """() => {
+  // one legal move of yours (a pay-off card first), or nothing when it is not your turn
+  const m = window.cardcore.msg;
+  if (m.status !== 'playing' || !m.table || !m.table.legal.length) return m.status;
+  const legal = m.table.legal;
+  const pick = legal.find((x) => x.src === 'payoff') || legal.find((x) => x.dst.startsWith('center')) || legal[0];
+  window.cardcore.play(pick.id);
+  return 'moved';
+}"""
+
+
+def play_to_the_end(page: Any) -> None:
+    """Plays seat 0's moves (pay-off first) until the game is over."""
+    for _ in range(300):
+        if page.evaluate(PLAY_ON) == "over":
+            return
+        page.wait_for_function(
+            "() => window.cardcore.msg.status === 'over' || window.cardcore.sent.size === 0",
+            timeout=10_000,
+        )
+        page.wait_for_timeout(20)
+    pytest.fail("the game did not end")

@@ -58,12 +58,16 @@ export const BACKS = {
       return [inner("#e85d04"), clip([el("path", { d, fill: "#faa307" })]), el("circle", { cx: 50, cy: 70, r: 11, fill: "#fff3b0" })];
     },
   },
-  checker: {
-    name: "Garden checks",
+  tartan: {
+    name: "Tartan",
     draw: () => {
-      let d = "";
-      for (let y = 9, r = 0; y < 131; y += 10.2, r++) for (let x = 9 + (r % 2) * 10.25; x < 91; x += 20.5) d += `M${x.toFixed(1)} ${y.toFixed(1)} h10.25 v10.2 h-10.25 Z `;
-      return [inner("#2d6a4f"), el("path", { d, fill: "#95d5b2" })];
+      const band = (attrs, fill) => el("rect", { ...attrs, fill });
+      return [inner("#1d3557"), clip([
+        ...[14, 44, 74].map((x) => band({ x, y: 0, width: 12, height: 140 }, "#c1121f99")),
+        ...[18, 58, 98].map((y) => band({ x: 0, y, width: 100, height: 12 }, "#2d6a4f99")),
+        ...[34, 64].map((x) => band({ x, y: 0, width: 2, height: 140 }, "#f1faee88")),
+        ...[40, 80, 120].map((y) => band({ x: 0, y, width: 100, height: 2 }, "#ffd23f88")),
+      ])];
     },
   },
 };
@@ -76,14 +80,16 @@ export const AVATARS = {
   fox: { name: "Fox", draw: face("#ffb703", ["path", { d: "M8 10 L15 18 L25 18 L32 10 L31 24 L20 33 L9 24 Z", fill: "#e76f51" }], ["path", { d: "M13 25 L20 33 L27 25 L20 28 Z", fill: "#fff" }], ...eyes(21), ["circle", { cx: 20, cy: 31, r: 2, fill: "#15191d" }]) },
   owl: { name: "Owl", draw: face("#8ecae6", ["path", { d: "M9 11 L15 15 L25 15 L31 11 L31 30 Q20 38 9 30 Z", fill: "#6d4c41" }], ["circle", { cx: 15, cy: 20, r: 5, fill: "#fff" }], ["circle", { cx: 25, cy: 20, r: 5, fill: "#fff" }], ...eyes(20, 2.2), ["path", { d: "M18 25 L22 25 L20 29 Z", fill: "#ffb703" }]) },
   cat: { name: "Cat", draw: face("#c77dff", ["path", { d: "M9 9 L16 15 L24 15 L31 9 L31 26 Q20 36 9 26 Z", fill: "#fefae0" }], ...eyes(21), ["path", { d: "M18 26 L22 26 L20 28 Z", fill: "#ff6b6b" }], ["path", { d: "M6 25 L14 26 M6 29 L14 28 M34 25 L26 26 M34 29 L26 28", stroke: "#15191d", "stroke-width": 1 }]) },
-  robot: { name: "Robot", draw: face("#3bceac", ["rect", { x: 10, y: 12, width: 20, height: 18, rx: 3, fill: "#dfe7ec" }], ["rect", { x: 19, y: 6, width: 2, height: 6, fill: "#dfe7ec" }], ["circle", { cx: 20, cy: 6, r: 2, fill: "#ff6b6b" }], ["rect", { x: 13, y: 17, width: 5, height: 4, fill: "#15191d" }], ["rect", { x: 22, y: 17, width: 5, height: 4, fill: "#15191d" }], ["rect", { x: 14, y: 24, width: 12, height: 2, fill: "#15191d" }]) },
+  robot: { name: "Robot", ai: true, draw: face("#3bceac", ["rect", { x: 10, y: 12, width: 20, height: 18, rx: 3, fill: "#dfe7ec" }], ["rect", { x: 19, y: 6, width: 2, height: 6, fill: "#dfe7ec" }], ["circle", { cx: 20, cy: 6, r: 2, fill: "#ff6b6b" }], ["rect", { x: 13, y: 17, width: 5, height: 4, fill: "#15191d" }], ["rect", { x: 22, y: 17, width: 5, height: 4, fill: "#15191d" }], ["rect", { x: 14, y: 24, width: 12, height: 2, fill: "#15191d" }]) },
   bear: { name: "Bear", draw: face("#95d5b2", ["circle", { cx: 11, cy: 12, r: 5, fill: "#8d5524" }], ["circle", { cx: 29, cy: 12, r: 5, fill: "#8d5524" }], ["circle", { cx: 20, cy: 22, r: 12, fill: "#8d5524" }], ["ellipse", { cx: 20, cy: 27, rx: 6, ry: 4.5, fill: "#e0ac69" }], ...eyes(19, 2), ["circle", { cx: 20, cy: 25.5, r: 2, fill: "#15191d" }]) },
-  penguin: { name: "Penguin", draw: face("#ffd23f", ["ellipse", { cx: 20, cy: 22, rx: 12, ry: 14, fill: "#15191d" }], ["ellipse", { cx: 20, cy: 25, rx: 8, ry: 10, fill: "#fff" }], ...eyes(19, 1.8).map(([n, a]) => [n, { ...a, fill: "#fff", r: 2.2 }]), ["circle", { cx: 14, cy: 19, r: 1, fill: "#15191d" }], ["circle", { cx: 26, cy: 19, r: 1, fill: "#15191d" }], ["path", { d: "M17 22 L23 22 L20 26 Z", fill: "#ff9f1c" }]) },
-  sun: { name: "Sun", draw: face("#ff9f1c", ["circle", { cx: 20, cy: 20, r: 10, fill: "#ffd23f" }], ...eyes(18, 1.6), ["path", { d: "M15 23 Q20 27 25 23", stroke: "#15191d", "stroke-width": 1.6, fill: "none" }]) },
-  moon: { name: "Moon", draw: face("#1b1f4b", ["path", { d: "M24 8 A13 13 0 1 0 32 27 A10 10 0 1 1 24 8 Z", fill: "#ffe28a" }], ["circle", { cx: 31, cy: 11, r: 1.3, fill: "#fff" }], ["circle", { cx: 9, cy: 15, r: 1, fill: "#fff" }]) },
+  rabbit: { name: "Rabbit", draw: face("#ffafcc", ["ellipse", { cx: 14, cy: 10, rx: 3.5, ry: 9, fill: "#f8f9fa" }], ["ellipse", { cx: 26, cy: 10, rx: 3.5, ry: 9, fill: "#f8f9fa" }], ["ellipse", { cx: 14, cy: 10, rx: 1.5, ry: 6, fill: "#ff8fab" }], ["ellipse", { cx: 26, cy: 10, rx: 1.5, ry: 6, fill: "#ff8fab" }], ["circle", { cx: 20, cy: 25, r: 10, fill: "#f8f9fa" }], ...eyes(23, 1.8), ["path", { d: "M18.5 27 L21.5 27 L20 29 Z", fill: "#ff6b6b" }]) },
+  hedgehog: { name: "Hedgehog", draw: face("#caffbf", ["path", { d: "M6 26 L8 16 L11 19 L13 9 L17 15 L20 6 L23 15 L27 9 L29 19 L32 16 L34 26 Z", fill: "#6d4c41" }], ["ellipse", { cx: 20, cy: 26, rx: 11, ry: 8, fill: "#e0ac69" }], ...eyes(24, 1.8), ["circle", { cx: 20, cy: 29, r: 2, fill: "#15191d" }]) },
+  otter: { name: "Otter", draw: face("#90e0ef", ["circle", { cx: 10, cy: 13, r: 3.5, fill: "#7f5539" }], ["circle", { cx: 30, cy: 13, r: 3.5, fill: "#7f5539" }], ["circle", { cx: 20, cy: 21, r: 12, fill: "#7f5539" }], ["ellipse", { cx: 20, cy: 26, rx: 8, ry: 6, fill: "#ddb892" }], ...eyes(19, 2), ["ellipse", { cx: 20, cy: 24, rx: 2.5, ry: 1.8, fill: "#15191d" }], ["path", { d: "M8 26 L15 26 M8 29 L15 28 M32 26 L25 26 M32 29 L25 28", stroke: "#15191d", "stroke-width": 0.8 }]) },
+  crow: { name: "Crow", draw: face("#e9c46a", ["circle", { cx: 19, cy: 21, r: 12, fill: "#22223b" }], ["circle", { cx: 16, cy: 18, r: 3, fill: "#fff" }], ["circle", { cx: 16.5, cy: 18, r: 1.5, fill: "#15191d" }], ["path", { d: "M24 19 L37 23 L24 26 Z", fill: "#f4a261" }]) },
+  lion: { name: "Lion", draw: face("#ffe5b4", ["circle", { cx: 20, cy: 21, r: 15, fill: "#bc6c25" }], ["circle", { cx: 20, cy: 22, r: 10, fill: "#fcbf49" }], ...eyes(20, 1.8), ["path", { d: "M17.5 24 L22.5 24 L20 27 Z", fill: "#6d4c41" }], ["path", { d: "M17 28 Q20 30 23 28", stroke: "#6d4c41", "stroke-width": 1.2, fill: "none" }]) },
 };
 
-/** An <svg> avatar (unknown ids draw the first). */
+/** An <svg> avatar (unknown ids draw the first; the robot is the AI seats'). */
 export function avatarSvg(id) {
   const a = AVATARS[id] || Object.values(AVATARS)[0];
   const svg = el("svg", { viewBox: "0 0 40 40", class: "avatar", role: "img", "aria-label": a.name + " avatar" });

@@ -9,8 +9,8 @@ import { AVATARS, BACKS, avatarSvg } from "./backs.js";
 import { cardSvg, look } from "./cards.js";
 import { buzz, feel, sound } from "./feel.js";
 
-export const THEMES = { felt: "Green felt", ocean: "Ocean dots", wine: "Wine diamonds", slate: "Slate pinstripe", sunset: "Sunset weave", midnight: "Midnight stars" };
-const DEFAULTS = { theme: "felt", card_back: "classic", avatar: "fox", large_print: false, mute: false };
+export const THEMES = { green: "Green felt", blue: "Blue felt", burgundy: "Burgundy felt", slate: "Slate", wood: "Oak table", night: "Night sky" };
+const DEFAULTS = { theme: "green", card_back: "classic", avatar: "fox", large_print: false, mute: false };
 
 export const settings = { ...DEFAULTS };
 let page = null; // {h, toast, redraw, name()} from app.js
@@ -22,7 +22,7 @@ function local() {
 /** Shows `s` on the page: theme, card look, sound switch, avatar. */
 export function applySettings(s) {
   Object.assign(settings, s);
-  if (settings.theme && settings.theme !== "felt") document.body.dataset.theme = settings.theme;
+  if (settings.theme && settings.theme !== "green") document.body.dataset.theme = settings.theme;
   else delete document.body.dataset.theme;
   look.back = settings.card_back;
   look.large = Boolean(settings.large_print);
@@ -164,7 +164,7 @@ function collections(r) {
   return {
     themes: c.themes || all(THEMES, (id) => THEMES[id]),
     card_backs: c.card_backs || all(BACKS, (id) => BACKS[id].name),
-    avatars: c.avatars || all(AVATARS, (id) => AVATARS[id].name),
+    avatars: c.avatars || all(AVATARS, (id) => AVATARS[id].name).filter((it) => !AVATARS[it.id].ai),
   };
 }
 
@@ -200,11 +200,15 @@ export function profileContent(r, catalog) {
   const head = h("div", { class: "prof-head" }, avatarSvg(settings.avatar),
     h("div", {},
       h("h2", { text: r.player }),
-      lv ? h("div", { class: "level" }, h("strong", { text: `Level ${lv.level}` }), " ", bar(h, lv.xp, lv.next), h("span", { class: "note", text: ` ${lv.xp} / ${lv.next} XP` })) : null));
-  const ach = (r.achievements || []).map((a) => h("li", { class: "ach" + (a.earned_at ? " earned" : "") },
-    h("div", { class: "ach-name" }, h("strong", { text: (a.earned_at ? "★ " : "") + a.name })),
-    h("div", { class: "note", text: a.text }),
-    a.earned_at ? h("div", { class: "note", text: "earned " + String(a.earned_at).slice(0, 10) }) : h("div", {}, bar(h, a.progress, a.goal), h("span", { class: "note", text: ` ${a.progress} / ${a.goal}` }))));
+      lv ? h("div", { class: "level" }, h("strong", { text: `Level ${lv.level}` }), " ", bar(h, lv.xp - (lv.floor ?? 0), lv.next - (lv.floor ?? 0)), h("span", { class: "note", text: ` ${lv.xp} XP, level ${lv.level + 1} at ${lv.next}` })) : null));
+  const ach = (r.achievements || []).map((a) => {
+    const done = a.done || Boolean(a.earned_at);
+    return h("li", { class: "ach" + (done ? " earned" : ""), "data-achievement": a.id },
+      h("div", { class: "ach-name" }, h("strong", { text: (done ? "★ " : "") + a.name })),
+      h("div", { class: "note", text: a.text }),
+      done ? h("div", { class: "note", text: a.earned_at ? "earned " + String(a.earned_at).slice(0, 10) : "earned" })
+        : h("div", {}, bar(h, a.progress, a.goal), h("span", { class: "note", text: ` ${a.progress} / ${a.goal}` })));
+  });
   const quests = (r.quests || []).map((q) => h("li", { class: "quest" + (q.done ? " done" : "") },
     h("strong", { text: (q.done ? "✓ " : "") + q.name }), h("span", { class: "note", text: " " + q.text + " " }),
     bar(h, q.progress, q.goal), h("span", { class: "note", text: ` ${q.progress} / ${q.goal}` })));
