@@ -81,7 +81,8 @@ PLAY_ON = """() => {
   const m = window.cardcore.msg;
   if (m.status !== 'playing' || !m.table || !m.table.legal.length) return m.status;
   const legal = m.table.legal;
-  const pick = legal.find((x) => x.src === 'payoff') || legal.find((x) => x.dst.startsWith('center')) || legal[0];
+  const pick = legal.find((x) => x.src === 'payoff')
+    || legal.find((x) => x.dst.startsWith('center')) || legal[0];
   window.cardcore.play(pick.id);
   return 'moved';
 }"""
