@@ -272,7 +272,8 @@ function receive(msg) {
     else return;
     ui.version += 1;
     render();
-    announce(ui.msg.room, ui.msg.earned || ui.msg.table?.earned);
+  } else if (msg.type === "earned") {
+    announce(ui.room, msg.earned);
   } else if (msg.type === "error") {
     if (msg.seq !== undefined) ui.sent.delete(msg.seq);
     if (/token does not belong|no such room/.test(msg.message)) {

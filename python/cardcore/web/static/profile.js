@@ -2,7 +2,7 @@
 // print, sound), the profile panel (level, achievements, quests, collections, stats, the
 // leaderboard), today's challenges in the lobby and a toast for each thing earned.
 //
-// Settings live in the server's profile (GET /api/profile, POST /api/profile/settings) and, so
+// Settings live in the server's profile (GET /api/profile, POST /api/settings) and, so
 // the page looks right before the server answers, in this browser's localStorage too.
 
 import { AVATARS, BACKS, avatarSvg } from "./backs.js";
@@ -60,7 +60,7 @@ export async function changeSettings(partial) {
   applySettings(partial);
   let answer;
   try {
-    answer = await fetch("/api/profile/settings", {
+    answer = await fetch("/api/settings", {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ name: page.name(), ...partial }),
@@ -73,7 +73,7 @@ export async function changeSettings(partial) {
   if (!answer.ok) {
     applySettings(before);
     page.toast(r.error || `The settings were not saved (${answer.status}).`);
-  } else if (r.settings || r.theme) applySettings(r.settings || r);
+  } else if (r.settings) applySettings(r.settings); // (a server without a profile: enabled false)
 }
 
 // ---- earned: a toast for each achievement, level, quest or challenge -------------------------
@@ -82,14 +82,18 @@ const announced = new Set();
 const queue = [];
 let showing = false;
 
-/** Toasts each item of `earned` ([{kind, id, name}]) once per room. */
+/** Toasts each item of `earned` ([{kind, id, name, text}]) once per room; the collection
+ * items it unlocked go together in one last toast. */
 export function announce(room, earned) {
+  const unlocked = [];
   for (const e of earned || []) {
-    const key = `${room}:${e.kind}:${e.id}:${e.level ?? ""}`;
+    const key = `${room}:${e.kind}:${e.collection ?? ""}:${e.id}`;
     if (announced.has(key)) continue;
     announced.add(key);
-    queue.push(e);
+    if (e.kind === "unlock") unlocked.push(e.name || e.id);
+    else queue.push(e);
   }
+  if (unlocked.length) queue.push({ kind: "unlock", id: "", name: unlocked.join(", "), text: "New in your collections (Profile)" });
   if (!showing) next();
 }
 
@@ -101,18 +105,25 @@ function next() {
   if (!e) {
     showing = false;
     t.hidden = true;
+    if (t.hidePopover && t.matches(":popover-open")) t.hidePopover();
     return;
   }
   showing = true;
   t.replaceChildren(
-    page.h("span", { class: "earned-kind", text: (KIND[e.kind] || "Earned") + (e.kind === "level" && e.level ? ` ${e.level}` : "") }),
+    page.h("span", { class: "earned-kind", text: KIND[e.kind] || "Earned" }),
     page.h("span", { class: "earned-name", text: e.name || e.id }),
+    e.text ? page.h("span", { class: "earned-text", text: e.text }) : null,
   );
   t.dataset.kind = e.kind;
   t.hidden = false;
+  // a popover is in the top layer: above the score sheet panel that is open at game over
+  if (t.showPopover) {
+    if (t.matches(":popover-open")) t.hidePopover();
+    t.showPopover();
+  }
   sound("earn");
   buzz([30, 50, 30]);
-  setTimeout(next, 3000);
+  setTimeout(next, 2600);
 }
 
 // ---- lobby: today's challenges ---------------------------------------------------------------
@@ -124,7 +135,7 @@ export async function showChallenges(box, titles, playDaily) {
     const answer = await fetch("/api/daily?name=" + encodeURIComponent(page.name()));
     if (!answer.ok) throw new Error(String(answer.status));
     const r = await answer.json();
-    list = Array.isArray(r) ? r : r.challenges || r.daily || [];
+    list = Array.isArray(r) ? r : r.challenges || [];
   } catch {
     box.hidden = true;
     return;
@@ -133,16 +144,17 @@ export async function showChallenges(box, titles, playDaily) {
   box.replaceChildren(
     h("h2", { text: "Today's challenges" }),
     h("ul", { class: "challenges" }, ...list.map((c) => {
-      const state = c.met === true ? "met" : c.met === false && c.played !== false ? "missed" : "open";
+      const state = c.met ? "met" : c.played ? "missed" : "open";
+      const streaks = [c.streak ? `played ${c.streak} day${c.streak > 1 ? "s" : ""} running` : "", c.challenge_streak ? `met ${c.challenge_streak} running` : ""].filter(Boolean).join(" · ");
       const label = { met: "Met ✓", missed: "Missed", open: "Not played yet" }[state];
       const play = h("button", { type: "button", class: "play-daily", text: state === "open" ? "Play" : "Play again" });
       play.onclick = () => playDaily(c.game);
       return h("li", { class: `challenge ${state}`, "data-game": c.game },
         h("div", { class: "ch-head" },
-          h("strong", { text: titles[c.game] || c.game }),
+          h("strong", { text: titles[c.game] || c.title || c.game }),
           h("span", { class: `ch-state ${state}`, text: label }),
-          c.streak ? h("span", { class: "ch-streak", text: `streak ${c.streak}` }) : null),
-        h("div", { class: "ch-objective", text: c.objective || c.text || "" }),
+          streaks ? h("span", { class: "ch-streak", text: streaks }) : null),
+        h("div", { class: "ch-objective", text: c.objective?.text ?? c.objective ?? "" }),
         play);
     })),
   );
@@ -152,9 +164,10 @@ export async function showChallenges(box, titles, playDaily) {
 // ---- the profile panel -----------------------------------------------------------------------
 
 function bar(h, progress, goal) {
-  const p = goal ? Math.min(1, progress / goal) : 0;
-  return h("span", { class: "meter", role: "meter", "aria-valuenow": progress, "aria-valuemax": goal, title: `${progress} / ${goal}` },
-    h("span", { class: "meter-fill", style: `width:${(p * 100).toFixed(0)}%` }));
+  const p = goal ? Math.max(0, Math.min(1, progress / goal)) : 0;
+  const fill = h("span", { class: "meter-fill" });
+  fill.style.width = `${(p * 100).toFixed(0)}%`; // (the page's CSP refuses style attributes)
+  return h("span", { class: "meter", role: "meter", "aria-valuenow": progress, "aria-valuemin": 0, "aria-valuemax": goal, title: `${progress} / ${goal}` }, fill);
 }
 
 /** The collections the server lists (with what is unlocked), or all of this page's designs. */
@@ -174,8 +187,8 @@ function picker(h, items, key, draw) {
     const b = h("button", {
       type: "button", class: "pick" + (chosen ? " chosen" : "") + (it.unlocked === false ? " locked" : ""),
       "data-id": it.id, "aria-pressed": String(chosen), disabled: it.unlocked === false,
-      title: it.unlocked === false ? `Locked: ${it.how || "play on to unlock it"}` : it.name,
-    }, draw(it.id), h("span", { class: "pick-name", text: it.name }), it.unlocked === false ? h("span", { class: "pick-how", text: "Locked: " + (it.how || "play on") }) : null);
+      title: it.unlocked === false ? `${it.name}, locked: ${it.how || "play on to unlock it"}` : it.name,
+    }, draw(it.id), h("span", { class: "pick-name", text: it.name }), it.unlocked === false ? h("span", { class: "pick-how", text: (it.how || "locked").replace(/ \(.*\)$/, "") }) : null);
     b.onclick = async () => {
       await changeSettings({ [key]: it.id });
       for (const x of b.parentElement.children) {
@@ -247,17 +260,21 @@ async function leaderboard(box, catalog, r) {
       const answer = await fetch("/api/leaderboard?game=" + encodeURIComponent(pick.value));
       if (!answer.ok) throw new Error(String(answer.status));
       const d = await answer.json();
-      rows = Array.isArray(d) ? d : d.rows || d.leaderboard || [];
+      rows = d.ranking || [];
     } catch {
-      rows = (r.leaderboard || []).map((p) => ({ ...p, kind: "player" }));
+      // a server without ratings: this computer's players by games won, all games together
+      rows = (r.leaderboard || []).map((p) => ({ name: p.player, kind: "person", played: p.played, won: p.won }));
     }
-    list.replaceChildren(h("table", { class: "sheet leaders" },
-      h("thead", {}, h("tr", {}, ...["#", "Player", "Played", "Won", "Rate"].map((x) => h("th", { text: x })))),
-      h("tbody", {}, ...rows.map((p, i) => h("tr", { class: p.kind === "ai" ? "ai" : p.player === page.name() ? "me" : "" },
-        h("td", { text: p.rank ?? i + 1 }),
-        h("td", { text: p.kind === "ai" ? `AI ${p.level ?? p.player}` : p.player + (p.level ? ` (vs ${p.level})` : "") }),
+    const vs = (p) => Object.entries(p.by_level || {}).map(([lv, x]) => `${lv} ${x.won}/${x.played}`).join(", ");
+    list.replaceChildren(rows.length ? h("table", { class: "sheet leaders" },
+      h("thead", {}, h("tr", {}, ...["#", "Player", "Rating", "Played", "Won", "Won against"].map((x) => h("th", { text: x })))),
+      h("tbody", {}, ...rows.map((p, i) => h("tr", { class: p.kind === "ai" ? "ai" : p.name === page.name() ? "me" : "" },
+        h("td", { text: i + 1 }),
+        h("td", { text: p.name }),
+        h("td", { text: p.rating ?? "" }),
         h("td", { text: p.played ?? "" }), h("td", { text: p.won ?? "" }),
-        h("td", { text: p.rating ?? (p.played ? `${Math.round((100 * p.won) / p.played)}%` : "") }))))));
+        h("td", { class: "note", text: vs(p) })))))
+      : h("p", { class: "note", text: "No games of this game finished here yet." }));
   };
   pick.onchange = fill;
   await fill();
