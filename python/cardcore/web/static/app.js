@@ -6,14 +6,12 @@
 // file turns clicks, taps, drags and keys into a legal move's id and sends {type: "move"}. A
 // drop snaps to the nearest pile that is a legal target for the dragged card.
 
-import threeThirteen from "./games/three-thirteen.js";
-import spiteMalice from "./games/spite-malice.js";
-import nerts from "./games/nerts.js";
 import { buzz, land, snapshot, sound } from "./feel.js";
 import { avatarSvg } from "./backs.js";
 import { announce, changeSettings, loadSettings, profileContent, settings, showChallenges } from "./profile.js";
 
-const GAMES = { "three-thirteen": threeThirteen, "spite-malice": spiteMalice, nerts };
+/** Game name -> its drawing module (games/<name>.js), loaded for each game /api/games lists. */
+const GAMES = {};
 const POSITIONS = {
   2: ["top"],
   3: ["left", "right"],
@@ -743,7 +741,9 @@ async function loadCatalog() {
   try {
     const r = await fetch("/api/games");
     if (!r.ok) throw new Error(`the server answered ${r.status}`);
-    ui.catalog = await r.json();
+    const catalog = await r.json();
+    await loadGameModules(catalog);
+    ui.catalog = catalog;
   } catch (e) {
     $("load-error-text").textContent = `Could not load the games (${e.message || e}). Is cardcore serve still running?`;
     $("load-error").hidden = false;
@@ -755,6 +755,23 @@ async function loadCatalog() {
   clearTimeout(ui.catalogRetry);
   $("load-error").hidden = true;
   route();
+}
+
+/** Each listed game's drawing module, games/<name>.js (no list of games is kept here); a game
+ * whose module fails to load is left out of the lobby, with a warning in the console. */
+async function loadGameModules(catalog) {
+  const loaded = await Promise.all(catalog.games.map(async (g) => {
+    if (GAMES[g.name]) return true;
+    if (!/^[a-z0-9][a-z0-9-]*$/.test(g.name)) return false;
+    try {
+      GAMES[g.name] = (await import(`./games/${g.name}.js`)).default;
+      return true;
+    } catch (e) {
+      console.warn(`cardcore: no table for ${g.name}: ${e.message || e}`);
+      return false;
+    }
+  }));
+  catalog.games = catalog.games.filter((_, i) => loaded[i]);
 }
 
 init();
