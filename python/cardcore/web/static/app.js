@@ -691,6 +691,7 @@ async function openProfile() {
     body.replaceChildren(...profileContent(r, ui.catalog));
   }
   if (!$("dlg-profile").open) $("dlg-profile").showModal();
+  $("dlg-profile").scrollTop = 0; // (opening focuses its first button, further down)
 }
 
 /** The invite link of room `room`. A page opened on this computer's loopback address gives

@@ -145,17 +145,16 @@ export async function showChallenges(box, titles, playDaily) {
     h("h2", { text: "Today's challenges" }),
     h("ul", { class: "challenges" }, ...list.map((c) => {
       const state = c.met ? "met" : c.played ? "missed" : "open";
-      const streaks = [c.streak ? `played ${c.streak} day${c.streak > 1 ? "s" : ""} running` : "", c.challenge_streak ? `met ${c.challenge_streak} running` : ""].filter(Boolean).join(" · ");
+      const streaks = [c.streak ? `streak ${c.streak}` : "", c.challenge_streak ? `met ${c.challenge_streak} in a row` : ""].filter(Boolean).join(" · ");
       const label = { met: "Met ✓", missed: "Missed", open: "Not played yet" }[state];
       const play = h("button", { type: "button", class: "play-daily", text: state === "open" ? "Play" : "Play again" });
       play.onclick = () => playDaily(c.game);
       return h("li", { class: `challenge ${state}`, "data-game": c.game },
         h("div", { class: "ch-head" },
           h("strong", { text: titles[c.game] || c.title || c.game }),
-          h("span", { class: `ch-state ${state}`, text: label }),
-          streaks ? h("span", { class: "ch-streak", text: streaks }) : null),
+          h("span", { class: `ch-state ${state}`, text: label })),
         h("div", { class: "ch-objective", text: c.objective?.text ?? c.objective ?? "" }),
-        play);
+        h("div", { class: "ch-foot" }, h("span", { class: "ch-streak", text: streaks }), play));
     })),
   );
   box.hidden = !list.length;
