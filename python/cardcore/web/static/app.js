@@ -8,6 +8,7 @@
 
 import { buzz, land, snapshot, sound } from "./feel.js";
 import { avatarSvg } from "./backs.js";
+import { faceOf, label } from "./cards.js";
 import { announce, changeSettings, loadSettings, profileContent, settings, showChallenges } from "./profile.js";
 
 /** Game name -> its drawing module (games/<name>.js), loaded for each game /api/games lists. */
@@ -270,6 +271,14 @@ function receive(msg) {
     else return;
     ui.version += 1;
     render();
+  } else if (msg.type === "rematch") {
+    // the same table again: a new room, this seat's own token for it
+    store.set("seat:" + msg.room, msg.token);
+    if ($("dlg-sheet").open) {
+      $("dlg-sheet").dataset.auto = "0";
+      $("dlg-sheet").close();
+    }
+    location.hash = "#room=" + msg.room;
   } else if (msg.type === "earned") {
     announce(ui.room, msg.earned);
   } else if (msg.type === "error") {
@@ -334,7 +343,9 @@ function render() {
   if (msg.table) {
     const ctx = { me: msg.seat, n: msg.seats.length, name: seatName, around: around(msg.seats.length, msg.seat), h, ui };
     const before = snapshot(table);
-    game.render(table, msg.table, ctx);
+    // the games show each seat's last move line: it names the card when the card is public
+    const view = { ...msg.table, last: (msg.table.last || []).map((m) => m && { ...m, text: moveText(m) }) };
+    game.render(table, view, ctx);
     decorate(table, msg.table);
     // avatars: yours, the others' when the server sends them, a robot for an AI
     msg.seats.forEach((s, i) => {
@@ -350,6 +361,24 @@ function render() {
   const end = msg.status === "over" ? `${msg.room}:${ui.version}:${JSON.stringify(msg.result)}` : null;
   if (end && !ui.overKey?.startsWith(`${msg.room}:`)) sound(msg.result?.winner === msg.seat ? "win" : "lose");
   ui.overKey = end;
+}
+
+/** A move's line naming its card when the move carries it ("discarded 7♥", "took 5♠ from the
+ * discard", "7♥ to a foundation"). */
+export function moveText(m) {
+  if (!m.card || m.text.includes(label(faceOf(m.card)))) return m.text;
+  const c = label(faceOf(m.card));
+  if (m.text === "took the discard") return `took ${c} from the discard`;
+  return m.text.startsWith("to ") ? `${c} ${m.text}` : `${m.text} ${c}`;
+}
+
+/** The latest move when another seat made it, with its player's name ("Left discarded 7♥"), or "". */
+function othersMove(msg) {
+  let best = null;
+  (msg.table?.last || []).forEach((m, seat) => {
+    if (m && (!best || (m.n ?? 0) > (best.m.n ?? 0))) best = { m, seat };
+  });
+  return best && best.seat !== msg.seat ? `${msg.seats[best.seat].name} ${moveText(best.m)}.` : "";
 }
 
 /** The host's "AI plays" button on each friend's seat: an AI takes that seat for good. */
@@ -396,6 +425,8 @@ function renderStatus(msg, game) {
   if (msg.status === "error") text = "The table stopped: " + msg.error;
   else if (msg.status === "over") text = "Game over. " + resultText(msg);
   else if (t) text = game.status ? game.status(t, { me: msg.seat, name: seatName }) : "";
+  const said = t && msg.status === "playing" && !game.realtime ? othersMove(msg) : "";
+  if (said) text = `${said} ${text}`;
   if (msg.timer && msg.status === "playing") text = timerText(msg);
   if (ui.rtt !== null) text += `  ·  ${Math.round(ui.rtt)} ms`;
   $("status").textContent = text;

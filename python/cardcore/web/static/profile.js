@@ -73,7 +73,7 @@ export async function changeSettings(partial) {
   if (!answer.ok) {
     applySettings(before);
     page.toast(r.error || `The settings were not saved (${answer.status}).`);
-  } else if (r.settings) applySettings(r.settings); // (a server without a profile: enabled false)
+  } else if (r.settings || r.theme) applySettings(r.settings || r); // (no profile: enabled false)
 }
 
 // ---- earned: a toast for each achievement, level, quest or challenge -------------------------

@@ -85,7 +85,7 @@ export default {
       if (x.deadwood.length) cards.append(dead);
       return h("div", { class: `reveal-hand seat-box seat-${x.seat}`, "data-reveal-seat": x.seat },
         h("div", { class: "who" }, h("span", { class: "name", text: names[x.seat] }),
-          x.out ? h("span", { class: "badge out", text: "went out" }) : null,
+          x.out || r.went_out === x.seat ? h("span", { class: "badge out", text: "went out" }) : null,
           h("span", { class: "meta", text: x.deadwood.length ? ` deadwood ${x.points}` : " all melded" })),
         cards);
     }));
