@@ -21,8 +21,10 @@ from __future__ import annotations
 import functools
 import os
 import statistics
+import sys
 import time
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -40,11 +42,18 @@ _figures: dict[str, str] = {}
 
 
 def _states(count: int = 10_000) -> list[bytes]:
-    """Real player states: every seat's encoding after each event of seeded 3-player rounds."""
+    """Real player states: every seat's encoding after each event of seeded 3-player rounds
+    (played on the oracle, ``tests/nerts/nerts_reference_engine.py``, whose table encodes a
+    seat's view in Python)."""
+    sys.path.insert(0, str(Path(__file__).parent.parent / "tests" / "nerts"))
+    from nerts_reference_engine import Round as ReferenceRound
+
     out: list[bytes] = []
     seed = 0
     while len(out) < count:
-        rnd = Round(Options(num_players=3), seed, [HardAgent(), GreedyAgent(), HardAgent()])
+        rnd = ReferenceRound(
+            Options(num_players=3), seed, [HardAgent(), GreedyAgent(), HardAgent()]
+        )
         while rnd.step():
             out.extend(rnd.table.encode(s) for s in range(3))
         seed += 1

@@ -165,14 +165,14 @@ def test_package_raises_no_bare_builtin_errors() -> None:
 def test_positions_records_and_patches_raise_typed_errors() -> None:
     from cardcore.games.records import replay_start
     from cardcore.nerts import Options as NertsOptions
-    from cardcore.nerts.table import NertsTable
+    from cardcore.nerts import Round as NertsRound
     from cardcore.report.results import numbers, seats
     from cardcore.three_thirteen.rules import Options as TTOptions
     from cardcore.three_thirteen.rules import State as TTState
     from cardcore.web.patch import Mirror
 
     with pytest.raises(StateFormatError, match="one deck per player"):
-        NertsTable(NertsOptions(), [list(range(52))])
+        NertsRound(NertsOptions(), 1, [None, None], decks=[list(range(52))])
     with pytest.raises(StateFormatError, match="not a permutation"):
         TTState(TTOptions(num_players=2), 1, stacked_decks={1: [0, 0, 1]})
     with pytest.raises(StateFormatError, match="winner must be seats"):

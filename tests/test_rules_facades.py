@@ -10,7 +10,7 @@ import pytest
 
 FACADES: dict[str, tuple[tuple[str, ...], str | None]] = {
     "cardcore.nerts.rules": (
-        ("cardcore.nerts.actions", "cardcore.nerts.options", "cardcore.nerts.table"),
+        ("cardcore.nerts.actions", "cardcore.nerts.options"),
         "NertsOptions",
     ),
     "cardcore.spite_malice.rules": (

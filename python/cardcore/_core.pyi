@@ -819,7 +819,6 @@ def nerts_sim_trace(
     rules: NertsRules,
     moves: _Sequence[tuple[int, int]],
 ) -> list[dict[str, _Any]]: ...
-def nerts_run_round(round: _Mapping[str, _Any]) -> dict[str, _Any]: ...
 
 # --- rl (cardcore.rl.vector, cardcore.rl.pettingzoo) ----------------------------------------
 @_final
@@ -952,6 +951,10 @@ def nerts_new(
     agents: _Sequence[_Mapping[str, _Any] | None],
     python: _Sequence[bool],
     decide: _NertsDecide | None = None,
+    *,
+    decks: _Sequence[_Sequence[int]] | None = None,
+    max_ms: int = ...,
+    max_events: int = ...,
 ) -> RealtimeState: ...
 def nerts_set_decide(state: RealtimeState, decide: _NertsDecide | None) -> None: ...
 def nerts_legal_codes(state: RealtimeState, seat: int) -> list[int]: ...

@@ -8,7 +8,9 @@ from typing import Any
 
 from cardcore.cards import natural_id, parse_cards
 from cardcore.games.base import OptionValue
-from cardcore.nerts import NertsTable, Options, PlayerLayout, Round
+from cardcore.nerts import Options
+from nerts_reference_engine import Round
+from nerts_reference_table import NertsTable, PlayerLayout
 
 __all__ = ["filler", "human_round", "ids", "layout", "other", "table"]
 

@@ -14,9 +14,10 @@ from cardcore import _core
 from cardcore.errors import IllegalMoveError, OptionError, StateFormatError, UnregisteredAgentError
 from cardcore.games import api
 from cardcore.games.base import get_game, resolve_agent
-from cardcore.nerts.engine import NertsObservation, Round
+from cardcore.nerts.engine import NertsObservation
 from cardcore.nerts.game import NertsGame
 from cardcore.nerts.rules import Action, Options, parse_action
+from nerts_reference_engine import Round
 
 if TYPE_CHECKING:
     import numpy as np

@@ -14,9 +14,7 @@ from cardcore.nerts import (
     Flip,
     GreedyAgent,
     HardAgent,
-    NertsTable,
     Options,
-    PlayerLayout,
     RandomAgent,
     Round,
     RuleOfThumbAgent,
@@ -25,8 +23,10 @@ from cardcore.nerts import (
     Undo,
 )
 from cardcore.nerts.agents import _distinct
-from cardcore.nerts.engine import NertsAgent, NertsObservation
+from cardcore.nerts.engine import NertsAgent
 from cardcore.rng import Rng
+from nerts_reference_engine import observe
+from nerts_reference_table import NertsTable, PlayerLayout
 from nerts_tables import ids, layout, other
 
 Factory = Callable[[], NertsAgent]
@@ -35,7 +35,7 @@ Factory = Callable[[], NertsAgent]
 def choose(agent: NertsAgent, lay: PlayerLayout, foundations: tuple[str, ...] = ()) -> object:
     opts = Options()
     t = NertsTable.from_layouts(opts, [lay, other()], [ids(f) for f in foundations])
-    obs = NertsObservation(t, 0, 0)
+    obs = observe(t, 0, 0)
     legal = t.legal_actions(0)
     action = agent.act(obs, legal, Rng(1))
     assert action is None or action in legal
@@ -100,7 +100,7 @@ def test_random_agent_is_uniform_over_legal_without_undo() -> None:
     legal = t.legal_actions(0)
     assert Undo() in legal
     agent, rng = RandomAgent(), Rng(5)
-    obs = NertsObservation(t, 0, 0)
+    obs = observe(t, 0, 0)
     picks = {agent.act(obs, legal, rng) for _ in range(300)}
     assert Undo() not in picks
     assert picks == {a for a in legal if not isinstance(a, Undo)}

@@ -15,17 +15,16 @@ from cardcore.nerts import (
     Flip,
     GreedyAgent,
     HardAgent,
-    NertsTable,
     Options,
-    PlayerLayout,
     RandomAgent,
     Recycle,
-    Round,
     ToFoundation,
     ToWork,
     Undo,
 )
 from cardcore.nerts.engine import NertsAgent
+from nerts_reference_engine import Round
+from nerts_reference_table import NertsTable, PlayerLayout
 from nerts_tables import filler, human_round, ids, layout
 
 

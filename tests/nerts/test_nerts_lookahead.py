@@ -20,6 +20,7 @@ from cardcore.nerts.lookahead import (
     table_timing,
 )
 from cardcore.nerts.rules import Action, Undo
+from nerts_reference_engine import Round as ReferenceRound
 
 OPTION_SETS = [
     {},
@@ -82,7 +83,7 @@ def reference_knowledge(
 class Recorder:
     """Greedy play that checks each decision against the Rust policy and the stock memory."""
 
-    def __init__(self, rnd_ref: list[Round]) -> None:
+    def __init__(self, rnd_ref: list[ReferenceRound]) -> None:
         self.greedy = GreedyAgent()
         self.memory: dict[int, StockMemory] = {}
         self.rnd_ref = rnd_ref
@@ -120,9 +121,9 @@ def test_rust_greedy_and_memory_follow_whole_rounds(given: dict[str, Any]) -> No
     opts = Options.from_mapping(players, {k: v for k, v in given.items() if k != "num_players"})
     total = known = cards = 0
     for seed in range(12):
-        ref: list[Round] = []
+        ref: list[ReferenceRound] = []
         recorders = [Recorder(ref) for _ in range(players)]
-        rnd = Round(opts, seed, recorders)
+        rnd = ReferenceRound(opts, seed, recorders)
         ref.append(rnd)
         rnd.run()
         for r in recorders:
@@ -138,8 +139,8 @@ def test_memory_follows_stalemate_rotations() -> None:
     opts = Options.from_mapping(2, {"stalemate_rule": "rotate_one"})
     rotations = 0
     for seed in range(40):
-        ref: list[Round] = []
-        rnd = Round(opts, seed, [Recorder(ref), Recorder(ref)])
+        ref: list[ReferenceRound] = []
+        rnd = ReferenceRound(opts, seed, [Recorder(ref), Recorder(ref)])
         ref.append(rnd)
         rnd.run()
         rotations += rnd.table.players[0].stalemates

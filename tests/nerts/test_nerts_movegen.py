@@ -12,17 +12,16 @@ from cardcore.nerts import (
     WASTE,
     Action,
     GreedyAgent,
-    NertsTable,
     Options,
-    PlayerLayout,
     RandomAgent,
-    Round,
     ToFoundation,
     ToWork,
     Undo,
 )
 from cardcore.nerts.rules import CALL, FLIP, RECYCLE, action_from_code
 from cardcore.rng import Rng
+from nerts_reference_engine import Round
+from nerts_reference_table import NertsTable, PlayerLayout
 
 
 def reference_moves(table: NertsTable, seat: int) -> list[Action]:

@@ -1,6 +1,7 @@
-"""Rounds of built-in agents played in Rust (``Round.run`` with no watch hands them to
-``cardcore_engine::nerts_round``) against the Python engine loop (``run(watch=...)`` keeps
-every event in Python): the same log, table, clocks, generator states and agent memories."""
+"""The public ``Round`` (the Rust rulebook: its table, clock and built-in agents; Python agents
+called back) against the oracle, 0.4.0's Python engine (``nerts_reference_engine.Round``):
+the same log, table, clocks, pending events and agent memories, whole rounds and from the
+middle, at the caps."""
 
 from __future__ import annotations
 
@@ -11,18 +12,26 @@ import pytest
 from cardcore.nerts import ExpertAgent, GreedyAgent, HardAgent, Options, RandomAgent, Round
 from cardcore.nerts.agents import RuleOfThumbAgent
 from cardcore.nerts.engine import NertsAgent
+from nerts_reference_engine import Round as ReferenceRound
 
 
-def _snapshot(rnd: Round) -> dict[str, Any]:
-    t = rnd.table
-    agents = []
-    for s, a in enumerate(rnd.agents):
+def _agents(agents: list[Any]) -> list[Any]:
+    out = []
+    for s, a in enumerate(agents):
         if isinstance(a, HardAgent | ExpertAgent):
             m = a._memory.get(s)
             mem = None if m is None else (m.cycle, m.waste, m.stalemates)
-            agents.append((mem, a._last_ms.get(s), a.searches))
+            out.append((mem, a._last_ms.get(s), a.searches))
         else:
-            agents.append(None)
+            out.append(None)
+    return out
+
+
+def _reference(rnd: ReferenceRound) -> dict[str, Any]:
+    t = rnd.table
+    pending: list[Any] = [None] * len(rnd.agents)
+    for tt, tb, seat, kind, action in rnd._queue:
+        pending[seat] = (tt, tb, kind, None if action is None else action.code)
     return {
         "log": rnd.log,
         "end": (rnd.end, rnd.caller, rnd.now, rnd.executed, rnd.scores()),
@@ -32,33 +41,62 @@ def _snapshot(rnd: Round) -> dict[str, Any]:
         ],
         "foundations": t.foundations,
         "undo": [
-            [(r.action, r.kind, r.src, r.dst, r.depth, r.card) for r in st] for st in t.undo_stacks
+            [(r.action.code, r.kind, r.src, r.dst, r.depth, r.card) for r in st]
+            for st in t.undo_stacks
         ],
         "running": t.running,
-        "engine": (rnd._stalemates, rnd._recycles_since, rnd._sleeping, rnd._pending, rnd._queue),
-        "rngs": (
-            [r.state for r in rnd._timing],
-            [r.state for r in rnd._agent_rng],
-            rnd._tiebreak.state,
+        "engine": (rnd._stalemates, rnd._recycles_since, rnd._sleeping, pending),
+        "inputs": rnd.inputs,
+        "agents": _agents(rnd.agents),
+    }
+
+
+def _rulebook(rnd: Round) -> dict[str, Any]:
+    d = rnd.parts()
+    return {
+        "log": rnd.log,
+        "end": (rnd.end, rnd.caller, rnd.now, rnd.executed, rnd.scores()),
+        "players": [
+            (
+                p["nerts"],
+                p["work"],
+                p["stock"],
+                p["waste"],
+                p["recycles"],
+                p["flip_count"],
+                p["stalemates"],
+            )
+            for p in d["seats"]
+        ],
+        "foundations": d["foundations"],
+        "undo": [[tuple(u) for u in p["undo"]] for p in d["seats"]],
+        "running": d["running"],
+        "engine": (
+            d["stalemates"],
+            d["recycles_since"],
+            d["sleeping"],
+            [None if p is None else tuple(p) for p in d["pending"]],
         ),
-        "agents": agents,
+        "inputs": rnd.inputs,
+        "agents": _agents(rnd.agents),
     }
 
 
 def _both(
-    options: Options, seed: int, make: Any, *, steps: int = 0, **kw: Any
+    options: Options, seed: int, make: Any, *, steps: int = 0, watch: bool = False, **kw: Any
 ) -> tuple[dict[str, Any], dict[str, Any]]:
-    out = []
-    for native in (False, True):
-        rnd = Round(options, seed, make(), **kw)
-        for _ in range(steps):
-            rnd.step()
-        if native:
-            rnd.run()
-        else:
-            rnd.run(watch=lambda: None)
-        out.append(_snapshot(rnd))
-    return out[0], out[1]
+    """The oracle's round and the rulebook's, ``steps`` events stepped, then run to the end
+    (with a watch on the rulebook's when ``watch``)."""
+    ref = ReferenceRound(options, seed, make(), **kw)
+    rnd = Round(options, seed, make(), **kw)
+    for _ in range(steps):
+        assert ref.step() == rnd.step()
+    ref.run()
+    seen: list[int] = []
+    rnd.run(**({"watch": lambda: seen.append(rnd.now)} if watch else {}))
+    if watch:
+        assert len(seen) >= min(1, len(ref.log))
+    return _reference(ref), _rulebook(rnd)
 
 
 def _hard(samples: int = 8, **kw: Any) -> HardAgent:
@@ -99,7 +137,7 @@ OPTIONS: list[dict[str, Any]] = [
 
 @pytest.mark.parametrize("agents", list(AGENTS))
 @pytest.mark.parametrize("k", range(len(OPTIONS)))
-def test_native_round_matches_the_python_loop(agents: str, k: int) -> None:
+def test_rulebook_round_matches_the_oracle(agents: str, k: int) -> None:
     for players in (2, 3, 4):
         if agents == "hard-default" and (players, k) != (4, 0):
             continue
@@ -111,11 +149,11 @@ def test_native_round_matches_the_python_loop(agents: str, k: int) -> None:
         assert native == py
 
 
-def test_native_round_from_the_middle_and_at_the_caps() -> None:
+def test_rulebook_round_from_the_middle_with_a_watch_and_at_the_caps() -> None:
     opts = Options(num_players=3)
     make = lambda: [_hard(), GreedyAgent(), _hard()]  # noqa: E731
     for steps in (1, 7, 40):
-        py, native = _both(opts, 5, make, steps=steps)
+        py, native = _both(opts, 5, make, steps=steps, watch=steps == 7)
         assert native == py
     for kw in ({"max_events": 30}, {"max_ms": 20_000}, {"max_events": 0}):
         py, native = _both(opts, 6, make, **kw)
@@ -135,8 +173,9 @@ def test_shared_agent_object_and_a_second_round() -> None:
         agent = _hard()
         logs[native] = []
         for seed in (3, 4):
-            rnd = Round(Options(), seed, [agent, GreedyAgent()])
-            rnd.run(**({} if native else {"watch": lambda: None}))
+            make = Round if native else ReferenceRound
+            rnd = make(Options(), seed, [agent, GreedyAgent()])
+            rnd.run()
             logs[native].append(rnd.log)
     assert logs[True] == logs[False]
 
@@ -161,3 +200,17 @@ def test_other_agents_stay_in_python() -> None:
     patched.act = lambda obs, legal, rng: HardAgent.act(patched, obs, legal, rng)  # type: ignore[method-assign]
     py, native = _both(Options(), 3, lambda: [patched, GreedyAgent()])
     assert native["log"] == py["log"]
+
+
+def test_arranged_decks_and_bad_decks() -> None:
+    from cardcore.errors import StateFormatError
+    from cardcore.nerts import deal_decks
+
+    opts = Options(num_players=2)
+    decks = [d[::-1] for d in deal_decks(8, 2)]
+    py, native = _both(opts, 8, lambda: [_hard(), GreedyAgent()], decks=decks)
+    assert native == py
+    assert Round(opts, 8, [None, None], decks=decks).decks == decks
+    for bad in ([decks[0]], [decks[0], decks[0]], [decks[0], decks[1][:51]], [decks[0], ["x"]]):
+        with pytest.raises(StateFormatError):
+            Round(opts, 8, [None, None], decks=bad)

@@ -11,7 +11,6 @@ from cardcore.nerts import (
     Action,
     CallNerts,
     Flip,
-    NertsTable,
     Options,
     Recycle,
     ToFoundation,
@@ -20,6 +19,7 @@ from cardcore.nerts import (
     parse_action,
 )
 from cardcore.nerts.rules import OPTION_SPECS, action_from_code
+from nerts_reference_table import NertsTable
 from nerts_tables import ids, layout, other, table
 
 

@@ -14,11 +14,20 @@ import pytest
 from cardcore import _core
 from cardcore.cards import rank_of, suit_of
 from cardcore.games.base import OptionValue
-from cardcore.nerts import NERTS, WASTE, Action, NertsTable, Options, ToFoundation, ToWork, Undo
+from cardcore.nerts import (
+    NERTS,
+    WASTE,
+    Action,
+    Options,
+    ToFoundation,
+    ToWork,
+    Undo,
+)
 from cardcore.nerts.engine import deal_decks
 from cardcore.nerts.lookahead import table_rules
 from cardcore.nerts.rules import CALL, FLIP, RECYCLE, CallNerts, Flip, Recycle
 from cardcore.rng import Rng
+from nerts_reference_table import NertsTable
 
 
 def laid_out(table: NertsTable) -> list[dict[str, Any]]:

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from cardcore import _core
+from cardcore.cards import id_text, is_red, rank_of
 from cardcore.errors import IllegalMoveError
 
 __all__ = [
@@ -29,6 +30,8 @@ __all__ = [
     "ToWork",
     "Undo",
     "action_from_code",
+    "card_text",
+    "fits_work",
     "parse_action",
 ]
 
@@ -187,3 +190,13 @@ def parse_action(text: str) -> Action:
     if pile in (NERTS, WASTE):
         raise IllegalMoveError(f"cannot build on the Nerts pile or waste: {text!r}")
     return ToWork(src, depth, pile)
+
+
+def card_text(cid: int) -> str:
+    """``"7h@1"`` for card id ``cid`` (owner = deck = seat)."""
+    return id_text(cid)
+
+
+def fits_work(card: int, top: int) -> bool:
+    """Whether ``card`` may go on a work pile whose top is ``top``."""
+    return rank_of(top) == rank_of(card) + 1 and is_red(top) != is_red(card)

@@ -1,4 +1,6 @@
-"""The real-time Nerts round as a deterministic discrete-event simulation.
+"""The real-time Nerts round: :class:`Round` with agent objects, over the Rust rulebook
+(``cardcore_engine::games::nerts``: the table, the discrete-event clock and the built-in
+agents).
 
 Time is an integer millisecond clock from round start. Every action is an event ``(t_exec,
 tiebreak, seat)``: events run in order of ``t_exec``, then ``tiebreak`` (a u64 drawn from the
@@ -9,39 +11,33 @@ seat (agent ``None``) only acts through :meth:`Round.submit`. Actions are valida
 execute: an action that is no longer legal fails, nothing moves, and the agent re-plans
 ``retry_ms`` later. Agents with nothing to do sleep until a foundation changes.
 
-The event log (``Round.log``) is a list of ``[t_ms, seat, action, status]`` rows; system rows
-use seat ``-1`` (``stalemate:<rule>``, ``end:<reason>``). Same seed, options, agents and human
-input give byte-identical logs.
+The built-in agents (``random``, ``greedy``, the rule-of-thumb plan, ``hard``, ``expert``) play
+in Rust; any other agent object is called back from the rulebook's clock with a
+:class:`NertsObservation`. The event log (``Round.log``) is a list of ``[t_ms, seat, action,
+status]`` rows; system rows use seat ``-1`` (``stalemate:<rule>``, ``end:<reason>``). Same seed,
+options, agents and human input give byte-identical logs.
 """
 
 from __future__ import annotations
 
-import heapq
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from cardcore import _core
 from cardcore.cards import natural_id, rank_of, suit_of
-from cardcore.errors import IllegalMoveError, OptionError
+from cardcore.errors import IllegalMoveError, OptionError, StateFormatError
 from cardcore.games.api import check_seat, check_seed
-from cardcore.nerts.actions import action_from_code
-from cardcore.nerts.rules import (
-    CALL,
-    NERTS,
-    UNDO,
-    WASTE,
+from cardcore.nerts.actions import (
     Action,
     CallNerts,
     Flip,
-    NertsTable,
-    Options,
     Recycle,
-    SpeedProfile,
     ToFoundation,
     ToWork,
     Undo,
+    action_from_code,
 )
-from cardcore.nerts.table import _UndoRecord
+from cardcore.nerts.options import Options
 from cardcore.rng import Rng
 
 __all__ = [
@@ -59,8 +55,6 @@ MAX_ROUND_MS = 3_600_000
 MAX_EVENTS = 200_000
 """A round that executed this many events ends with ``end = "cap"``."""
 
-_ACT, _THINK = 0, 1
-
 
 class NertsAgent(Protocol):
     """A Nerts policy. ``act`` may return ``None`` to wait for the next foundation change."""
@@ -77,24 +71,17 @@ def deal_decks(seed: int, players: int) -> list[list[int]]:
     return out
 
 
-def waste_fan(player: Any) -> tuple[int, ...]:
-    """The top cards of ``player``'s waste that its owner sees fanned (bottom to top)."""
-    return tuple(player.waste[-player.flip_count :]) if player.waste else ()
-
-
 class PublicPlayer:
     """What everyone can see of one player: tops, counts and the face-up work piles."""
 
     __slots__ = ("nerts_count", "nerts_top", "stock_count", "waste_count", "waste_top", "work")
 
-    def __init__(self, table: NertsTable, seat: int) -> None:
-        p = table.players[seat]
-        self.nerts_count = len(p.nerts)
-        self.nerts_top = p.nerts[-1] if p.nerts else None
-        self.stock_count = len(p.stock)
-        self.waste_count = len(p.waste)
-        self.waste_top = p.waste[-1] if p.waste else None
-        self.work: tuple[tuple[int, ...], ...] = tuple(map(tuple, p.work))
+    nerts_count: int
+    nerts_top: int | None
+    stock_count: int
+    waste_count: int
+    waste_top: int | None
+    work: tuple[tuple[int, ...], ...]
 
 
 class NertsObservation:
@@ -119,17 +106,41 @@ class NertsObservation:
         "waste_fan",
     )
 
-    def __init__(self, table: NertsTable, seat: int, now: int) -> None:
-        self.seat = seat
-        self.now = now
-        self.table_options = table.options
-        self.foundations: tuple[int, ...] = tuple(f[-1] for f in table.foundations)
-        # every foundation card landed in plain view, so whole piles are public
-        self.foundation_piles: tuple[tuple[int, ...], ...] = tuple(map(tuple, table.foundations))
-        self.stalemates = table.players[seat].stalemates
-        self.players = tuple([PublicPlayer(table, s) for s in range(len(table.players))])
-        self.recycles = table.players[seat].recycles
-        self.waste_fan = waste_fan(table.players[seat])
+    seat: int
+    now: int
+    table_options: Options
+    foundations: tuple[int, ...]
+    foundation_piles: tuple[tuple[int, ...], ...]
+    stalemates: int
+    players: tuple[PublicPlayer, ...]
+    recycles: int
+    waste_fan: tuple[int, ...]
+
+    @classmethod
+    def from_rulebook(cls, options: Options, seat: int, body: Sequence[Any]) -> NertsObservation:
+        """The view of ``seat`` from the rulebook's observation tuple
+        (``_core.nerts_observation``: now, foundation piles, players, waste fan, recycles,
+        stalemates; each player its Nerts count and top, stock and waste counts, waste top
+        and work piles)."""
+        now, foundations, players, fan, recycles, stalemates = body
+        obs = object.__new__(cls)
+        obs.seat = seat
+        obs.now = now
+        obs.table_options = options
+        obs.foundation_piles = tuple(map(tuple, foundations))
+        obs.foundations = tuple(f[-1] for f in foundations)
+        obs.stalemates = stalemates
+        obs.recycles = recycles
+        seen = []
+        for nerts_count, nerts_top, stock_count, waste_count, waste_top, work in players:
+            pl = object.__new__(PublicPlayer)
+            pl.nerts_count, pl.nerts_top = nerts_count, nerts_top
+            pl.stock_count, pl.waste_count, pl.waste_top = stock_count, waste_count, waste_top
+            pl.work = tuple(map(tuple, work))
+            seen.append(pl)
+        obs.players = tuple(seen)
+        obs.waste_fan = tuple(fan)
+        return obs
 
     @property
     def me(self) -> PublicPlayer:
@@ -144,22 +155,29 @@ class NertsObservation:
         return any(suit_of(t) == s and rank_of(t) == r - 1 for t in self.foundations)
 
 
-def _delay_class(action: Action, p: SpeedProfile) -> int:
-    if isinstance(action, ToFoundation):
-        return p.m_play
-    if isinstance(action, ToWork):
-        return p.m_seq if action.depth > 1 else p.m_build
-    if isinstance(action, Flip | Recycle):
-        return p.m_flip
-    if isinstance(action, CallNerts):
-        return p.m_call
-    return p.m_build
-
-
-def _is_progress(action: Action) -> bool:
-    if isinstance(action, ToFoundation):
-        return True
-    return isinstance(action, ToWork) and action.src in (NERTS, WASTE)
+def native_options(o: Options) -> dict[str, Any]:
+    """The options as the rulebook takes them (``_core.nerts_new``)."""
+    p = o.profile
+    return {
+        "num_work": o.work_piles,
+        "flip_count": o.flip_count,
+        "stock_passes": o.stock_passes,
+        "partial": o.allow_partial_pile_moves,
+        "fill_any": o.empty_work_pile_fill == "any",
+        "auto_call": o.auto_call_nerts,
+        "foundation_points": o.foundation_points,
+        "nerts_penalty": o.nerts_penalty,
+        "nerts_bonus": o.nerts_bonus,
+        "stalemate_rule": o.stalemate_rule,
+        "max_stalemates": o.max_consecutive_stalemates,
+        "undo_depth": o.undo_depth,
+        "medians": [p.m_play, p.m_build, p.m_seq, p.m_flip, p.m_call],
+        "sigma": p.sigma,
+        "miss": p.miss,
+        "min_ms": p.min_ms,
+        "max_ms": p.max_ms,
+        "retry_ms": p.retry_ms,
+    }
 
 
 def _checked(seat: int, action: Any, legal: Sequence[Action]) -> Action | None:
@@ -171,14 +189,42 @@ def _checked(seat: int, action: Any, legal: Sequence[Action]) -> Action | None:
     )
 
 
+def python_decide(
+    options: Options, agents: Sequence[Any]
+) -> Callable[[int, Sequence[Any], Sequence[int], Any], tuple[int | None, Any]]:
+    """The callback through which the rulebook's clock asks a Python agent (``agents[seat]``)
+    for a move: ``(seat, observation tuple, legal codes, rng state) -> (code or None, rng
+    state)``."""
+
+    def decide(
+        seat: int, body: Sequence[Any], codes: Sequence[int], rng_state: Any
+    ) -> tuple[int | None, Any]:
+        obs = NertsObservation.from_rulebook(options, seat, body)
+        legal = [action_from_code(c) for c in codes]
+        rng = Rng.from_state(rng_state)
+        action = _checked(seat, agents[seat].act(obs, legal, rng), legal)
+        return (None if action is None else action.code), rng.state
+
+    return decide
+
+
 _ACTION_TYPES = frozenset((ToFoundation, ToWork, Flip, Recycle, CallNerts, Undo))
+
+
+def _cap(name: str, value: object, top: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= top:
+        raise OptionError(f"{name} must be an int in 0..={top}, not {value!r}")
+    return value
 
 
 class Round:
     """One real-time round. ``agents[s]`` is the policy of seat ``s`` or ``None`` for a human.
 
     Drive it with :meth:`run` (agents only), or with :meth:`submit` plus :meth:`advance_to` /
-    :meth:`step` when humans play.
+    :meth:`step` when humans play. ``decks`` (default: dealt from ``seed``) arranges each
+    seat's 52 cards in dealing order; the round ends with ``"cap"`` after ``max_ms`` on the
+    clock or ``max_events`` events. The table, the clock and the built-in agents are the Rust
+    rulebook's; other agents are called back from its clock.
     """
 
     def __init__(
@@ -191,6 +237,8 @@ class Round:
         max_ms: int = MAX_ROUND_MS,
         max_events: int = MAX_EVENTS,
     ) -> None:
+        from cardcore.nerts.agents import native_agent_state
+
         n = options.num_players
         if len(agents) != n:
             raise OptionError(f"need {n} agents (None for a human seat), got {len(agents)}")
@@ -200,48 +248,104 @@ class Round:
         self.options = options
         self.profile = options.profile
         self.seed = check_seed(seed)
-        self.decks = [list(d) for d in decks] if decks is not None else deal_decks(seed, n)
-        self.table = NertsTable(options, self.decks)
         self.agents = list(agents)
-        self.now = 0
-        self.log: list[list[Any]] = []
-        self.inputs: list[list[Any]] = []
-        self.end: str | None = None
-        self.caller: int | None = None
-        self.max_ms = max_ms
-        self.max_events = max_events
-        self.executed = 0
-        self._queue: list[tuple[int, int, int, int, Action | None]] = []
-        self._pending: list[bool] = [False] * n
-        self._sleeping: list[bool] = [False] * n
-        self._timing = [Rng.for_stream(seed, s, "timing") for s in range(n)]
-        self._agent_rng = [Rng.for_stream(seed, s, "agent") for s in range(n)]
-        self._tiebreak = Rng.for_stream(seed, 0, "tiebreak")
-        self._recycles_since = [0] * n
-        self._stalemates = 0
-        for s in range(n):
-            if self.agents[s] is not None:
-                self._decide(s)
+        self.max_ms = _cap("max_ms", max_ms, 1 << 62)
+        self.max_events = _cap("max_events", max_events, 1 << 62)
+        native = [None if a is None else native_agent_state(a, s, n) for s, a in enumerate(agents)]
+        python = [a is not None and d is None for a, d in zip(agents, native, strict=True)]
+        dealt = None if decks is None else [list(d) for d in decks]
+        if dealt is not None and not all(
+            type(c) is int and 0 <= c < 52 * n for d in dealt for c in d
+        ):
+            raise StateFormatError(f"a deck holds card ids 0..{52 * n - 1}")
+        self._searches = [0] * n
+        self._log: list[list[Any]] = []
+        self._s = _core.nerts_new(
+            native_options(options),
+            options.nerts_pile_size,
+            self.seed,
+            native,
+            python,
+            python_decide(options, self.agents) if any(python) else None,
+            decks=dealt,
+            max_ms=self.max_ms,
+            max_events=self.max_events,
+        )
+        self._sync = any(d is not None and d["kind"] == 3 for d in native)
+        self._take_back()
 
     # -- public API ----------------------------------------------------------------------
 
     @property
     def running(self) -> bool:
-        return self.end is None
+        return not self._s.is_over
+
+    @property
+    def now(self) -> int:
+        """The clock (ms since the round started)."""
+        return self._s.now
+
+    @property
+    def end(self) -> str | None:
+        """How the round ended (``"nerts"``, ``"stalemate"``, ``"cap"``) or None."""
+        return _core.nerts_result(self._s)[0]
+
+    @property
+    def caller(self) -> int | None:
+        """The seat that called Nerts, if one did."""
+        return _core.nerts_result(self._s)[1]
+
+    @property
+    def executed(self) -> int:
+        """Events executed so far."""
+        return int(_core.nerts_parts(self._s)["executed"])
+
+    @property
+    def decks(self) -> list[list[int]]:
+        """Each seat's 52 cards as dealt (hidden information: records and replays)."""
+        return _core.nerts_decks(self._s)
+
+    @property
+    def log(self) -> list[list[Any]]:
+        """The event log, ``[t_ms, seat, action text, "ok" | "fail"]`` rows (seat ``-1`` for
+        the table's own); it grows as the clock runs."""
+        log = self._log
+        if _core.nerts_log_len(self._s) != len(log):
+            log.extend(list(row) for row in _core.nerts_log(self._s, len(log)))
+        return log
+
+    @property
+    def inputs(self) -> list[list[Any]]:
+        """Every :meth:`submit`: ``[now, seat, t_ms, action text]`` rows."""
+        return [
+            [now, seat, t, str(action_from_code(code))]
+            for now, seat, t, code in _core.nerts_inputs(self._s)
+        ]
 
     def observation(self, seat: int) -> NertsObservation:
-        return NertsObservation(self.table, check_seat(seat, len(self.agents)), self.now)
+        seat = check_seat(seat, len(self.agents))
+        return NertsObservation.from_rulebook(
+            self.options, seat, _core.nerts_observation(self._s, seat)
+        )
 
     def legal(self, seat: int) -> list[Action]:
         seat = check_seat(seat, len(self.agents))
-        return self.table.legal_actions(seat) if self.running else []
+        return [action_from_code(c) for c in _core.nerts_legal_codes(self._s, seat)]
 
     def is_legal(self, seat: int, action: Action) -> bool:
         """Whether ``action`` would be legal for ``seat`` if it executed now."""
-        return self.running and self.table.is_legal(seat, action)
+        seat = check_seat(seat, len(self.agents))
+        if type(action) not in _ACTION_TYPES:
+            return False
+        return _core.nerts_is_legal(self._s, seat, action.code)
 
     def pending(self, seat: int) -> bool:
-        return self._pending[seat]
+        return self._s.is_pending(check_seat(seat, len(self.agents)))
+
+    def parts(self) -> dict[str, Any]:
+        """The whole table and clock as plain ints and lists (hidden cards included; see
+        ``_core.nerts_parts``)."""
+        return _core.nerts_parts(self._s)
 
     def submit(self, seat: int, action: Action, t_ms: int) -> None:
         """Schedules a (human) action for ``seat`` at ``t_ms`` (>= now). It is validated when it
@@ -249,301 +353,78 @@ class Round:
         ``action`` is not a Nerts action, ``t_ms`` is not an int at or after now, or the seat
         already has a pending action; :class:`OptionError` for a seat not at the table."""
         seat = check_seat(seat, len(self.agents))
-        if not self.running:
+        s = self._s
+        if s.is_over:
             raise IllegalMoveError("the round is over")
         if type(action) not in _ACTION_TYPES:
             raise IllegalMoveError(f"not a Nerts action: {action!r}")
         if isinstance(t_ms, bool) or not isinstance(t_ms, int):
             raise IllegalMoveError(f"t_ms must be an int, not {t_ms!r}")
-        if t_ms < self.now:
-            raise IllegalMoveError(f"t_ms {t_ms} is before now ({self.now})")
-        if self._pending[seat]:
+        if t_ms < s.now:
+            raise IllegalMoveError(f"t_ms {t_ms} is before now ({s.now})")
+        if s.is_pending(seat):
             raise IllegalMoveError(f"seat {seat} already has a pending action")
-        self._sleeping[seat] = False
-        self.inputs.append([self.now, seat, t_ms, str(action)])
-        self._schedule(seat, t_ms, _ACT, action)
+        _core.nerts_submit_code(s, seat, action.code, t_ms)
 
     def step(self) -> bool:
         """Executes the next event; False when the round is over or nothing is pending."""
-        if not self.running:
-            return False
-        if not self._queue:
-            return False
-        t, _tb, seat, kind, action = heapq.heappop(self._queue)
-        if t > self.max_ms or self.executed >= self.max_events:
-            self._finish(min(t, self.max_ms), "cap", None)
-            return False
-        self.now = t
-        self._pending[seat] = False
-        if kind == _THINK:
-            self._decide(seat)
-            return True
-        assert action is not None
-        self._execute(seat, action)
-        return True
+        try:
+            return self._s.step()
+        finally:
+            self._take_back()
 
     def advance_to(self, t_ms: int, watch: Callable[[], object] | None = None) -> None:
         """Executes every event with ``t_exec <= t_ms`` and moves the clock to ``t_ms``;
         ``watch`` is called after each event (it may raise to stop)."""
         if isinstance(t_ms, bool) or not isinstance(t_ms, int):
             raise OptionError(f"t_ms must be an int, not {t_ms!r}")
-        while self.running and self._queue and self._queue[0][0] <= t_ms:
-            self.step()
+        s = self._s
+        try:
             if watch is not None:
-                watch()
-        if self.running:
-            self.now = max(self.now, min(t_ms, self.max_ms))
-            if t_ms >= self.max_ms:
-                self._finish(self.max_ms, "cap", None)
+                while (t := _core.nerts_next_event(s)) is not None and t <= t_ms:
+                    s.step()
+                    self._take_back()
+                    watch()
+            s.advance_to(t_ms)
+        finally:
+            self._take_back()
 
     def run(self, watch: Callable[[], object] | None = None) -> None:
         """Plays until the round ends (a seat with no agent never acts); ``watch`` is called
-        after each event (it may raise to stop).
-
-        With no ``watch`` and every seat played by a built-in agent (``random``, ``greedy``,
-        the rule-of-thumb plan, ``hard``, ``expert``), the rest of the round is played in Rust
-        (``cardcore_engine::nerts_round``: the same draws, choices and log as this loop)."""
-        if watch is None and self.running and _native_run(self):
-            return
-        while self.running:
-            if not self.step() and self.running:
-                # nothing pending and no stalemate: only human seats could move
-                self._finish(self.now, "cap", None)
+        after each event (it may raise to stop)."""
+        s = self._s
+        try:
             if watch is not None:
-                watch()
+                while not s.is_over:
+                    if not s.step():
+                        s.run()  # nothing pending: only human seats could move
+                    self._take_back()
+                    watch()
+            s.run()
+        finally:
+            self._take_back()
 
     def scores(self) -> list[int]:
-        return self.table.scores(self.caller)
+        """The round's points as they stand (foundation cards, the Nerts-pile penalty, the
+        caller's bonus)."""
+        return _core.nerts_result(self._s)[2]
 
     # -- internals -----------------------------------------------------------------------
 
-    def _schedule(self, seat: int, t: int, kind: int, action: Action | None) -> None:
-        tb = self._tiebreak.next_u64()
-        heapq.heappush(self._queue, (t, tb, seat, kind, action))
-        self._pending[seat] = True
-
-    def _delay(self, seat: int, action: Action) -> int:
-        p = self.profile
-        m = _delay_class(action, p)
-        d = self._timing[seat].lognormal(m, p.sigma)
-        return max(p.min_ms, min(p.max_ms, round(d)))
-
-    def _decide(self, seat: int) -> None:
-        agent = self.agents[seat]
-        if agent is None or not self.running or self._pending[seat]:
+    def _take_back(self) -> None:
+        """Copies what the built-in look-ahead agents learned in Rust (stock memory, last
+        decision, searches run) back onto their objects."""
+        if not self._sync:
             return
-        legal = self.table.legal_actions(seat)
-        if not legal or (len(legal) == 1 and legal[0] is UNDO):
-            self._sleeping[seat] = True
-            return
-        obs = NertsObservation(self.table, seat, self.now)
-        rng = self._agent_rng[seat]
-        action = _checked(seat, agent.act(obs, legal, rng), legal)
-        miss = self._timing[seat].random() < self.profile.miss
-        if miss and isinstance(action, ToFoundation):
-            # overlooked its chosen foundation play this time: decide without it
-            rest = [a for a in legal if a != action]
-            action = _checked(seat, agent.act(obs, rest, rng), rest) if rest else None
-            if action is None:  # nothing else to do: look again after retry_ms
-                self._schedule(seat, self.now + self.profile.retry_ms, _THINK, None)
-                return
-        if action is None:
-            self._sleeping[seat] = True
-            return
-        self._sleeping[seat] = False
-        self._schedule(seat, self.now + self._delay(seat, action), _ACT, action)
+        from cardcore.nerts.agents import native_agent_update
 
-    def _wake_all(self) -> None:
-        for s in range(len(self.agents)):
-            if self._sleeping[s] and not self._pending[s]:
-                self._sleeping[s] = False
-                self._decide(s)
-
-    def _execute(self, seat: int, action: Action) -> None:
-        table = self.table
-        self.executed += 1
-        if not table.is_legal(seat, action):
-            self.log.append([self.now, seat, str(action), "fail"])
-            if self.agents[seat] is not None:
-                self._schedule(seat, self.now + self.profile.retry_ms, _THINK, None)
-            return
-        nf = len(table.foundations)
-        tops = table.need_masks()
-        table.apply(seat, action)
-        self.log.append([self.now, seat, str(action), "ok"])
-        if isinstance(action, CallNerts):
-            self._finish(self.now, "nerts", seat)
-            return
-        if _is_progress(action):
-            self._recycles_since = [0] * len(self.agents)
-            self._stalemates = 0
-        elif isinstance(action, Recycle):
-            self._recycles_since[seat] += 1
-        if self.options.auto_call_nerts and not table.players[seat].nerts:
-            table.apply(seat, CALL)
-            self.log.append([self.now, seat, str(CALL), "ok"])
-            self._finish(self.now, "nerts", seat)
-            return
-        foundations_changed = isinstance(action, ToFoundation) or (
-            isinstance(action, Undo)
-            and (len(table.foundations) != nf or table.need_masks() != tops)
-        )
-        if self._check_stalemate():
-            return
-        self._decide(seat)
-        if foundations_changed:
-            self._wake_all()
-
-    def _stalled(self, seat: int) -> bool:
-        """Two recycles since the last progress event, or no stock action left (stock and waste
-        empty, or no recycling allowed) and no progress move."""
-        if self._recycles_since[seat] >= 2:
-            return True
-        p = self.table.players[seat]
-        if p.stock or (p.waste and self.table.may_recycle(seat)):
-            return False
-        for a in self.table.legal_actions(seat):
-            if isinstance(a, ToFoundation) or (isinstance(a, ToWork) and a.src in (NERTS, WASTE)):
-                return False
-        return True
-
-    def _check_stalemate(self) -> bool:
-        """Resolves global stalemates (again at once while they persist); True when the round
-        ended."""
-        n = len(self.agents)
-        resolved = False
-        while all(self._stalled(s) for s in range(n)):
-            rule = self.options.stalemate_rule
-            if rule == "end_round" or self._stalemates >= self.options.max_consecutive_stalemates:
-                self._finish(self.now, "stalemate", None)
-                return True
-            for s in range(n):
-                self.table.rotate_stalemate(s, rule)
-            self._stalemates += 1
-            self._recycles_since = [0] * n
-            self.log.append([self.now, -1, f"stalemate:{rule}", "ok"])
-            resolved = True
-        if resolved:
-            self._wake_all()
-        return False
-
-    def _finish(self, t: int, reason: str, caller: int | None) -> None:
-        self.now = t
-        self.end = reason
-        self.caller = caller
-        self.table.running = False
-        self._queue.clear()
-        self._pending = [False] * len(self.agents)
-        self.log.append([t, -1, f"end:{reason}", "ok"])
-
-
-def _native_run(rnd: Round) -> bool:
-    """Plays the rest of ``rnd`` in Rust when its agents allow it; False (nothing changed)
-    when they do not."""
-    from cardcore.nerts.agents import native_agent_state
-
-    n = len(rnd.agents)
-    agents = [native_agent_state(a, s, n) for s, a in enumerate(rnd.agents)]
-    pending: list[dict[str, Any] | None] = [None] * n
-    for t, tb, seat, kind, action in rnd._queue:
-        if pending[seat] is not None:
-            return False
-        code = None if action is None else action.code
-        pending[seat] = {"t": t, "tiebreak": tb, "kind": kind, "action": code}
-    if None in agents or [p is not None for p in pending] != rnd._pending:
-        return False
-    table, o = rnd.table, rnd.options
-    p = o.profile
-    state = {
-        "options": {
-            "num_work": o.work_piles,
-            "flip_count": o.flip_count,
-            "stock_passes": o.stock_passes,
-            "partial": o.allow_partial_pile_moves,
-            "fill_any": o.empty_work_pile_fill == "any",
-            "auto_call": o.auto_call_nerts,
-            "foundation_points": o.foundation_points,
-            "nerts_penalty": o.nerts_penalty,
-            "nerts_bonus": o.nerts_bonus,
-            "stalemate_rule": o.stalemate_rule,
-            "max_stalemates": o.max_consecutive_stalemates,
-            "undo_depth": o.undo_depth,
-            "medians": [p.m_play, p.m_build, p.m_seq, p.m_flip, p.m_call],
-            "sigma": p.sigma,
-            "miss": p.miss,
-            "min_ms": p.min_ms,
-            "max_ms": p.max_ms,
-            "retry_ms": p.retry_ms,
-        },
-        "seats": [
-            {
-                "nerts": pl.nerts,
-                "work": pl.work,
-                "stock": pl.stock,
-                "waste": pl.waste,
-                "recycles": pl.recycles,
-                "flip_count": pl.flip_count,
-                "stalemates": pl.stalemates,
-                "undo": [
-                    {
-                        "action": r.action.code,
-                        "kind": r.kind,
-                        "src": r.src,
-                        "dst": r.dst,
-                        "depth": r.depth,
-                        "card": r.card,
-                    }
-                    for r in table.undo_stacks[s]
-                ],
-            }
-            for s, pl in enumerate(table.players)
-        ],
-        "foundations": table.foundations,
-        "table_running": table.running,
-        "now": rnd.now,
-        "executed": rnd.executed,
-        "max_ms": rnd.max_ms,
-        "max_events": rnd.max_events,
-        "stalemates": rnd._stalemates,
-        "recycles_since": rnd._recycles_since,
-        "pending": pending,
-        "sleeping": rnd._sleeping,
-        "timing": [r.state for r in rnd._timing],
-        "agent_rng": [r.state for r in rnd._agent_rng],
-        "tiebreak": rnd._tiebreak.state,
-        "agents": agents,
-    }
-    out = _core.nerts_run_round(state)
-    for s, (pl, d) in enumerate(zip(table.players, out["seats"], strict=True)):
-        pl.nerts, pl.work, pl.stock, pl.waste = d["nerts"], d["work"], d["stock"], d["waste"]
-        pl.recycles, pl.flip_count, pl.stalemates = d["recycles"], d["flip_count"], d["stalemates"]
-        table.undo_stacks[s] = [
-            _UndoRecord(
-                action_from_code(u["action"]), u["kind"], u["src"], u["dst"], u["depth"], u["card"]
-            )
-            for u in d["undo"]
-        ]
-    table.foundations = out["foundations"]
-    table.running = out["table_running"]
-    table._masks = None
-    rnd.now, rnd.executed = out["now"], out["executed"]
-    rnd._stalemates, rnd._recycles_since = out["stalemates"], out["recycles_since"]
-    rnd._sleeping = out["sleeping"]
-    rnd._queue = []
-    rnd._pending = [False] * n
-    for s, ev in enumerate(out["pending"]):
-        if ev is not None:
-            code = ev["action"]
-            action = None if code is None else action_from_code(code)
-            heapq.heappush(rnd._queue, (ev["t"], ev["tiebreak"], s, ev["kind"], action))
-            rnd._pending[s] = True
-    rnd._timing = [Rng.from_state(st) for st in out["timing"]]
-    rnd._agent_rng = [Rng.from_state(st) for st in out["agent_rng"]]
-    rnd._tiebreak = Rng.from_state(out["tiebreak"])
-    rnd.log.extend([list(row) for row in out["log"]])
-    rnd.end, rnd.caller = out["end"], out["caller"]
-    from cardcore.nerts.agents import native_agent_update
-
-    for s, (agent, d) in enumerate(zip(rnd.agents, out["agents"], strict=True)):
-        native_agent_update(agent, s, d)
-    return True
+        for seat, row in enumerate(_core.nerts_agents(self._s)):
+            if row is None:
+                continue
+            searches, cycle, waste, stalemates, last_ms = row
+            memory = None
+            if cycle is not None:
+                memory = {"cycle": cycle, "waste": waste, "stalemates": stalemates}
+            done, self._searches[seat] = searches - self._searches[seat], searches
+            state = {"memory": memory, "last_ms": last_ms, "searches": done}
+            native_agent_update(self.agents[seat], seat, state)

@@ -2,7 +2,7 @@
 :class:`~cardcore.games.api.RealtimeState` (layouts and a worked example in
 ``docs/embedding.md``).
 
-A state wraps the discrete-event :class:`~cardcore.nerts.engine.Round` and records how it was
+A state wraps the Rust rulebook's round (``_core.RealtimeState``) and records how it was
 driven (``submit`` / ``advance_to`` / ``step`` / ``run``); its JSON holds the seed, the agents'
 names and that record, and is read back by re-running them (the agents' memories included),
 then checked against the table it also holds.
@@ -36,7 +36,7 @@ from cardcore.games.base import get_game, resolve_agent
 from cardcore.games.codec import codec
 from cardcore.nerts.actions import action_from_code
 from cardcore.nerts.agents import native_agent_state
-from cardcore.nerts.engine import NertsObservation, PublicPlayer, _checked
+from cardcore.nerts.engine import NertsObservation, PublicPlayer, _checked, native_options
 from cardcore.nerts.rules import (
     CALL,
     FLIP,
@@ -318,55 +318,6 @@ class NertsGame(api.Game[Action]):
         return st
 
 
-def _observation(options: Options, seat: int, body: Sequence[Any]) -> NertsObservation:
-    """A :class:`NertsObservation` from the rulebook's observation tuple
-    (``_core.nerts_observation``)."""
-    now, foundations, players, fan, recycles, stalemates = body
-    obs = object.__new__(NertsObservation)
-    obs.seat = seat
-    obs.now = now
-    obs.table_options = options
-    obs.foundation_piles = tuple(map(tuple, foundations))
-    obs.foundations = tuple(f[-1] for f in foundations)
-    obs.stalemates = stalemates
-    obs.recycles = recycles
-    seen = []
-    for nerts_count, nerts_top, stock_count, waste_count, waste_top, work in players:
-        pl = object.__new__(PublicPlayer)
-        pl.nerts_count, pl.nerts_top = nerts_count, nerts_top
-        pl.stock_count, pl.waste_count, pl.waste_top = stock_count, waste_count, waste_top
-        pl.work = tuple(map(tuple, work))
-        seen.append(pl)
-    obs.players = tuple(seen)
-    obs.waste_fan = tuple(fan)
-    return obs
-
-
-def native_options(o: Options) -> dict[str, Any]:
-    """The options as the rulebook takes them (``_core.nerts_new``, ``nerts_run_round``)."""
-    p = o.profile
-    return {
-        "num_work": o.work_piles,
-        "flip_count": o.flip_count,
-        "stock_passes": o.stock_passes,
-        "partial": o.allow_partial_pile_moves,
-        "fill_any": o.empty_work_pile_fill == "any",
-        "auto_call": o.auto_call_nerts,
-        "foundation_points": o.foundation_points,
-        "nerts_penalty": o.nerts_penalty,
-        "nerts_bonus": o.nerts_bonus,
-        "stalemate_rule": o.stalemate_rule,
-        "max_stalemates": o.max_consecutive_stalemates,
-        "undo_depth": o.undo_depth,
-        "medians": [p.m_play, p.m_build, p.m_seq, p.m_flip, p.m_call],
-        "sigma": p.sigma,
-        "miss": p.miss,
-        "min_ms": p.min_ms,
-        "max_ms": p.max_ms,
-        "retry_ms": p.retry_ms,
-    }
-
-
 class NertsState(api.RealtimeState[Action]):
     """One real-time Nerts round (build with ``load_game("nerts").new_state(seed)``).
 
@@ -410,7 +361,7 @@ class NertsState(api.RealtimeState[Action]):
         self, seat: int, body: Sequence[Any], codes: Sequence[int], rng_state: Any
     ) -> tuple[int | None, Any]:
         """A Python agent's decision, called back from the rulebook's clock."""
-        obs = _observation(self._game.rules, seat, body)
+        obs = NertsObservation.from_rulebook(self._game.rules, seat, body)
         legal = [action_from_code(c) for c in codes]
         rng = Rng.from_state(rng_state)
         action = _checked(seat, self._players[seat].act(obs, legal, rng), legal)
@@ -542,7 +493,9 @@ class NertsState(api.RealtimeState[Action]):
 
     def observation(self, seat: int) -> NertsObservation:
         api.check_seat(seat, self._game.num_players)
-        return _observation(self._game.rules, seat, _core.nerts_observation(self._s, seat))
+        return NertsObservation.from_rulebook(
+            self._game.rules, seat, _core.nerts_observation(self._s, seat)
+        )
 
     def returns(self) -> list[float]:
         """The round's points (foundation cards less the Nerts-pile penalty, the caller's

@@ -1,7 +1,7 @@
 """Nerts rules (`cardcore rules nerts`), one module per responsibility, re-exported here:
 :mod:`~cardcore.nerts.options` (options and speed profiles), :mod:`~cardcore.nerts.actions`
-(typed actions, move codes, notation) and :mod:`~cardcore.nerts.table` (layouts, foundations,
-legality, transitions, undo, scoring).
+(typed actions, move codes, notation). The table itself (layouts, foundations, legality,
+transitions, undo, scoring) is the Rust rulebook's (``cardcore_engine::games::nerts``).
 
 Cards are physical ids ``seat * 52 + face`` (every player owns one 52-card deck, ``deck =
 seat``). Piles are lists bottom → top, except the stock, whose *top is the last item*.
@@ -26,6 +26,8 @@ from cardcore.nerts.actions import (
     ToWork,
     Undo,
     action_from_code,
+    card_text,
+    fits_work,
     parse_action,
 )
 from cardcore.nerts.options import (
@@ -35,9 +37,8 @@ from cardcore.nerts.options import (
     Options,
     SpeedProfile,
 )
-from cardcore.nerts.table import NertsTable, PlayerLayout, card_text, fits_work
 
-# Every public name of the three modules: tests/test_rules_facades.py holds this list equal to
+# Every public name of the two modules: tests/test_rules_facades.py holds this list equal to
 # the union of their own ``__all__``.
 __all__ = [
     "AUTO",
@@ -53,9 +54,7 @@ __all__ = [
     "Action",
     "CallNerts",
     "Flip",
-    "NertsTable",
     "Options",
-    "PlayerLayout",
     "Recycle",
     "SpeedProfile",
     "ToFoundation",

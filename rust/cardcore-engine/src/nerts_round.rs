@@ -1,8 +1,7 @@
 //! The built-in Nerts agents in Rust (`random`, `greedy`, the rule-of-thumb plan, `hard` and
 //! `expert` with their stock memory and look-ahead): a [`Policy`] of the rulebook's round
 //! ([`crate::games::nerts::Round`]), step for step the agents of `cardcore.nerts.agents`: the
-//! same random draws in the same order and the same choices. `Round.run` hands a round over to
-//! [`RoundState::run`] when every seat is played by one of these agents.
+//! same random draws in the same order and the same choices.
 //!
 //! Cards are physical ids (`seat * 52 + face`); moves are the packed codes of [`crate::nerts`]
 //! plus [`K_UNDO`].
@@ -106,25 +105,6 @@ pub struct SeatAgent {
     pub last_ms: Option<i64>,
     /// Searches run here (added to `HardAgent.searches`).
     pub searches: u64,
-}
-
-/// A round of built-in agents as it hands over: the rulebook's round and every seat's agent.
-#[derive(Clone, Debug)]
-pub struct RoundState {
-    /// The round.
-    pub round: Round,
-    /// Per seat, its agent.
-    pub agents: Agents,
-}
-
-impl RoundState {
-    /// `Round.run` (no watch): plays until the round ends.
-    ///
-    /// # Errors
-    /// An agent chose an illegal move (a bug: the round checks every choice).
-    pub fn run(&mut self) -> Result<(), IllegalMove> {
-        self.round.run(&mut self.agents)
-    }
 }
 
 /// The built-in agents of a table's seats (`None`: a seat driven from outside).

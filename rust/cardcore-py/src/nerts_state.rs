@@ -7,7 +7,7 @@ use cardcore_engine::games::nerts::{self, Round, State as Rulebook};
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyDict, PyTuple};
 
-use crate::errors::{option_error, py_err};
+use crate::errors::{option_error, py_err, state_format_error};
 use crate::nerts_round::{AgentDict, OptionsDict, agent, options};
 use crate::realtime::{AnyRealtime, PyAgents, RealtimeState};
 
@@ -87,8 +87,16 @@ pub(crate) fn observation_tuple<'py>(
 /// from `seed`. `agents[s]` is a built-in agent's settings (`native_agent_state`) or `None`;
 /// seats with `python[s]` are played by `decide(seat, observation, legal codes, rng state) ->
 /// (code or None, rng state)`. The agents take their first decisions at once.
+///
+/// `decks[s]` (default: dealt from `seed`) is seat `s`'s 52 cards (ids `52 s..52 s + 52`, each
+/// once) in dealing order; the round ends with `"cap"` after `max_ms` on the clock or
+/// `max_events` events.
 #[pyfunction]
-#[pyo3(signature = (options, nerts_pile, seed, agents, python, decide = None))]
+#[pyo3(signature = (
+    options, nerts_pile, seed, agents, python, decide = None, *, decks = None,
+    max_ms = nerts::MAX_ROUND_MS, max_events = nerts::MAX_EVENTS,
+))]
+#[allow(clippy::too_many_arguments)]
 pub fn nerts_new(
     py: Python<'_>,
     options: OptionsDict,
@@ -97,6 +105,9 @@ pub fn nerts_new(
     agents: Vec<Option<AgentDict>>,
     python: Vec<bool>,
     decide: Option<Py<PyAny>>,
+    decks: Option<Vec<Vec<u16>>>,
+    max_ms: i64,
+    max_events: u64,
 ) -> PyResult<RealtimeState> {
     let mut rules = self::options(options)?;
     rules.nerts_pile = nerts_pile;
@@ -116,8 +127,51 @@ pub fn nerts_new(
         seats: &python,
         decide: decide.as_ref(),
     };
-    let st = Rulebook::new_with(rules, seed, agents, &mut outside).map_err(|e| e.0)?;
+    let decks = match decks {
+        None => (0..n).map(|s| nerts::deal_deck(seed, s)).collect(),
+        Some(d) => checked_decks(&d, n)?,
+    };
+    let caps = (max_ms, max_events);
+    let st =
+        Rulebook::dealt_with(rules, seed, decks, caps, agents, &mut outside).map_err(|e| e.0)?;
     Ok(RealtimeState::new(AnyRealtime::Nerts(st), python, decide))
+}
+
+/// `decks` as card ids, checked: one per seat, seat `s`'s the 52 ids `52 s..52 s + 52` in
+/// some order.
+fn checked_decks(decks: &[Vec<u16>], n: usize) -> PyResult<Vec<Vec<u8>>> {
+    if decks.len() != n {
+        return Err(state_format_error(format!(
+            "need one deck per player: {n} decks, got {}",
+            decks.len()
+        )));
+    }
+    decks
+        .iter()
+        .enumerate()
+        .map(|(s, d)| {
+            let base = u16::try_from(52 * s).unwrap_or(u16::MAX);
+            let mut seen = [false; 52];
+            for &c in d {
+                let i = usize::from(c.wrapping_sub(base));
+                if c < base || i >= 52 || std::mem::replace(&mut seen[i], true) {
+                    return Err(state_format_error(format!(
+                        "seat {s}'s deck must hold its 52 cards (ids {base}..{}) once each",
+                        base + 52
+                    )));
+                }
+            }
+            if d.len() != 52 {
+                return Err(state_format_error(format!(
+                    "seat {s}'s deck has {} cards, not 52",
+                    d.len()
+                )));
+            }
+            Ok(d.iter()
+                .map(|&c| u8::try_from(c).unwrap_or(u8::MAX))
+                .collect())
+        })
+        .collect()
 }
 
 /// Replaces the callable that plays the Python seats (a copy's own agents).

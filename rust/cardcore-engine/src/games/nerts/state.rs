@@ -122,8 +122,10 @@ pub struct State {
     /// The built-in agents of the seats the clock drives (`None`: driven by submissions or
     /// by an outside policy).
     pub agents: Agents,
-    /// The seed the round was dealt from.
+    /// The seed the round's streams come from.
     pub seed: u64,
+    /// Each seat's 52 cards in dealing order (from the seed, or arranged).
+    pub dealt: Vec<Vec<u8>>,
 }
 
 /// The built-in agents and an outside policy (a caller's agents, e.g. Python objects)
@@ -180,10 +182,39 @@ impl State {
         agents: Vec<Option<SeatAgent>>,
         outside: &mut E,
     ) -> Result<Self, E::Error> {
+        let decks = (0..agents.len())
+            .map(|s| super::deal_deck(seed, s))
+            .collect();
+        Self::dealt_with(
+            rules,
+            seed,
+            decks,
+            (super::MAX_ROUND_MS, super::MAX_EVENTS),
+            agents,
+            outside,
+        )
+    }
+
+    /// As [`State::new_with`], seat `s` dealt `decks[s]` (its 52 cards in dealing order:
+    /// the caller checks them) and the round capped at `caps = (max_ms, max_events)`.
+    ///
+    /// # Errors
+    /// An outside agent failed in its first decision.
+    pub fn dealt_with<E: Policy>(
+        rules: Rules,
+        seed: u64,
+        decks: Vec<Vec<u8>>,
+        caps: (i64, u64),
+        agents: Vec<Option<SeatAgent>>,
+        outside: &mut E,
+    ) -> Result<Self, E::Error> {
+        let mut round = Round::with_table(super::Table::deal(rules, &decks), seed);
+        (round.max_ms, round.max_events) = caps;
         let mut st = Self {
-            round: Round::new(rules, seed, agents.len()),
+            round,
             agents: Agents(agents),
             seed,
+            dealt: decks,
         };
         st.round.start(&mut Mixed {
             builtin: &mut st.agents,
@@ -195,9 +226,7 @@ impl State {
     /// Each seat's 52 cards in dealing order (hidden information: for records and replays).
     #[must_use]
     pub fn decks(&self) -> Vec<Vec<u8>> {
-        (0..self.round.table.num_players())
-            .map(|s| super::deal_deck(self.seed, s))
-            .collect()
+        self.dealt.clone()
     }
 
     /// [`RealtimeState::step`] with `outside` playing the seats it plays.

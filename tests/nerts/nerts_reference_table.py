@@ -1,8 +1,9 @@
-"""The Nerts table (`cardcore rules nerts`): every player's layout and the shared foundations;
+"""The oracle of the Nerts table: 0.4.0's ``cardcore.nerts.table``, which the Rust rulebook
+(``cardcore_engine::games::nerts``) replaced. Every player's layout and the shared foundations;
 :class:`NertsTable` validates and applies actions (:meth:`NertsTable.is_legal` /
 :meth:`NertsTable.apply`), lists them with the Rust generator
 (``cardcore._core.nerts_move_codes``), undoes them and scores the round. It knows nothing about
-time (the discrete-event clock lives in :mod:`cardcore.nerts.engine`).
+time (the clock is :mod:`nerts_reference_engine`'s).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from cardcore import _core
-from cardcore.cards import deck_of, id_text, is_red, natural_face, rank_of, suit_of
+from cardcore.cards import deck_of, natural_face, rank_of, suit_of
 from cardcore.errors import IllegalMoveError, StateFormatError
 from cardcore.nerts.actions import (
     K_FLIP,
@@ -29,28 +30,16 @@ from cardcore.nerts.actions import (
     ToWork,
     Undo,
     action_from_code,
+    fits_work,
 )
 from cardcore.nerts.options import Options
 
-__all__ = ["NertsTable", "PlayerLayout", "card_text", "fits_work"]
+__all__ = ["NertsTable", "PlayerLayout"]
 
 _F_PARTIAL, _F_FILL_ANY = _core.NERTS_F_PARTIAL, _core.NERTS_F_FILL_ANY
 _F_RECYCLE, _F_RUNNING = _core.NERTS_F_RECYCLE, _core.NERTS_F_RUNNING
 _NONE = _core.NERTS_NONE  # no card: an empty pile's top in the encoded state
 _MAX_WORK = _core.NERTS_MAX_WORK  # work-pile slots in the encoded state
-
-
-# --- cards --------------------------------------------------------------------------------
-
-
-def card_text(cid: int) -> str:
-    """``"7h@1"`` for card id ``cid`` (owner = deck = seat)."""
-    return id_text(cid)
-
-
-def fits_work(card: int, top: int) -> bool:
-    """Whether ``card`` may go on a work pile whose top is ``top``."""
-    return rank_of(top) == rank_of(card) + 1 and is_red(top) != is_red(card)
 
 
 # --- table --------------------------------------------------------------------------------
