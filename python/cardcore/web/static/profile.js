@@ -249,7 +249,7 @@ export function profileContent(r, catalog) {
 async function leaderboard(box, catalog, r) {
   const { h } = page;
   const games = catalog?.games || [];
-  const pick = h("select", { "aria-label": "game" }, ...games.map((g) => h("option", { value: g.name, text: g.title })));
+  const pick = h("select", { "aria-label": "game", id: "board-game" }, ...games.map((g) => h("option", { value: g.name, text: g.title })));
   pick.value = localStorage.getItem("cardcore.game") || games[0]?.name;
   const list = h("div", {});
   box.append(h("label", {}, "Game ", pick), list);
