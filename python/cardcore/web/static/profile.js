@@ -267,7 +267,7 @@ async function leaderboard(box, catalog, r) {
     const vs = (p) => Object.entries(p.by_level || {}).map(([lv, x]) => `${lv} ${x.won}/${x.played}`).join(", ");
     list.replaceChildren(rows.length ? h("table", { class: "sheet leaders" },
       h("thead", {}, h("tr", {}, ...["#", "Player", "Rating", "Played", "Won", "Won against"].map((x) => h("th", { text: x })))),
-      h("tbody", {}, ...rows.map((p, i) => h("tr", { class: p.kind === "ai" ? "ai" : p.name === page.name() ? "me" : "" },
+      h("tbody", {}, ...rows.map((p, i) => h("tr", { class: p.kind === "ai" ? "ai" : p.name === page.name() ? "me" : "", title: vs(p) ? "won against: " + vs(p) : false },
         h("td", { text: i + 1 }),
         h("td", { text: p.name }),
         h("td", { text: p.rating ?? "" }),
