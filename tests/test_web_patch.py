@@ -90,3 +90,23 @@ def test_true_is_not_1_inside_lists_and_objects(old: dict[str, Any], new: dict[s
     held = json.loads(json.dumps(old))
     apply(held, json.loads(json.dumps(diff(old, new))))
     assert json.dumps(held) == json.dumps(new)
+
+
+@settings(max_examples=100, deadline=None)
+@given(documents, documents, documents, st.data())
+def test_a_shared_memo_gives_each_pair_its_own_patch(
+    shared: dict[str, Any], own: dict[str, Any], other: dict[str, Any], data: st.DataObject
+) -> None:
+    # two seats' documents share members (the same objects, as public piles are), at the same
+    # path and at another one; one memo serves both diffs
+    new_shared = grown(shared, data)
+    olds = [{"pub": shared, "own": own}, {"pub": shared, "own": other, "moved": shared}]
+    news = [{"pub": new_shared, "own": grown(own, data)}, {"pub": new_shared, "own": other}]
+    news[1]["moved"] = new_shared
+    memo: dict[Any, Any] = {}
+    for old, new in zip(olds, news, strict=True):
+        assert diff(old, new, memo) == diff(old, new)
+    # the same pair under another path is not taken from the memo
+    assert diff({"x": {"pub": shared}}, {"x": {"pub": new_shared}}, memo) == diff(
+        {"x": {"pub": shared}}, {"x": {"pub": new_shared}}
+    )

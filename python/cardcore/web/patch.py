@@ -20,23 +20,34 @@ from typing import Any
 
 from cardcore.errors import StateFormatError
 
-__all__ = ["Mirror", "apply", "diff"]
+__all__ = ["Memo", "Mirror", "apply", "diff"]
 
 Op = list[Any]
 _TREES = (dict, list)
 
 
-def diff(old: Any, new: Any) -> list[Op]:
+Memo = dict[tuple[int, int], tuple[Any, Any, list[Any], list[Op]]]
+"""Operations already written for a pair of objects: ``(id(old), id(new)) -> (old, new, path,
+ops)`` (the objects are kept so that their ids stay theirs while the memo lives)."""
+
+
+def diff(old: Any, new: Any, memo: Memo | None = None) -> list[Op]:
     """The operations that turn document ``old`` into ``new`` (both JSON objects; empty when
     they are equal). Objects are compared member by member; a list that grew or shrank at its
     end, or whose length stayed, is changed element by element; any other change of a value is
-    one ``set``."""
+    one ``set``.
+
+    ``memo`` (a dict, empty at first) shares work between the documents of several pages: a
+    member that is the same pair of objects at the same path in another pair of documents
+    diffed with the same memo (a public pile every seat's view shares) is compared once."""
     out: list[Op] = []
-    _diff_object(old, new, [], out)
+    _diff_object(old, new, [], out, memo)
     return out
 
 
-def _diff_object(old: dict[str, Any], new: dict[str, Any], path: list[Any], out: list[Op]) -> None:
+def _diff_object(
+    old: dict[str, Any], new: dict[str, Any], path: list[Any], out: list[Op], memo: Memo | None
+) -> None:
     for key, value in new.items():
         if key not in old:
             out.append([[*path, key], value])
@@ -45,32 +56,44 @@ def _diff_object(old: dict[str, Any], new: dict[str, Any], path: list[Any], out:
             if was is not value and (
                 type(was) is not type(value) or type(was) in _TREES or was != value
             ):
-                _diff_value(was, value, [*path, key], out)
+                _diff_value(was, value, [*path, key], out, memo)
     out.extend([[*path, key]] for key in old if key not in new)
 
 
-def _diff_value(old: Any, new: Any, path: list[Any], out: list[Op]) -> None:
+def _diff_value(old: Any, new: Any, path: list[Any], out: list[Op], memo: Memo | None) -> None:
     if old is new:
         return
     kind = type(new)
     if kind is not type(old):  # True == 1, but it is not the same JSON
         out.append([path, new])
-    elif _same(old, new):  # compared in C: most of a view stays as it was
         return
-    elif kind is dict:
-        _diff_object(old, new, path, out)
-    elif kind is list:
-        _diff_list(old, new, path, out)
-    else:
+    if kind not in _TREES:
         out.append([path, new])
+        return
+    if memo is not None:
+        hit = memo.get((id(old), id(new)))
+        if hit is not None and hit[2] == path:
+            out.extend(hit[3])
+            return
+        start = len(out)
+    if _same(old, new):  # compared in C: most of a view stays as it was
+        pass
+    elif kind is dict:
+        _diff_object(old, new, path, out, memo)
+    else:
+        _diff_list(old, new, path, out, memo)
+    if memo is not None:
+        memo[id(old), id(new)] = (old, new, path, out[start:])
 
 
-def _diff_list(old: list[Any], new: list[Any], path: list[Any], out: list[Op]) -> None:
+def _diff_list(
+    old: list[Any], new: list[Any], path: list[Any], out: list[Op], memo: Memo | None
+) -> None:
     n, m = len(old), len(new)
     if n == m:
         for i, (a, b) in enumerate(zip(old, new, strict=True)):
             if a is not b and (type(a) is not type(b) or type(a) in _TREES or a != b):
-                _diff_value(a, b, [*path, i], out)
+                _diff_value(a, b, [*path, i], out, memo)
     elif m > n and _same(new[:n], old):
         out.extend([[*path, i], new[i]] for i in range(n, m))
     elif m < n and _same(old[:m], new):

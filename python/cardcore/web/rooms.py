@@ -30,7 +30,7 @@ from typing import Any, Final
 from cardcore.errors import CardcoreError
 from cardcore.games.api import dump
 from cardcore.web.limits import TokenBucket
-from cardcore.web.patch import diff
+from cardcore.web.patch import Memo, diff
 from cardcore.web.tables import Outcome, Table
 
 __all__ = [
@@ -493,6 +493,7 @@ class Room:
             return
         room = self._room_part()
         views = self._table_views([s.index for s in seats])
+        memo: Memo = {}  # what the seats' documents share is compared once
         for seat, view in zip(seats, views, strict=True):
             doc = self._document(seat, room, view)
             patches: dict[int, list[Any]] = {}  # pages that held the same document
@@ -504,7 +505,7 @@ class Room:
                 else:
                     ops = patches.get(id(conn.sent))
                     if ops is None:
-                        ops = patches[id(conn.sent)] = diff(conn.sent, doc)
+                        ops = patches[id(conn.sent)] = diff(conn.sent, doc, memo)
                     if ops or acked:
                         conn.push_text(f'{{"type":"patch","ops":{dump(ops)}{tail}')
                 conn.sent = doc

@@ -9,7 +9,7 @@ target and the match totals.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
 from cardcore.games.base import GameRequest
@@ -31,6 +31,7 @@ class SpiteMatch(TurnMatch):
         self.totals = [0] * setup.players
         self.games: list[dict[str, Any]] = []
         self.index = -1
+        self._extras: tuple[object, dict[str, Any]] | None = None
         self.next_unit()
 
     def next_unit(self) -> None:
@@ -49,12 +50,18 @@ class SpiteMatch(TurnMatch):
     def agent_rng(self, seat: int) -> Any:
         return self.rngs[seat]
 
-    def extras(self, seat: int) -> dict[str, Any]:
-        return {
-            "game_no": self.index + 1,
-            "target": self.rules.target_score,
-            "totals": list(self.totals),
-        }
+    def extras(self, seat: int, observation: Mapping[str, Any]) -> dict[str, Any]:
+        key = (self.index, tuple(self.totals))
+        if self._extras is None or self._extras[0] != key:  # the same object until it changes
+            self._extras = (
+                key,
+                {
+                    "game_no": self.index + 1,
+                    "target": self.rules.target_score,
+                    "totals": list(self.totals),
+                },
+            )
+        return self._extras[1]
 
     def sheet_key(self) -> object:
         return len(self.games)

@@ -8,7 +8,7 @@ seat's own hand in its best arrangement (the meld solver's, remembered per hand)
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
 from cardcore.rng import Rng
@@ -34,15 +34,20 @@ class ThreeThirteenMatch(TurnMatch):
         self.state = self.game.new_state(setup.seed)
         self.rounds_done = 0
         self.rngs = [Rng.for_stream(setup.seed, s, "agent") for s in range(setup.players)]
+        self._extras: dict[int, tuple[object, dict[str, Any]]] = {}
 
     def agent_rng(self, seat: int) -> Any:
         return self.rngs[seat]
 
-    def extras(self, seat: int) -> dict[str, Any]:
+    def extras(self, seat: int, observation: Mapping[str, Any]) -> dict[str, Any]:
+        key = (tuple(observation["hand"]), observation["wild_rank"])
+        kept = self._extras.get(seat)
+        if kept is not None and kept[0] == key:
+            return kept[1]  # the same hand: the same object, skipped when the room diffs
         o = self.state.observation(seat)
         hand = arrange_hand(o.hand, o.wild_rank, self.rules)
         text = self.game.card_text
-        return {
+        out = {
             "rounds": ROUNDS,
             "hand": {
                 "melds": [[[text(c), stands] for c, stands in meld] for meld in hand.melds],
@@ -50,6 +55,8 @@ class ThreeThirteenMatch(TurnMatch):
                 "points": hand.points,
             },
         }
+        self._extras[seat] = (key, out)
+        return out
 
     def sheet_key(self) -> object:
         return self.rounds_done

@@ -85,8 +85,10 @@ class TurnMatch(ABC):
         current seat, read before it is played."""
 
     @abstractmethod
-    def extras(self, seat: int) -> dict[str, Any]:
-        """JSON-ready fields the page shows beyond ``seat``'s observation (nothing hidden)."""
+    def extras(self, seat: int, observation: Mapping[str, Any]) -> dict[str, Any]:
+        """JSON-ready fields the page shows beyond ``seat``'s observation document
+        ``observation`` (nothing hidden). Return the same objects while they do not change:
+        the room then skips them when it looks for what changed."""
 
     @abstractmethod
     def sheet(self) -> dict[str, Any]:
@@ -147,26 +149,28 @@ class TurnTable(Table):
         return [self.match.entry(m) for m in self.match.legal_moves()]
 
     def view(self, seat: int) -> dict[str, Any]:
-        return self._view(seat, self.match.state.observation_document(seat))
+        return self.views([seat])[0]
 
     def views(self, seats: Sequence[int]) -> list[dict[str, Any]]:
+        """Each seat's observation document, then what the table adds; what the seats see
+        alike is built once and shared by their views (the room compares it once)."""
         m = self.match
         docs = m.game.observation_documents(m.state, seats)
-        return [self._view(s, d) for s, d in zip(seats, docs, strict=True)]
-
-    def _view(self, seat: int, observation: dict[str, Any]) -> dict[str, Any]:
-        """``seat``'s observation document, then what the table adds."""
-        m = self.match
-        return {
-            "observation": observation,
-            "sheet": m.sheet_view(),
-            "game": m.game.name,
-            **m.extras(seat),
-            "current": m.current,
-            "legal": self._legal(seat),
-            "last": list(self.last),
-            "sheet_open": seat in self.sheet_open,
-        }
+        current = m.current
+        shared = {"sheet": m.sheet_view(), "game": m.game.name}
+        last = list(self.last)
+        return [
+            {
+                "observation": doc,
+                **shared,
+                **m.extras(seat, doc["observation"]),
+                "current": current,
+                "legal": self._legal(seat),
+                "last": last,
+                "sheet_open": seat in self.sheet_open,
+            }
+            for seat, doc in zip(seats, docs, strict=True)
+        ]
 
     def _play(self, seat: int, move: Any, now: float) -> None:
         note = self.match.entry(move)
