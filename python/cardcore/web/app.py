@@ -5,7 +5,10 @@
 ``GET /static/...``       its scripts, styles and icons (shipped in the wheel)
 ``GET /api/games``        playable games, seat counts, AI levels, lobby options
 ``POST /api/rooms``       create a room; answers its id and the host's seat token
-``GET /api/profile``      stats, daily streaks and the local leaderboard
+``GET /api/profile``      stats, streaks, level, achievements, quests, settings
+``GET /api/daily``        today's challenge of each game, met or not, and streaks
+``GET /api/leaderboard``  a game's people and AI levels ranked by rating
+``POST /api/settings``    change a person's theme, card back, avatar, ...
 ``WS /ws``                the table: client messages in :mod:`cardcore.web.messages`
 ========================  =======================================================
 
@@ -21,6 +24,7 @@ import asyncio
 import contextlib
 import datetime as _dt
 import ipaddress
+import json
 import logging
 import sqlite3
 import time
@@ -43,6 +47,7 @@ from starlette.types import Message as AsgiMessage
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from cardcore.errors import CardcoreError
+from cardcore.web import feats
 from cardcore.web.daily import DailyDeals
 from cardcore.web.limits import TokenBucket
 from cardcore.web.messages import (
@@ -53,7 +58,8 @@ from cardcore.web.messages import (
     parse_message,
 )
 from cardcore.web.profile import Profile
-from cardcore.web.rooms import Connection, Lobby, Room, RoomError, TableFactory
+from cardcore.web.progress import SettingsError
+from cardcore.web.rooms import Connection, Lobby, Room, RoomError, Seat, TableFactory
 from cardcore.web.store import ROOMS_FILE, RoomStore
 from cardcore.web.tables import Outcome
 
@@ -199,6 +205,7 @@ class _Server:
             log.info("room %s: replay saved as %s", room.id, path)
         if self.profile is not None:
             daily = _dt.datetime.now(_dt.UTC).date() if room.setup.daily else None
+            people = [seat for seat in room.seats if seat.kind == "human"]
             results = [
                 {
                     "player": seat.name,
@@ -210,21 +217,57 @@ class _Server:
                     "daily": daily,
                     "replay": str(path) if path is not None else None,
                 }
-                for seat in room.seats
-                if seat.kind == "human"
+                for seat in people
             ]
             # off the event loop: a database another program holds locked stalls no room
             loop = asyncio.get_running_loop()
-            loop.run_in_executor(self.profile_thread, self._record, room.id, results)
+            job = loop.run_in_executor(
+                self.profile_thread,
+                self._record,
+                room.id,
+                results,
+                outcome,
+                [s.index for s in people],
+            )
+            job.add_done_callback(lambda f: _announce(room, people, f))
         return saved
 
-    def _record(self, room_id: str, results: list[dict[str, Any]]) -> None:
+    def _record(
+        self, room_id: str, results: list[dict[str, Any]], outcome: Outcome, seats: list[int]
+    ) -> list[list[dict[str, Any]]]:
+        """Writes each person's result with what they did (:func:`~cardcore.web.feats.facts`
+        of the record) and answers what each of them earned by it."""
         assert self.profile is not None
+        earned: dict[str, list[dict[str, Any]]] = {}
         try:
+            for r, seat in zip(results, seats, strict=True):
+                facts = feats.facts(
+                    r["game"],
+                    outcome.record,
+                    seat,
+                    outcome.scores,
+                    outcome.winner,
+                    outcome.lower_is_better,
+                )
+                self.profile.record(**r, facts=facts)
             for r in results:
-                self.profile.record(**r)
+                if r["player"] not in earned:
+                    earned[r["player"]] = self.profile.award(r["player"])
         except sqlite3.Error as e:
             log.warning("room %s: the profile could not be written (%s)", room_id, e)
+        return [earned.get(r["player"], []) for r in results]
+
+
+def _announce(
+    room: Room, people: list[Seat], job: asyncio.Future[list[list[dict[str, Any]]]]
+) -> None:
+    """Tells each person's pages what they earned by the game just finished."""
+    if job.cancelled() or job.exception() is not None:
+        return
+    for seat, earned in zip(people, job.result(), strict=True):
+        if earned:
+            for conn in seat.conns:
+                conn.push({"type": "earned", "earned": earned})
 
 
 def host_allowed(host_header: str | None, extra: tuple[str, ...] = ()) -> bool:
@@ -373,6 +416,60 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             return _error(503, "the profile is busy (another program holds it); try again")
         return JSONResponse({"enabled": True, **summary}, headers=SECURITY_HEADERS)
 
+    async def _in_profile(fn: Any, *args: Any) -> Response:
+        """Runs ``fn(*args)`` on the profile's thread; its answer as JSON (503 when busy)."""
+        try:
+            loop = asyncio.get_running_loop()
+            out = await loop.run_in_executor(server.profile_thread, fn, *args)
+        except SettingsError as e:
+            return _error(e.status, str(e))
+        except sqlite3.Error:
+            return _error(503, "the profile is busy (another program holds it); try again")
+        return JSONResponse({"enabled": True, **out}, headers=SECURITY_HEADERS)
+
+    async def api_daily(request: Request) -> Response:
+        if not _same_origin(request):
+            return _error(403, "cross-site request refused")
+        if server.profile is None:
+            return JSONResponse({"enabled": False}, headers=SECURITY_HEADERS)
+        try:
+            name = clean_name(request.query_params.get("name", ""))
+        except BadMessage as e:
+            return _error(400, str(e))
+        return await _in_profile(server.profile.daily, name, list(server.games.TABLES))
+
+    async def api_leaderboard(request: Request) -> Response:
+        if not _same_origin(request):
+            return _error(403, "cross-site request refused")
+        if server.profile is None:
+            return JSONResponse({"enabled": False}, headers=SECURITY_HEADERS)
+        game = request.query_params.get("game", "")
+        if game not in server.games.TABLES:
+            return _error(400, "unknown game")
+        return await _in_profile(server.profile.ratings, game)
+
+    async def api_settings(request: Request) -> Response:
+        if not _same_origin(request):
+            return _error(403, "cross-site request refused")
+        if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
+            return _error(415, "send JSON")
+        body = await _read_body(request, MAX_BODY_BYTES)
+        if body is None:
+            return _error(413, "request too large")
+        if server.profile is None:
+            return JSONResponse({"enabled": False}, headers=SECURITY_HEADERS)
+        try:
+            data = json.loads(body)
+        except (ValueError, RecursionError):
+            return _error(400, "send a JSON object")
+        if not isinstance(data, dict):
+            return _error(400, "send a JSON object")
+        try:
+            name = clean_name(data.pop("name", ""))
+        except BadMessage as e:
+            return _error(400, str(e))
+        return await _in_profile(_settings_answer, server.profile, name, data)
+
     async def ws_table(ws: WebSocket) -> None:
         if not _same_origin(ws) or server.unjoined >= server.config.max_unjoined:
             await ws.close(code=1008 if server.unjoined < server.config.max_unjoined else 1013)
@@ -455,6 +552,9 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             Route("/api/games", api_games),
             Route("/api/rooms", api_rooms, methods=["POST"]),
             Route("/api/profile", api_profile),
+            Route("/api/daily", api_daily),
+            Route("/api/leaderboard", api_leaderboard),
+            Route("/api/settings", api_settings, methods=["POST"]),
             WebSocketRoute("/ws", ws_table),
             Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
         ],
@@ -462,6 +562,10 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
     )
     app.state.server = server
     return app
+
+
+def _settings_answer(profile: Profile, name: str, change: dict[str, Any]) -> dict[str, Any]:
+    return {"settings": profile.set_settings(name, change)}
 
 
 def _handle(lobby: Lobby, conn: Connection, msg: Message) -> None:
