@@ -183,9 +183,13 @@ def test_disabled_autoreset_needs_a_reset_mask() -> None:
             break
     with pytest.raises(IllegalMoveError, match="reset_mask"):
         env.step(_random(obs, rng))
-    obs, _ = env.reset(options={"reset_mask": term})
-    assert (obs["action_mask"].sum(axis=1) > 0).all()
-    env.step(_random(obs, rng))
+    ended = {k: v.copy() for k, v in obs.items()}
+    new, _ = env.reset(options={"reset_mask": term})
+    assert (new["action_mask"].sum(axis=1) > 0).all()
+    for k, v in obs.items():  # the arrays given before are the caller's: left as they were
+        assert np.array_equal(v, ended[k])
+        assert np.array_equal(new[k][~term], v[~term])
+    env.step(_random(new, rng))
 
 
 def test_seeding_is_reproducible_and_independent_of_num_envs() -> None:
@@ -220,12 +224,41 @@ def test_rust_batch_and_python_loop_agree(reward: str) -> None:
             assert np.array_equal(x[2], y[2])
 
 
-def test_spite_native_and_protocol_agree() -> None:
-    a = CardGameVectorEnv("spite-malice", 3, reward="payoff", **SM)
-    b = CardGameVectorEnv("spite-malice", 3, reward="payoff", engine="protocol", **SM)
-    for x, y in zip(_run(a, 200), _run(b, 200), strict=True):
-        assert np.array_equal(x[0]["observation"], y[0]["observation"])
+@pytest.mark.parametrize("players", [2, 3])
+def test_spite_native_and_protocol_agree(players: int) -> None:
+    """The Rust batch (``_core.SpiteMaliceBatch``) and the protocol states, step by step."""
+    a = CardGameVectorEnv("spite-malice", 3, reward="payoff", players=players, **SM)
+    b = CardGameVectorEnv(
+        "spite-malice", 3, reward="payoff", engine="protocol", players=players, **SM
+    )
+    assert (a.engine, b.engine) == ("rust", "protocol")
+    ended = 0
+    for x, y in zip(_run(a, 300), _run(b, 300), strict=True):
+        for k in ("observation", "action_mask"):
+            assert np.array_equal(x[0][k], y[0][k])
+        assert np.array_equal(x[3]["player"], y[3]["player"])
         assert np.array_equal(x[3]["rewards"], y[3]["rewards"])
+        if x[1] is not None:
+            assert np.array_equal(x[1], y[1])
+            assert np.array_equal(x[2], y[2])
+            ended += int(x[2].sum())
+    assert ended > 0
+
+
+@pytest.mark.parametrize("case", CASES[:3], ids=_ids)
+@pytest.mark.parametrize("mode", ["NextStep", "SameStep"])
+def test_threads_do_not_change_the_games(case: tuple[str, str, dict[str, Any]], mode: str) -> None:
+    _, name, options = case
+    one = CardGameVectorEnv(name, 5, threads=1, autoreset_mode=mode, **options)
+    two = CardGameVectorEnv(name, 5, threads=2, autoreset_mode=mode, **options)
+    for x, y in zip(_run(one, 150), _run(two, 150), strict=True):
+        for k in ("observation", "action_mask"):
+            assert np.array_equal(x[0][k], y[0][k])
+        assert np.array_equal(x[3]["rewards"], y[3]["rewards"])
+        if "final_obs" in x[3]:
+            for i in np.flatnonzero(x[3]["_final_obs"]).tolist():
+                fx, fy = x[3]["final_obs"][i], y[3]["final_obs"][i]
+                assert np.array_equal(fx["observation"], fy["observation"])
 
 
 def test_round_rewards_sum_to_each_seats_score_difference() -> None:

@@ -3,10 +3,10 @@
 :class:`CardGameVectorEnv` is a ``gymnasium.vector.VectorEnv`` of ``num_envs`` games of a
 turn-based game in self-play: each step takes one action per game for its seat to play, and
 the observation of a game is the tensor of its next seat to play (``info["player"]``).
-Three-Thirteen runs on the Rust batch (``_core.ThreeThirteenBatch``: one native call per
-step, no Python per game); Spite & Malice steps a native engine per game (``_core.Episode``)
-or, for a game whose protocol state is its Rust rulebook, that state (``engine="protocol"``:
-the Python states).
+Three-Thirteen and Spite & Malice run on the Rust batch of their rulebook
+(``_core.ThreeThirteenBatch``, ``_core.SpiteMaliceBatch``: one native call per step, no Python
+per game, the tensors written straight into the returned array); ``engine="protocol"`` steps
+the games one by one in Python (their protocol states).
 
 Autoreset (``autoreset_mode``, gymnasium 1.x's :class:`~gymnasium.vector.AutoresetMode`):
 ``NEXT_STEP`` (default, as gymnasium's own vector environments), ``SAME_STEP``
@@ -34,13 +34,13 @@ except ModuleNotFoundError as e:  # pragma: no cover (the rl extra)
 from cardcore.errors import IllegalMoveError, OptionError
 from cardcore.games.api import Game
 from cardcore.rl.common import Seeds, observation_space, resolve
-from cardcore.rl.native import AEC_GAMES, VECTOR_GAMES, native_rules
+from cardcore.rl.native import AEC_GAMES, BATCH_GAMES, native_rules
 from cardcore.rl.rewards import check_reward, tracked, utility, zero_sum_gain
 from cardcore.rl.vector import MAX_ENVS
 from cardcore.rng import derive_seed
 
 if TYPE_CHECKING:
-    from cardcore._core import ThreeThirteenArrays, ThreeThirteenRules
+    from cardcore._core import SpiteMaliceRules, ThreeThirteenArrays, ThreeThirteenRules
 
 __all__ = ["CardGameVectorEnv", "default_threads"]
 
@@ -119,14 +119,14 @@ class CardGameVectorEnv(VectorEnv[Obs, NDArray[np.int64], NDArray[Any]]):
         self.observation_space = batch_space(self.single_observation_space, n)
         self.action_space = batch_space(self.single_action_space, n)
         self._seeds = Seeds()
-        rules = native_rules(g, engine, VECTOR_GAMES)
+        rules = native_rules(g, engine, BATCH_GAMES)
         self._rows: _RustRows | _LoopRows
         if rules is not None:
             if threads is None:
                 threads = default_threads(n)
             if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
                 raise OptionError(f"threads must be a positive int, not {threads!r}")
-            self._rows = _RustRows(g, rules, n, threads, mode)  # type: ignore[arg-type]
+            self._rows = _RustRows(g, rules, n, threads)
             self.engine = "rust"
         else:
             if threads is not None:
@@ -158,7 +158,7 @@ class CardGameVectorEnv(VectorEnv[Obs, NDArray[np.int64], NDArray[Any]]):
             rows = np.asarray(mask)
             if rows.shape != (self.num_envs,) or rows.dtype != np.bool_:
                 raise OptionError(f"reset_mask must be {self.num_envs} bools")
-            out = self._rows.redeal(rows)
+            out = self._rows.redeal(rows, in_place=False)  # the last arrays are the caller's
             self._ended &= ~rows
         else:
             out = self._rows.reset(self._seeds.next(seed))
@@ -205,11 +205,12 @@ class CardGameVectorEnv(VectorEnv[Obs, NDArray[np.int64], NDArray[Any]]):
             final = np.full(n, None, dtype=object)
             for i in np.flatnonzero(done).tolist():
                 final[i] = {k: v[i].copy() for k, v in obs.items()}
-            new = self._rows.redeal(done)
+            moved = out.player.copy()
+            new = self._rows.redeal(done, in_place=True)  # this step's arrays: not yet given out
             obs = new.obs
             info = self._info(new.player, seat_rewards)
             info["final_obs"], info["_final_obs"] = final, done.copy()
-            info["final_info"] = {"player": out.player, "_player": done.copy()}
+            info["final_info"] = {"player": moved, "_player": done.copy()}
             info["_final_info"] = done.copy()
             self._player = new.player
             if self._shaped:
@@ -269,42 +270,73 @@ class _Out:
 
 
 class _RustRows:
-    """Three-Thirteen games in the Rust batch; a game that ends is held over to the next step
+    """Games in the Rust batch of their rulebook; a game that ends is held over to the next step
     (dealt again then, its action ignored) unless ``SAME_STEP`` deals it at once (``redeal``)."""
 
     def __init__(
-        self, game: Game[Any], rules: ThreeThirteenRules, n: int, threads: int, mode: Any
+        self,
+        game: Game[Any],
+        rules: ThreeThirteenRules | SpiteMaliceRules,
+        n: int,
+        threads: int,
     ) -> None:
         self.game, self.rules, self.n, self.threads = game, rules, n, threads
-        self.d = int(np.prod(game.observation_shape))
         self.a, self.p = game.num_actions, game.num_players
+        self.shape = game.observation_shape
+        self.points = game.name == "three-thirteen"  # penalty totals; Spite: none
         self.batch: Any = None
+        self.last: _Out | None = None
 
-    def _out(self, raw: ThreeThirteenArrays) -> _Out:
-        n = self.n
-        obs = np.frombuffer(raw.observation, np.float32).reshape(n, *self.game.observation_shape)
+    def _out(self, raw: ThreeThirteenArrays, k: int | None = None) -> _Out:
+        n = self.n if k is None else k
+        obs = np.frombuffer(raw.observation, np.float32).reshape(n, *self.shape)
         mask = np.frombuffer(raw.mask, np.int8).reshape(n, self.a)
-        return _Out(
+        points = np.frombuffer(raw.points, np.float32).reshape(n, self.p)
+        out = _Out(
             {"observation": obs, "action_mask": mask},
             np.frombuffer(raw.player, np.int64),
-            np.frombuffer(raw.reward, np.float32).reshape(n, self.p),
+            np.frombuffer(raw.reward, np.float32).reshape(-1, self.p),
             np.frombuffer(raw.done, np.bool_),
-            np.frombuffer(raw.points, np.float32).reshape(n, self.p),
+            points if self.points else None,
         )
+        if k is None:
+            self.last = out
+        return out
 
     def reset(self, seed: int) -> _Out:
         from cardcore import _core
 
-        self.batch = _core.ThreeThirteenBatch(
-            self.rules, self.n, seed, threads=self.threads, hold=True
-        )
+        r, t = self.rules, self.threads
+        if isinstance(r, _core.ThreeThirteenRules):
+            self.batch = _core.ThreeThirteenBatch(r, self.n, seed, threads=t, hold=True)
+        else:
+            self.batch = _core.SpiteMaliceBatch(r, self.n, seed, threads=t, hold=True)
         return self._out(self.batch.reset())
 
     def step(self, acts: NDArray[np.int64], redealt: NDArray[np.bool_]) -> _Out:
         return self._out(self.batch.step(np.ascontiguousarray(acts).tobytes()))
 
-    def redeal(self, rows: NDArray[np.bool_]) -> _Out:
-        return self._out(self.batch.redeal(rows.astype(np.uint8).tobytes()))
+    def redeal(self, rows: NDArray[np.bool_], *, in_place: bool) -> _Out:
+        """Deals the games of ``rows`` again: the last arrays (copies unless ``in_place``) with
+        those rows rewritten (tensor, mask, seat, points)."""
+        last = self.last
+        assert last is not None
+        new = self._out(self.batch.redeal(rows.astype(np.uint8).tobytes()), int(rows.sum()))
+        cp = (lambda x: x) if in_place else np.copy
+        out = _Out(
+            {k: cp(v) for k, v in last.obs.items()},
+            cp(last.player),
+            last.reward,
+            last.done,
+            None if last.points is None else cp(last.points),
+        )
+        for k, v in new.obs.items():
+            out.obs[k][rows] = v
+        out.player[rows] = new.player
+        if out.points is not None and new.points is not None:
+            out.points[rows] = new.points
+        self.last = out
+        return out
 
 
 class _Core:
@@ -410,7 +442,7 @@ class _LoopRows:
             self._see(i)
         return self._out(reward, done)
 
-    def redeal(self, rows: NDArray[np.bool_]) -> _Out:
+    def redeal(self, rows: NDArray[np.bool_], *, in_place: bool = False) -> _Out:
         for i in np.flatnonzero(rows).tolist():
             self._deal(i)
         p = self.game.num_players

@@ -4,8 +4,9 @@
 ``cardcore_engine::spite_episode`` step the games' one Rust rulebook each
 (``cardcore_engine::games``), the rules the protocol states play; the tests still play them
 against the protocol with the same seeds and actions and compare every tensor, mask, seat and
-reward. :class:`~cardcore.rl.VectorEnv` and ``gymnasium.make_vec`` step many Three-Thirteen
-games per call; the PettingZoo AEC environment steps one game of either (``_core.Episode``).
+reward. :class:`~cardcore.rl.VectorEnv` steps many Three-Thirteen games per call and
+``gymnasium.make_vec`` many games of either (``cardcore_engine::batch``); the PettingZoo AEC
+environment steps one game of either (``_core.Episode``).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from cardcore.games.api import Game
 if TYPE_CHECKING:
     from cardcore._core import SpiteMaliceRules, ThreeThirteenRules
 
-__all__ = ["AEC_GAMES", "ENGINES", "VECTOR_GAMES", "native_rules"]
+__all__ = ["AEC_GAMES", "BATCH_GAMES", "ENGINES", "VECTOR_GAMES", "native_rules"]
 
 ENGINES: Final = ("auto", "rust", "protocol")
 """``engine=`` choices: Rust where the game has it, else the protocol; Rust; the protocol."""
@@ -34,6 +35,10 @@ environments step it directly, ``engine="rust"`` and ``"protocol"`` are the same
 
 VECTOR_GAMES: Final = ("three-thirteen",)
 """Games :class:`~cardcore.rl.VectorEnv` steps natively."""
+
+BATCH_GAMES: Final = ("three-thirteen", "spite-malice")
+"""Games ``gymnasium.make_vec`` steps in a native batch (``cardcore_engine::batch``: many games
+of the rulebook per call, ``_core.ThreeThirteenBatch`` and ``_core.SpiteMaliceBatch``)."""
 
 _ACE_MODES: Final = {"low": 0, "high": 1, "both": 2}
 

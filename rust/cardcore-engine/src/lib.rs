@@ -16,6 +16,7 @@
 //! * [`hash`]: the one fast hasher of the memo tables.
 //! * [`paired`]: the experts' paired comparison of candidate moves over shared deals.
 
+pub mod batch;
 pub mod card;
 pub mod error;
 pub mod games;

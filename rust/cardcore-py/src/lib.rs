@@ -53,7 +53,9 @@ mod _core {
     #[pymodule_export]
     use crate::realtime::RealtimeState;
     #[pymodule_export]
-    use crate::rl::{ThreeThirteenArrays, ThreeThirteenBatch, ThreeThirteenRules};
+    use crate::rl::{
+        SpiteMaliceBatch, ThreeThirteenArrays, ThreeThirteenBatch, ThreeThirteenRules,
+    };
     #[pymodule_export]
     use crate::rl_episode::{Episode, SpiteMaliceRules};
     #[pymodule_export]

@@ -1,12 +1,16 @@
 //! Bindings of `cardcore_engine::three_thirteen_batch`: the Three-Thirteen fast path of
 //! `cardcore.rl.VectorEnv` (many games per call, outputs as `bytearray`s numpy reads in place).
 
+use cardcore_engine::batch::{Batch, IllegalAction, Outputs, Row, Rows};
+use cardcore_engine::games::spite_malice::State as SpiteMaliceGame;
+use cardcore_engine::games::three_thirteen::State as ThreeThirteenGame;
 use cardcore_engine::meld::{AceMode, MeldRules};
-use cardcore_engine::three_thirteen_batch::{Batch, Outputs, Rules};
+use cardcore_engine::three_thirteen_batch::Rules;
 use pyo3::prelude::*;
 use pyo3::types::PyByteArray;
 
 use crate::errors::{illegal_move_error, option_error};
+use crate::rl_episode::SpiteMaliceRules;
 
 /// Validated Three-Thirteen options for the native engines (built by `cardcore.rl.native`).
 #[pyclass(module = "cardcore._core", frozen)]
@@ -57,14 +61,6 @@ impl ThreeThirteenRules {
     }
 }
 
-/// `n` Three-Thirteen games stepped together (see `cardcore.rl.vector`).
-#[pyclass(module = "cardcore._core")]
-pub struct ThreeThirteenBatch {
-    batch: Batch,
-    out: Outputs,
-    threads: usize,
-}
-
 /// What `ThreeThirteenBatch.reset` and `step` return: the arrays of `cardcore.rl.vector.Batch`
 /// as native-endian bytes (`observation` and `reward` float32, `mask` and `done` 0/1 bytes,
 /// `player` int64, `points` float32), row `i` for game `i`.
@@ -91,86 +87,163 @@ pub(crate) fn bytes_of<'py, const W: usize, T: Copy>(
     })
 }
 
-impl ThreeThirteenBatch {
-    fn arrays(&self, py: Python<'_>) -> PyResult<ThreeThirteenArrays> {
-        let o = &self.out;
-        Ok(ThreeThirteenArrays {
-            observation: bytes_of(py, &o.observation, f32::to_ne_bytes)?.unbind(),
-            mask: PyByteArray::new(py, &o.mask).unbind(),
-            player: bytes_of(py, &o.player, i64::to_ne_bytes)?.unbind(),
-            reward: bytes_of(py, &o.reward, f32::to_ne_bytes)?.unbind(),
-            done: PyByteArray::new(py, &o.done).unbind(),
-            points: bytes_of(py, &o.points, f32::to_ne_bytes)?.unbind(),
-        })
+/// The arrays of `o`, with `observation` the tensors' bytes already written.
+fn arrays(
+    py: Python<'_>,
+    observation: Bound<'_, PyByteArray>,
+    o: &Outputs,
+) -> PyResult<ThreeThirteenArrays> {
+    Ok(ThreeThirteenArrays {
+        observation: observation.unbind(),
+        mask: PyByteArray::new(py, &o.mask).unbind(),
+        player: bytes_of(py, &o.player, i64::to_ne_bytes)?.unbind(),
+        reward: bytes_of(py, &o.reward, f32::to_ne_bytes)?.unbind(),
+        done: PyByteArray::new(py, &o.done).unbind(),
+        points: bytes_of(py, &o.points, f32::to_ne_bytes)?.unbind(),
+    })
+}
+
+/// The rows a re-deal wrote, in game order (its other outputs stay empty).
+#[derive(Default)]
+struct Picked(Outputs);
+
+impl Rows for Picked {
+    fn put(&mut self, i: usize, row: &Row<'_>) {
+        self.put_dealt(i, row);
+    }
+
+    fn put_dealt(&mut self, _: usize, row: &Row<'_>) {
+        let o = &mut self.0;
+        o.observation.extend_from_slice(row.obs);
+        o.mask.extend_from_slice(row.mask);
+        o.player.push(row.player);
+        o.points.extend_from_slice(row.points);
     }
 }
 
-#[pymethods]
-impl ThreeThirteenBatch {
-    /// `n` games of `rules`, seeded as `VectorEnv(game, n, seed)`; `threads` share each call.
-    /// `hold=True`: a game that ends is held over until the next step, which deals it again
-    /// and ignores its action (gymnasium's next-step autoreset); else it is dealt again at once.
-    #[new]
-    #[pyo3(signature = (rules, n, seed, *, threads, hold=false))]
-    fn new(
-        rules: &ThreeThirteenRules,
-        n: usize,
-        seed: u64,
-        threads: usize,
-        hold: bool,
-    ) -> PyResult<Self> {
-        if n == 0 {
-            return Err(option_error("n must be at least 1"));
-        }
-        let batch = Batch::new(rules.0, seed, n);
-        Ok(Self {
-            batch: if hold { batch.hold_ended() } else { batch },
-            out: Outputs::default(),
-            threads: threads.max(1),
-        })
+fn illegal(e: &IllegalAction) -> PyErr {
+    if e.action == -1 && e.game > 0 {
+        return option_error("expected one action per game");
     }
-
-    /// Deals every game anew; the arrays of the seats to play.
-    fn reset(&mut self, py: Python<'_>) -> PyResult<ThreeThirteenArrays> {
-        let (batch, out, threads) = (&mut self.batch, &mut self.out, self.threads);
-        py.detach(move || batch.reset(out, threads));
-        self.arrays(py)
-    }
-
-    /// Deals again the games whose byte in `rows` is not 0 (`n` bytes); the arrays with their
-    /// rows rewritten (tensor, mask, seat, points) and the other rows, `reward` and `done` as the
-    /// last call left them.
-    fn redeal(&mut self, py: Python<'_>, rows: &[u8]) -> PyResult<ThreeThirteenArrays> {
-        let n = self.batch.games().len();
-        if rows.len() != n {
-            return Err(option_error(format!("expected {n} row flags")));
-        }
-        if self.out.player.len() != n {
-            return Err(option_error("call reset() first"));
-        }
-        self.batch.redeal(rows, &mut self.out);
-        self.arrays(py)
-    }
-
-    /// Plays one action per game (`actions`: native-endian int64 bytes). An illegal action
-    /// raises `IllegalMoveError` and changes nothing.
-    fn step(&mut self, py: Python<'_>, actions: &[u8]) -> PyResult<ThreeThirteenArrays> {
-        let n = self.batch.games().len();
-        if actions.len() != 8 * n {
-            return Err(option_error(format!("expected {n} int64 actions")));
-        }
-        let acts: Vec<i64> = actions
-            .chunks_exact(8)
-            .map(|b| i64::from_ne_bytes(b.try_into().unwrap_or_default()))
-            .collect();
-        let (batch, out, threads) = (&mut self.batch, &mut self.out, self.threads);
-        py.detach(move || batch.step(&acts, out, threads))
-            .map_err(|e| {
-                illegal_move_error(format!(
-                    "game {}: action {} is not legal now (nothing was played)",
-                    e.game, e.action
-                ))
-            })?;
-        self.arrays(py)
-    }
+    illegal_move_error(format!(
+        "game {}: action {} is not legal now (nothing was played)",
+        e.game, e.action
+    ))
 }
+
+/// A batch class of a game's rulebook (`cardcore.rl.vector`, `cardcore.rl.gym_vector`). The
+/// tensors are written straight into the returned `bytearray` (threads share the games).
+macro_rules! batch_class {
+    ($(#[$doc:meta])* $name:ident, $game:ty, $rules:ty) => {
+        $(#[$doc])*
+        #[pyclass(module = "cardcore._core")]
+        pub struct $name {
+            batch: Batch<$game>,
+            out: Outputs,
+            threads: usize,
+            started: bool,
+        }
+
+        impl $name {
+            /// Runs `call` with the memory of a new `bytearray` for the tensors (the GIL
+            /// released), then returns every array.
+            fn call(
+                &mut self,
+                py: Python<'_>,
+                call: impl FnOnce(&mut Batch<$game>, &mut [u8], &mut Outputs, usize)
+                    -> Result<(), IllegalAction> + Send,
+            ) -> PyResult<ThreeThirteenArrays> {
+                let n = self.batch.games().len();
+                let d = self.batch.sizes().0;
+                let (batch, out, threads) = (&mut self.batch, &mut self.out, self.threads);
+                let obs = PyByteArray::new_with(py, n * d * 4, |buf| {
+                    py.detach(move || call(batch, buf, out, threads)).map_err(|e| illegal(&e))
+                })?;
+                self.started = true;
+                arrays(py, obs, &self.out)
+            }
+        }
+
+        #[pymethods]
+        impl $name {
+            /// `n` games of `rules`, seeded as `VectorEnv(game, n, seed)`; `threads` share
+            /// each call. `hold=True`: a game that ends is held over until the next step,
+            /// which deals it again and ignores its action (gymnasium's next-step autoreset);
+            /// else it is dealt again at once.
+            #[new]
+            #[pyo3(signature = (rules, n, seed, *, threads, hold=false))]
+            fn new(
+                rules: &$rules,
+                n: usize,
+                seed: u64,
+                threads: usize,
+                hold: bool,
+            ) -> PyResult<Self> {
+                if n == 0 {
+                    return Err(option_error("n must be at least 1"));
+                }
+                let batch = Batch::new(rules.0.clone(), seed, n);
+                Ok(Self {
+                    batch: if hold { batch.hold_ended() } else { batch },
+                    out: Outputs::default(),
+                    threads: threads.max(1),
+                    started: false,
+                })
+            }
+
+            /// Deals every game anew; the arrays of the seats to play.
+            fn reset(&mut self, py: Python<'_>) -> PyResult<ThreeThirteenArrays> {
+                self.call(py, |batch, obs, out, threads| {
+                    batch.reset_bytes(obs, out, threads);
+                    Ok(())
+                })
+            }
+
+            /// Deals again the games whose byte in `rows` is not 0 (`n` bytes); the arrays of
+            /// those games only, in game order (tensor, mask, seat, points; `reward` and
+            /// `done` empty).
+            fn redeal(&mut self, py: Python<'_>, rows: &[u8]) -> PyResult<ThreeThirteenArrays> {
+                let n = self.batch.games().len();
+                if rows.len() != n {
+                    return Err(option_error(format!("expected {n} row flags")));
+                }
+                if !self.started {
+                    return Err(option_error("call reset() first"));
+                }
+                let mut picked = Picked::default();
+                self.batch.redeal_into(rows, &mut picked);
+                let obs = bytes_of(py, &picked.0.observation, f32::to_ne_bytes)?;
+                arrays(py, obs, &picked.0)
+            }
+
+            /// Plays one action per game (`actions`: native-endian int64 bytes). An illegal
+            /// action raises `IllegalMoveError` and changes nothing.
+            fn step(&mut self, py: Python<'_>, actions: &[u8]) -> PyResult<ThreeThirteenArrays> {
+                let n = self.batch.games().len();
+                if actions.len() != 8 * n {
+                    return Err(option_error(format!("expected {n} int64 actions")));
+                }
+                let acts: Vec<i64> = actions
+                    .chunks_exact(8)
+                    .map(|b| i64::from_ne_bytes(b.try_into().unwrap_or_default()))
+                    .collect();
+                self.call(py, move |batch, obs, out, threads| {
+                    batch.step_bytes(&acts, obs, out, threads)
+                })
+            }
+        }
+    };
+}
+
+batch_class!(
+    /// `n` Three-Thirteen games stepped together (see `cardcore.rl.vector`).
+    ThreeThirteenBatch,
+    ThreeThirteenGame,
+    ThreeThirteenRules
+);
+batch_class!(
+    /// `n` Spite & Malice games stepped together (`cardcore.rl.gym_vector`).
+    SpiteMaliceBatch,
+    SpiteMaliceGame,
+    SpiteMaliceRules
+);
