@@ -1,8 +1,9 @@
-"""Nerts (Pounce, Racing Demon): real-time discrete-event engine, Rust move generation, agents.
+"""Nerts (Pounce, Racing Demon): a real-time round on the Rust rulebook, agents.
 
 The embedding protocol (``docs/embedding.md``): ``cardcore.load_game("nerts").new_state(seed,
 agents=[None, "hard"])`` is a :class:`State` (``cardcore.nerts.game.NertsState``) driven with
-``submit`` / ``advance_to`` / ``step``. The engine underneath is :class:`Round`:
+``submit`` / ``advance_to`` / ``step``. :class:`Round` is the same rulebook round with agent
+objects (the built-in ones play in Rust, any other is called back):
 
 >>> from cardcore.nerts import Options, Round, HardAgent, GreedyAgent
 >>> rnd = Round(Options(), seed=7, agents=[HardAgent(), GreedyAgent()])
