@@ -600,6 +600,8 @@ def _handle(lobby: Lobby, conn: Connection, msg: Message) -> None:
     elif msg.type == "hand":
         assert msg.seat is not None
         room.hand(seat, msg.seat)
+    elif msg.type == "rematch":
+        lobby.rematch(room, seat)
 
 
 async def _write(ws: WebSocket, conn: Connection) -> None:

@@ -16,6 +16,7 @@ type        keys                                    meaning
 ``start``   —                                       host: AIs take the seats still open; start
 ``next``    —                                       close the score sheet: deal the next round
 ``hand``    ``seat``                                host: an AI plays that friend's seat for good
+``rematch`` —                                       after the game: the same table, a new deal
 ``ping``    ``seq``                                 answered by ``pong`` with the same ``seq``
 ==========  ======================================  =============================================
 """
@@ -55,6 +56,7 @@ _SCHEMA: Final[dict[str, tuple[frozenset[str], frozenset[str]]]] = {
     "start": (frozenset(), frozenset()),
     "next": (frozenset(), frozenset()),
     "hand": (frozenset({"seat"}), frozenset()),
+    "rematch": (frozenset(), frozenset()),
     "ping": (frozenset({"seq"}), frozenset()),
 }
 

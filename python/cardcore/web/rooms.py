@@ -24,11 +24,12 @@ import logging
 import secrets
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
 from cardcore.errors import CardcoreError
 from cardcore.games.api import dump
+from cardcore.rng import new_seed
 from cardcore.web.limits import TokenBucket
 from cardcore.web.patch import Memo, diff
 from cardcore.web.tables import Outcome, Table
@@ -194,6 +195,8 @@ class Room:
         """The person's seat the table waits for, and since when."""
         self._setup_public = setup.public()
         """Built once: the same object in every document, so a diff skips it at once."""
+        self.rematch: Room | None = None
+        """The room of the rematch, once a person asked for it after the game."""
         self.on_change: Callable[[Room], None] | None = None
         """Called whenever the room changed in a way worth saving (:class:`Lobby` keeps a
         set of the rooms to write)."""
@@ -245,6 +248,21 @@ class Room:
             self._changed()
         else:
             self.broadcast()
+        if self.rematch is not None:  # a page back after the rematch began: it follows
+            self.tell_rematch([seat])
+
+    def tell_rematch(self, seats: Sequence[Seat]) -> None:
+        """Tells the pages of ``seats`` (people's) their seat in the rematch room: each gets
+        its own seat's token only."""
+        new = self.rematch
+        assert new is not None
+        for seat in seats:
+            token = new.seats[seat.index].token
+            if seat.kind != "human" or token is None:
+                continue
+            msg = {"type": "rematch", "room": new.id, "seat": seat.index, "token": token}
+            for conn in seat.conns:
+                conn.push(msg)
 
     def detach(self, conn: Connection) -> None:
         seat = conn.seat
@@ -559,6 +577,37 @@ class Lobby:
         if not any(s.kind == "open" for s in room.seats):
             room._start()
         return room
+
+    def rematch(self, room: Room, by: Seat) -> Room:
+        """The rematch of finished ``room`` (made on the first request): the same game,
+        seats, names, level, options and turn timer, a new deal (never the daily deal); each
+        person's pages are told their seat in it (:meth:`Room.tell_rematch`)."""
+        if room.status != "over":
+            raise RoomError("a rematch starts once the game is over")
+        if by.kind != "human":
+            raise RoomError("only a player can ask for a rematch")
+        if room.rematch is None:
+            if len(self.rooms) >= self.max_rooms:
+                raise RoomError("the server has too many rooms open; try again later")
+            setup = replace(room.setup, seed=new_seed(), daily=False)
+            new = Room(
+                new_token(16),
+                setup,
+                room.host.name,
+                self.factory,
+                clock=self.clock,
+                on_finish=self.on_finish,
+                ai_names=[s.name for s in room.seats],
+            )
+            for old, seat in zip(room.seats, new.seats, strict=True):
+                seat.name = old.name
+                seat.kind = "human" if old.kind == "human" else "ai"
+                seat.token = (seat.token or new_token()) if seat.kind == "human" else None
+            room.rematch = new
+            self._add(new)
+            new._start()
+        room.tell_rematch(room.seats)
+        return room.rematch
 
     def _add(self, room: Room) -> None:
         self.rooms[room.id] = room

@@ -35,28 +35,35 @@ class ThreeThirteenMatch(TurnMatch):
         self.rounds_done = 0
         self.rngs = [Rng.for_stream(setup.seed, s, "agent") for s in range(setup.players)]
         self._extras: dict[int, tuple[object, dict[str, Any]]] = {}
+        self.reveal: dict[str, Any] | None = None
+        """Every hand of the round last ended, face up with its melds and deadwood (public
+        once the round is over; ``None`` before the first round ends)."""
 
     def agent_rng(self, seat: int) -> Any:
         return self.rngs[seat]
 
     def extras(self, seat: int, observation: Mapping[str, Any]) -> dict[str, Any]:
-        key = (tuple(observation["hand"]), observation["wild_rank"])
+        key = (tuple(observation["hand"]), observation["wild_rank"], self.rounds_done)
         kept = self._extras.get(seat)
         if kept is not None and kept[0] == key:
             return kept[1]  # the same hand: the same object, skipped when the room diffs
         o = self.state.observation(seat)
-        hand = arrange_hand(o.hand, o.wild_rank, self.rules)
-        text = self.game.card_text
-        out = {
-            "rounds": ROUNDS,
-            "hand": {
-                "melds": [[[text(c), stands] for c, stands in meld] for meld in hand.melds],
-                "deadwood": [text(c) for c in hand.deadwood],
-                "points": hand.points,
-            },
-        }
+        out = {"rounds": ROUNDS, "hand": self._arranged(o.hand, o.wild_rank)}
+        if self.reveal is not None:
+            out["reveal"] = self.reveal
         self._extras[seat] = (key, out)
         return out
+
+    def _arranged(self, cards: Sequence[int], wild_rank: int) -> dict[str, Any]:
+        """A hand in its best arrangement: ``melds`` ([card, stands-for]), ``deadwood``,
+        ``points``."""
+        hand = arrange_hand(cards, wild_rank, self.rules)
+        text = self.game.card_text
+        return {
+            "melds": [[[text(c), stands] for c, stands in meld] for meld in hand.melds],
+            "deadwood": [text(c) for c in hand.deadwood],
+            "points": hand.points,
+        }
 
     def sheet_key(self) -> object:
         return self.rounds_done
@@ -89,9 +96,28 @@ class ThreeThirteenMatch(TurnMatch):
     def apply(self, move: Any) -> bool:
         st = self.state
         before = st.observation(0).round
+        # a round ends on a discard: every hand as it stands then is shown once it is over
+        hands = st.hands if isinstance(move, Discard) else None
+        wild, out = st.wild_rank, st.out_seat
+        seat = st.current_player
         st.apply(move)
         if st.is_over or st.observation(0).round != before:
             self.rounds_done += 1
+            if hands is not None:
+                hands[seat] = [c for c in hands[seat] if c != move.card_id]
+                scores = st.round_scores[-1] if st.round_scores else None
+                self.reveal = {
+                    "round": before,
+                    "went_out": out,
+                    "hands": [
+                        {
+                            "seat": s,
+                            **self._arranged(h, wild),
+                            **({"score": scores[s]} if scores is not None else {}),
+                        }
+                        for s, h in enumerate(hands)
+                    ],
+                }
             return True
         return False
 
