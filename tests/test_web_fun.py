@@ -303,3 +303,34 @@ def test_move_lines_name_only_public_cards() -> None:
             assert line["card"] == pile[-1]  # now face up on the pile
         pile_before = pile
     assert lines >= 100
+
+
+def test_spite_malice_move_lines_name_the_card_where_it_went() -> None:
+    games._register_tables()
+    setup = RoomSetup(
+        game="spite-malice",
+        players=2,
+        seats=("ai",),
+        agent="greedy",
+        level="normal",
+        options={"target_score": 5},
+        seed=4,
+    )
+    table = games.TABLES["spite-malice"](setup, ["greedy", "greedy"], 0.0)
+    assert isinstance(table, TurnTable)
+    now, checked = 0.0, 0
+    while table.outcome is None and checked < 150:
+        mover = table.match.current
+        table.tick(now)
+        now += 1.0
+        if mover is None or table.last[mover] is None:
+            continue
+        view = table.views([1 - mover])[0]  # as the other seat sees it
+        line = view["last"][mover]
+        o = view["observation"]["observation"]
+        kind, _, index = line["dst"].partition(":")
+        pile = (o["side_stacks"][mover] if kind == "side" else o["center"])[int(index)]
+        # the card is face up where it went (a completed centre stack is cleared at once)
+        assert pile[-1:] == [line["card"]] or (kind == "center" and not pile), line
+        checked += 1
+    assert checked >= 100
