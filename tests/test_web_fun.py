@@ -20,6 +20,7 @@ from cardcore.web import games
 from cardcore.web.app import ServerConfig, create_app
 from cardcore.web.feats import facts, objective_for
 from cardcore.web.messages import parse_message
+from cardcore.web.profile import Profile
 from cardcore.web.rooms import RoomSetup
 from cardcore.web.three_thirteen import ThreeThirteenMatch
 from cardcore.web.turns import TurnTable
@@ -93,6 +94,8 @@ def test_a_daily_game_is_checked_announced_and_listed(client: TestClient, tmp_pa
     prof = client.get("/api/profile", params={"name": "Ann"}).json()
     assert prof["level"]["xp"] >= 120
     assert {"achievements", "quests", "settings", "collections"} <= set(prof)
+    (kept,) = Profile(tmp_path / "p.sqlite3").rows("Ann")
+    assert kept.facts == {**f, "ai_seats": 1, "score": f["score"]}
     # nothing about the seed in any of it
     assert str(record["seed"]) not in json.dumps([daily, prof, earned])
 

@@ -403,3 +403,23 @@ def test_leaderboard_ranks_people_and_ai_levels(tmp_path: Path) -> None:
     tt = p.ratings("three-thirteen")["ranking"]
     assert [e["name"] for e in tt] == ["AI expert", "Cid"]  # one win: 1016 against 1384
     assert p.ratings("spite-malice")["ranking"] == []
+
+
+def test_a_game_without_ais_counts_no_ai_level(tmp_path: Path) -> None:
+    friends = row(level="expert", won=True, ai_seats=0)
+    a = by_id(progress([friends])["achievements"])
+    assert not a["win_hard"]["done"]
+    assert not a["beat_expert"]["done"]
+    assert by_id(progress([friends])["quests"])["hard_3"]["progress"] == 0
+    assert progress([friends])["level"]["xp"] == 20 + 20 + 100  # first_game, no expert bonus
+    assert by_id(progress([row(level="expert", won=True, ai_seats=2)])["achievements"])[
+        "beat_expert"
+    ]["done"]
+    p = Profile(tmp_path / "p.sqlite3")
+    p.record("Ann", "nerts", "expert", won=True, score=9, lower_is_better=False,
+             facts={"ai_seats": 0})  # fmt: skip
+    p.record("Ann", "nerts", "easy", won=True, score=9, lower_is_better=False,
+             facts={"ai_seats": 1})  # fmt: skip
+    ranking = p.ratings("nerts")["ranking"]
+    assert {e["name"] for e in ranking} == {"Ann", "AI easy"}
+    assert ranking[0]["played"] == 1

@@ -228,15 +228,22 @@ class _Server:
                 results,
                 outcome,
                 [s.index for s in people],
+                sum(s.kind == "ai" for s in room.seats),
             )
             job.add_done_callback(lambda f: _announce(room, people, f))
         return saved
 
     def _record(
-        self, room_id: str, results: list[dict[str, Any]], outcome: Outcome, seats: list[int]
+        self,
+        room_id: str,
+        results: list[dict[str, Any]],
+        outcome: Outcome,
+        seats: list[int],
+        ai_seats: int,
     ) -> list[list[dict[str, Any]]]:
         """Writes each person's result with what they did (:func:`~cardcore.web.feats.facts`
-        of the record) and answers what each of them earned by it."""
+        of the record, and ``ai_seats``: how many seats AIs played) and answers what each of
+        them earned by it."""
         assert self.profile is not None
         earned: dict[str, list[dict[str, Any]]] = {}
         try:
@@ -249,7 +256,7 @@ class _Server:
                     outcome.winner,
                     outcome.lower_is_better,
                 )
-                self.profile.record(**r, facts=facts)
+                self.profile.record(**r, facts={**facts, "ai_seats": ai_seats})
             for r in results:
                 if r["player"] not in earned:
                     earned[r["player"]] = self.profile.award(r["player"])

@@ -186,12 +186,7 @@ class Profile:
             ).fetchall()
         out = []
         for game, level, won, score, daily, facts in found:
-            try:
-                f = json.loads(facts) if facts else {}
-            except ValueError:
-                f = {}
-            if not isinstance(f, dict):
-                f = {}
+            f = _facts(facts)
             out.append(
                 Row(
                     game,
@@ -320,14 +315,17 @@ class Profile:
     def ratings(self, game: str) -> dict[str, Any]:
         """The leaderboard of ``game``: people and AI levels ranked by an Elo rating over the
         recorded games in order (each person's game counts as a match against the room's AI
-        level)."""
+        level; games without AIs are not rated)."""
         with self._db() as db:
             found = db.execute(
-                "SELECT player, level, won FROM results WHERE game = ? ORDER BY id", (game,)
+                "SELECT player, level, won, facts FROM results WHERE game = ? ORDER BY id",
+                (game,),
             ).fetchall()
         rating: dict[tuple[str, str], float] = {}
         tally: dict[tuple[str, str], dict[str, Any]] = {}
-        for player, level, won in found:
+        for player, level, won, facts in found:
+            if not _facts(facts).get("ai_seats", 1):
+                continue  # people only: no AI level to rate against
             me, ai = ("person", player), ("ai", level)
             rating.setdefault(me, 1000.0)
             rating.setdefault(ai, AI_START.get(level, 1000.0))
@@ -375,6 +373,15 @@ class Profile:
             "settings": self.settings(player),
             "collections": p["collections"],
         }
+
+
+def _facts(text: str | None) -> dict[str, Any]:
+    """A row's facts (``{}`` for none or unreadable ones)."""
+    try:
+        f = json.loads(text) if text else {}
+    except ValueError:
+        return {}
+    return f if isinstance(f, dict) else {}
 
 
 def _title(game: str) -> str:

@@ -53,6 +53,12 @@ class Row:
     facts: Mapping[str, Any]
 
 
+def against_ai(r: Row) -> bool:
+    """Whether AIs played in ``r``'s game (``ai_seats``; rows kept before it was: yes), so
+    its AI level counts."""
+    return bool(r.facts.get("ai_seats", 1))
+
+
 def met_days(rows: Sequence[Row]) -> set[tuple[str, _dt.date]]:
     """``(game, day)`` of each daily challenge met: a daily game whose facts meet the
     objective of its day."""
@@ -101,14 +107,14 @@ ACHIEVEMENTS: Final[tuple[Goal, ...]] = (
         "Giant slayer",
         "Win a game against hard or expert AIs",
         1,
-        _count(lambda r: r.won and r.level in HARD_LEVELS),
+        _count(lambda r: r.won and r.level in HARD_LEVELS and against_ai(r)),
     ),
     Goal(
         "beat_expert",
         "Expert beater",
         "Win a game against expert AIs",
         1,
-        _count(lambda r: r.won and r.level == "expert"),
+        _count(lambda r: r.won and r.level == "expert" and against_ai(r)),
     ),
     Goal(
         "perfect_eleven",
@@ -172,7 +178,7 @@ QUESTS: Final[tuple[Goal, ...]] = (
         "Up the ladder",
         "Play 3 games against hard or expert AIs",
         3,
-        _count(lambda r: r.level in HARD_LEVELS),
+        _count(lambda r: r.level in HARD_LEVELS and against_ai(r)),
     ),
 )
 
@@ -288,7 +294,10 @@ def progress(rows: Sequence[Row]) -> dict[str, Any]:
 
     achievements, quests = goals(ACHIEVEMENTS), goals(QUESTS)
     challenges = met_days(rows)
-    xp = sum(XP_GAME + (XP_WIN if r.won else 0) + XP_LEVEL.get(r.level, 0) for r in rows)
+    xp = sum(
+        XP_GAME + (XP_WIN if r.won else 0) + (XP_LEVEL.get(r.level, 0) if against_ai(r) else 0)
+        for r in rows
+    )
     xp += XP_CHALLENGE * len(challenges)
     xp += XP_ACHIEVEMENT * sum(a["done"] for a in achievements)
     xp += XP_QUEST * sum(q["done"] for q in quests)
