@@ -337,3 +337,45 @@ def test_spite_malice_move_lines_name_the_card_where_it_went() -> None:
         assert pile[-1:] == [line["card"]] or (kind == "center" and not pile), line
         checked += 1
     assert checked >= 100
+
+
+def test_nerts_move_lines_name_the_card_played() -> None:
+    games._register_tables()
+    setup = RoomSetup(
+        game="nerts",
+        players=3,
+        seats=("ai", "ai"),
+        agent="greedy",
+        level="normal",
+        options={"speed": "frantic"},
+        seed=3,
+    )
+    table = games.TABLES["nerts"](setup, [None, "greedy", "greedy"], 0.0)
+    seen: dict[int, int] = {}
+    named = unnamed = 0
+    now = 0.0
+    while now < 90 and not table.outcome:
+        now += 0.05
+        table.tick(now)
+        view = table.views([0])[0]  # the person's view of the AIs' moves
+        o = view["observation"]["observation"]
+        on_foundations = {c for f in o["foundations"] for c in f}
+        for seat, line in enumerate(view["last"]):
+            if line is None or seen.get(seat) == line["n"]:
+                continue
+            seen[seat] = line["n"]
+            if "card" not in line:
+                # flips, recycles, calls, undos name none; a card play rarely (a seat's
+                # second play between two reads of the piles)
+                unnamed += line["src"] not in ("stock", "call", "undo")
+                continue
+            named += 1
+            mine = o["players"][seat]
+            in_work = {c for pile in mine["work"] for c in pile}
+            if line["dst"] == "foundations":
+                assert line["card"] in on_foundations, line
+            else:
+                assert line["dst"].startswith("work:")
+                assert line["card"] in in_work | on_foundations, line
+    assert named >= 50
+    assert unnamed <= named // 10

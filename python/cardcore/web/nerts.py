@@ -101,6 +101,7 @@ class NertsTable(Table):
         self.t0 = None
         self.last: list[dict[str, Any] | None] = [None] * self.players
         self._seen = 0
+        self._piles = self._public_piles()
 
     def entry(self, action: Action) -> dict[str, Any]:
         game = self.game
@@ -130,14 +131,43 @@ class NertsTable(Table):
             changed = True
         return changed
 
+    def _public_piles(self) -> list[dict[str, Any]]:
+        """Every seat's face-up piles now (``nerts_top``, ``waste_top``, ``work``)."""
+        return list(self.state.observation_document(0)["observation"]["players"])
+
+    def _card(self, seat: int, action: Action) -> str | None:
+        """The card ``seat``'s move ``action`` takes, from the piles before it (all face up:
+        the Nerts pile's top, the waste's top, a work pile's cards); ``None`` for other moves."""
+        if not isinstance(action, ToFoundation | ToWork):
+            return None
+        piles = self._piles[seat]
+        if action.src == NERTS:
+            return cast(str | None, piles["nerts_top"])
+        if action.src == WASTE:
+            return cast(str | None, piles["waste_top"])
+        work = piles["work"][action.src]
+        depth = action.depth if isinstance(action, ToWork) else 1
+        return cast(str, work[-depth]) if len(work) >= depth else None
+
     def _note(self) -> bool:
         log = self.state.events
+        named: set[int] = set()
         for n, (_t, seat, action, status) in enumerate(log[self._seen :], start=self._seen + 1):
             if status == "ok" and seat >= 0:  # seat -1: the table's own rows
+                move = self.game.parse_move(action)
                 # n orders the moves: the page rings a pile with the latest of those onto it
-                self.last[seat] = {**self.entry(self.game.parse_move(action)), "n": n}
+                line = {**self.entry(move), "n": n}
+                # the card it moved, known from the piles before it: a seat's first move since
+                # they were read (a second one may take a card the first uncovered)
+                card = self._card(seat, move) if seat not in named else None
+                named.add(seat)
+                if card is not None:
+                    line["card"] = card
+                self.last[seat] = line
         changed = len(log) != self._seen
         self._seen = len(log)
+        if changed:
+            self._piles = self._public_piles()
         return changed
 
     # -- Table ----------------------------------------------------------------------------------
