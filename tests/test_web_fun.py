@@ -379,3 +379,25 @@ def test_nerts_move_lines_name_the_card_played() -> None:
                 assert line["card"] in in_work | on_foundations, line
     assert named >= 50
     assert unnamed <= named // 10
+
+
+def test_a_daily_game_counts_for_the_day_it_was_dealt(client: TestClient) -> None:
+    import datetime as _dt
+    from dataclasses import replace
+
+    server = client.app.state.server  # type: ignore[attr-defined]
+    today = _dt.datetime.now(_dt.UTC).date()
+    yesterday = today - _dt.timedelta(days=1)
+    setup = RoomSetup(
+        game="nerts",
+        players=2,
+        seats=("ai",),
+        agent="greedy",
+        level="normal",
+        options={},
+        seed=server.daily.seed(yesterday),
+        daily=True,
+    )
+    assert server.daily_day(setup) == yesterday  # dealt before midnight, finished after
+    assert server.daily_day(replace(setup, seed=server.daily.seed(today))) == today
+    assert server.daily_day(replace(setup, daily=False)) is None

@@ -59,7 +59,15 @@ from cardcore.web.messages import (
 )
 from cardcore.web.profile import Profile
 from cardcore.web.progress import SettingsError
-from cardcore.web.rooms import Connection, Lobby, Room, RoomError, Seat, TableFactory
+from cardcore.web.rooms import (
+    Connection,
+    Lobby,
+    Room,
+    RoomError,
+    RoomSetup,
+    Seat,
+    TableFactory,
+)
 from cardcore.web.store import ROOMS_FILE, RoomStore
 from cardcore.web.tables import Outcome
 
@@ -204,7 +212,7 @@ class _Server:
             saved["replay_saved"] = True  # where: the server's business, not the players'
             log.info("room %s: replay saved as %s", room.id, path)
         if self.profile is not None:
-            daily = _dt.datetime.now(_dt.UTC).date() if room.setup.daily else None
+            daily = self.daily_day(room.setup)
             people = [seat for seat in room.seats if seat.kind == "human"]
             results = [
                 {
@@ -232,6 +240,19 @@ class _Server:
             )
             job.add_done_callback(lambda f: _announce(room, people, f))
         return saved
+
+    def daily_day(self, setup: RoomSetup) -> _dt.date | None:
+        """The day whose daily deal ``setup`` deals (``None``: not a daily room): the day the
+        room was made, found from its seed, so a game finished after midnight counts for the
+        day it was dealt (today if that is not found)."""
+        if not setup.daily:
+            return None
+        today = _dt.datetime.now(_dt.UTC).date()
+        for back in range(3):
+            day = today - _dt.timedelta(days=back)
+            if self.daily.seed(day) == setup.seed:
+                return day
+        return today
 
     def _record(
         self,
