@@ -24,6 +24,7 @@ __all__ = ["Memo", "Mirror", "apply", "diff"]
 
 Op = list[Any]
 _TREES = (dict, list)
+_MISSING: Any = object()
 
 
 Memo = dict[tuple[int, int], tuple[Any, Any, list[Any], list[Op]]]
@@ -41,59 +42,63 @@ def diff(old: Any, new: Any, memo: Memo | None = None) -> list[Op]:
     member that is the same pair of objects at the same path in another pair of documents
     diffed with the same memo (a public pile every seat's view shares) is compared once."""
     out: list[Op] = []
-    _diff_object(old, new, [], out, memo)
+    _diff_object(old, new, [], out, {} if memo is None else memo)
     return out
 
 
 def _diff_object(
-    old: dict[str, Any], new: dict[str, Any], path: list[Any], out: list[Op], memo: Memo | None
+    old: dict[str, Any], new: dict[str, Any], path: list[Any], out: list[Op], memo: Memo
 ) -> None:
+    kept = 0
     for key, value in new.items():
-        if key not in old:
+        was = old.get(key, _MISSING)
+        if was is value:
+            kept += 1
+            continue
+        if was is _MISSING:
             out.append([[*path, key], value])
-        else:
-            was = old[key]
-            if was is not value and (
-                type(was) is not type(value) or type(was) in _TREES or was != value
-            ):
-                _diff_value(was, value, [*path, key], out, memo)
-    out.extend([[*path, key]] for key in old if key not in new)
+            continue
+        kept += 1
+        kind = type(value)
+        if kind is not type(was):  # True == 1, but it is not the same JSON
+            out.append([[*path, key], value])
+        elif kind is dict or kind is list:
+            _diff_tree(was, value, [*path, key], out, memo)
+        elif was != value:
+            out.append([[*path, key], value])
+    if kept != len(old):
+        out.extend([[*path, key]] for key in old if key not in new)
 
 
-def _diff_value(old: Any, new: Any, path: list[Any], out: list[Op], memo: Memo | None) -> None:
-    if old is new:
+def _diff_tree(old: Any, new: Any, path: list[Any], out: list[Op], memo: Memo) -> None:
+    """Two dicts or two lists, not the same object."""
+    hit = memo.get((id(old), id(new)))
+    if hit is not None and hit[2] == path:
+        out.extend(hit[3])
         return
-    kind = type(new)
-    if kind is not type(old):  # True == 1, but it is not the same JSON
-        out.append([path, new])
-        return
-    if kind not in _TREES:
-        out.append([path, new])
-        return
-    if memo is not None:
-        hit = memo.get((id(old), id(new)))
-        if hit is not None and hit[2] == path:
-            out.extend(hit[3])
-            return
-        start = len(out)
-    if _same(old, new):  # compared in C: most of a view stays as it was
+    start = len(out)
+    if old == new and marshal.dumps(old, 0) == marshal.dumps(new, 0):  # see _same
         pass
-    elif kind is dict:
+    elif type(new) is dict:
         _diff_object(old, new, path, out, memo)
     else:
         _diff_list(old, new, path, out, memo)
-    if memo is not None:
-        memo[id(old), id(new)] = (old, new, path, out[start:])
+    memo[id(old), id(new)] = (old, new, path, out[start:])
 
 
-def _diff_list(
-    old: list[Any], new: list[Any], path: list[Any], out: list[Op], memo: Memo | None
-) -> None:
+def _diff_list(old: list[Any], new: list[Any], path: list[Any], out: list[Op], memo: Memo) -> None:
     n, m = len(old), len(new)
     if n == m:
         for i, (a, b) in enumerate(zip(old, new, strict=True)):
-            if a is not b and (type(a) is not type(b) or type(a) in _TREES or a != b):
-                _diff_value(a, b, [*path, i], out, memo)
+            if a is b:
+                continue
+            kind = type(b)
+            if kind is not type(a):
+                out.append([[*path, i], b])
+            elif kind is dict or kind is list:
+                _diff_tree(a, b, [*path, i], out, memo)
+            elif a != b:
+                out.append([[*path, i], b])
     elif m > n and _same(new[:n], old):
         out.extend([[*path, i], new[i]] for i in range(n, m))
     elif m < n and _same(old[:m], new):

@@ -95,19 +95,19 @@ class ThreeThirteenMatch(TurnMatch):
 
     def apply(self, move: Any) -> bool:
         st = self.state
-        before = st.observation(0).round
+        before = len(st.went_out)  # one entry a round played
         # a round ends on a discard: every hand as it stands then is shown once it is over
         hands = st.hands if isinstance(move, Discard) else None
         wild, out = st.wild_rank, st.out_seat
         seat = st.current_player
         st.apply(move)
-        if st.is_over or st.observation(0).round != before:
+        if st.is_over or len(st.went_out) != before:
             self.rounds_done += 1
             if hands is not None:
                 hands[seat] = [c for c in hands[seat] if c != move.card_id]
                 scores = st.round_scores[-1] if st.round_scores else None
                 self.reveal = {
-                    "round": before,
+                    "round": before + 1,
                     "went_out": out,
                     "hands": [
                         {
