@@ -18,6 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
+from cardcore.errors import CardcoreError
 from cardcore.web.feats import objective_for
 
 __all__ = [
@@ -330,7 +331,7 @@ def progress(rows: Sequence[Row]) -> dict[str, Any]:
     }
 
 
-class SettingsError(ValueError):
+class SettingsError(CardcoreError, ValueError):
     """Settings refused: ``status`` 400 (unknown key, item or type) or 403 (a locked item)."""
 
     def __init__(self, message: str, status: int = 400) -> None:
