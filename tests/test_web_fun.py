@@ -401,3 +401,33 @@ def test_a_daily_game_counts_for_the_day_it_was_dealt(client: TestClient) -> Non
     assert server.daily_day(setup) == yesterday  # dealt before midnight, finished after
     assert server.daily_day(replace(setup, seed=server.daily.seed(today))) == today
     assert server.daily_day(replace(setup, daily=False)) is None
+
+
+def test_the_reveal_reaches_the_pages_with_each_round_end(client: TestClient) -> None:
+    from test_web_games import states
+
+    r = client.post("/api/rooms", json={"game": "three-thirteen", "players": 2}).json()
+    rounds_seen: list[int] = []
+    with client.websocket_connect(WS) as ws:
+        ws.send_json({"type": "resume", "room": r["room"], "token": r["token"]})
+        seq, waiting = 0, False
+        for st in states(ws):
+            t = st["table"]
+            ended = len(t["sheet"]["rows"])
+            reveal = t.get("reveal")
+            # a round's hands only once it is on the score sheet, and always the last one's
+            assert (reveal is None) == (ended == 0)
+            if reveal is not None:
+                assert reveal["round"] == ended
+                if not rounds_seen or rounds_seen[-1] != ended:
+                    rounds_seen.append(ended)
+            if st["status"] == "over":
+                break
+            if waiting and st.get("ack") != seq:
+                continue
+            waiting = False
+            if t["legal"]:
+                seq += 1
+                ws.send_json({"type": "move", "move": t["legal"][-1]["id"], "seq": seq})
+                waiting = True
+    assert rounds_seen == list(range(1, 12))
