@@ -88,7 +88,7 @@ def _table(**changes: Any) -> Any:
         "refill_empty_hand": True,
         "side_rule": 0,
         "must_play_aces": False,
-        "turn": 0,
+        "turn": 1,
         "max_turns": 1000,
         "turn_start_center": None,
     }

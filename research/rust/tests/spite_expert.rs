@@ -2,10 +2,13 @@
 //! `cardcore_engine::spite_expert`. Each is an ignored test; run one with
 //! `cargo test --release -p cardcore-research --test spite_expert NAME -- --ignored --nocapture`.
 
+use cardcore_engine::games::spite_malice::{Rules, State, StockRule};
 use cardcore_engine::rng::CardRng;
 use cardcore_engine::shuffle::shuffle;
 use cardcore_engine::spite::{self, NO_CARD, PlanRules, SideRule};
-use cardcore_engine::spite_expert::{Ctx, ExpertParams, Game, Table, reaches_payoff, search};
+use cardcore_engine::spite_expert::{
+    Ctx, ExpertParams, Game, Rulebook, Table, card_values, reaches_payoff, search,
+};
 
 /// Offline comparison of search settings (issue 18), on positions of planner self-play (2
 /// players, default rules; every `SMX_EVERY`-th turn start of seat 0 in `SMX_GAMES` games from
@@ -55,53 +58,73 @@ mod frontier {
         }
     }
 
+    /// The self-play game's rules (2 players, 2 decks, kings wild, default options).
+    pub(super) fn game_rules() -> Rules {
+        Rules {
+            players: 2,
+            decks: 2,
+            jokers: false,
+            payoff_size: 20,
+            hand_size: 5,
+            side_stacks: 4,
+            center_stacks: 3,
+            king_can_start: true,
+            refill_empty_hand: true,
+            completed_to_stock: true,
+            stock_rule: StockRule::TieOnRequiredDraw,
+            side_rule: SideRule::Any,
+            must_play_aces: false,
+            first_player: None,
+            max_turns: 100_000,
+            win_bonus: 0,
+        }
+    }
+
+    /// A pile's values.
+    pub(super) fn values(pile: &[u16]) -> Vec<u8> {
+        let v = card_values(&game_rules());
+        pile.iter().map(|&c| v[usize::from(c)]).collect()
+    }
+
     pub(super) fn view(g: &Game, s: usize, start: Option<Vec<u8>>) -> Table {
+        let st = &g.0;
         Table {
             seat: s,
-            hand: g.hands[s].clone(),
-            payoff_tops: g
-                .payoffs
+            hand: values(&st.hands()[s]),
+            payoff_tops: st
+                .payoffs()
                 .iter()
-                .map(|p| p.last().copied().unwrap_or(NO_CARD))
+                .map(|p| p.last().map_or(NO_CARD, |&c| values(&[c])[0]))
                 .collect(),
-            payoff_counts: g
-                .payoffs
+            payoff_counts: st
+                .payoffs()
                 .iter()
                 .map(|p| u32::try_from(p.len()).unwrap())
                 .collect(),
-            sides: g.sides.clone(),
-            center: g.center.clone(),
-            hand_sizes: g.hands.iter().map(Vec::len).collect(),
-            stock_count: g.stock.len(),
+            sides: st
+                .sides()
+                .iter()
+                .map(|ss| ss.iter().map(|x| values(x)).collect())
+                .collect(),
+            center: st.center().iter().map(|x| values(x)).collect(),
+            hand_sizes: st.hands().iter().map(Vec::len).collect(),
+            stock_count: st.stock().len(),
             decks: 2,
             hand_size: 5,
             rules: rules(),
-            turn: g.turn,
+            turn: st.turn(),
             max_turns: 100_000,
             turn_start_center: start,
         }
     }
 
+    /// A game of the rulebook dealt from `rng` (lean: no history).
     pub(super) fn new_game(rng: &mut CardRng) -> Game {
-        let mut cards: Vec<u8> = (0u8..=12).flat_map(|v| std::iter::repeat_n(v, 8)).collect();
-        shuffle(rng, &mut cards);
-        let mut payoffs = Vec::new();
-        for _ in 0..2 {
-            let at = cards.len() - 20;
-            payoffs.push(cards.split_off(at));
-        }
-        let mut g = Game {
-            hands: vec![Vec::new(), Vec::new()],
-            payoffs,
-            sides: vec![vec![Vec::new(); 4]; 2],
-            center: vec![Vec::new(); 3],
-            stock: cards,
-            current: usize::try_from(rng.next_u64() % 2).unwrap(),
-            turn: 0,
-            end: None,
-        };
-        g.draw(5);
-        g
+        Game(
+            State::new(game_rules(), rng.next_u64(), false)
+                .unwrap()
+                .lean(),
+        )
     }
 
     /// Reference values: every plan over `deals` deals (drawn by `deal`), utility after each
@@ -124,14 +147,14 @@ mod frontier {
             );
             for (j, plan) in plans.iter().enumerate() {
                 let mut g = dealt.clone();
-                let mut roll = CardRng::new(roll_seed);
-                g.finish_turn(ctx, Some(&plan.steps), &mut roll);
+                g.0.set_rng(CardRng::new(roll_seed));
+                g.finish_turn(ctx, Some(&plan.steps));
                 for t in 0..=hmax {
                     if let Some(k) = horizons.iter().position(|&h| h == t) {
                         sums[k][j] += g.utility(ctx);
                     }
-                    if t < hmax && g.end.is_none() {
-                        g.finish_turn(ctx, None, &mut roll);
+                    if t < hmax && !g.0.over() {
+                        g.finish_turn(ctx, None);
                     }
                 }
             }
@@ -177,23 +200,26 @@ mod frontier {
         let mut n = 0u32;
         let mut rng = CardRng::new(seed);
         let dummy = view(&new_game(&mut CardRng::new(0)), 0, None);
+        let card_values = card_values(&game_rules());
         for gi in 0..games {
             let mut g = new_game(&mut rng);
             let mut turn = 0u64;
-            while g.end.is_none() && g.turn < 400 {
-                if g.current == 0 && turn % every == 0 {
+            while !g.0.over() && g.0.turn() < 400 {
+                if g.0.current() == 0 && turn % every == 0 {
                     let t = view(&g, 0, None);
                     let inp = t.plan_input().unwrap();
                     let plans = spite::plan_top(&inp, &base.weights, base.node_limit, kmax);
                     if plans.len() > 1 {
                         let unseen = t.unseen().unwrap();
+                        let book = Rulebook::new(&t, &unseen).unwrap();
                         let ctx = Ctx {
                             table: &t,
                             params: &base,
+                            values: &card_values,
                         };
                         let vals = reference(
                             &ctx,
-                            |rng| t.deal(&unseen, rng),
+                            |rng| book.game(&t.deal(&unseen, rng)),
                             &plans,
                             ref_deals,
                             &horizons,
@@ -216,7 +242,7 @@ mod frontier {
                             };
                             let k = (*k).min(plans.len());
                             let start = Instant::now();
-                            let tally = search(&t, &params, &plans[..k], &unseen, sel_seed);
+                            let tally = search(&t, &params, &book, &plans[..k], &unseen, sel_seed);
                             let c = tally.choice(*m);
                             secs[si] += start.elapsed().as_secs_f64();
                             moved[si] += u32::from(c != 0);
@@ -235,14 +261,15 @@ mod frontier {
                         n += 1;
                     }
                 }
-                if g.current == 0 {
+                if g.0.current() == 0 {
                     turn += 1;
                 }
                 let ctx = Ctx {
                     table: &dummy,
                     params: &base,
+                    values: &card_values,
                 };
-                g.finish_turn(&ctx, None, &mut rng);
+                g.finish_turn(&ctx, None);
             }
             eprintln!("game {gi}: {n} decisions so far");
         }
@@ -284,7 +311,9 @@ mod frontier {
 /// `SMX_GAMES=8 SMX_SEED=1 cargo test --release -p cardcore-research --test spite_expert reveal_screen --
 /// --ignored --nocapture`.
 mod reveal_screen {
-    use super::frontier::{default_params, env, new_game, reference, rules, view};
+    use super::frontier::{
+        default_params, env, game_rules, new_game, reference, rules, values, view,
+    };
     use super::*;
     use std::time::Instant;
 
@@ -292,21 +321,23 @@ mod reveal_screen {
     /// shuffled.
     fn true_deal(g: &Game, rng: &mut CardRng) -> Game {
         let mut d = g.clone();
-        let mut pool = std::mem::take(&mut d.stock);
+        let st = &g.0;
+        let mut pool = st.stock().to_vec();
         let mut sizes = Vec::new();
-        for p in &mut d.payoffs {
+        for p in st.payoffs() {
             let n = p.len().saturating_sub(1);
             sizes.push(n);
-            pool.extend(p.drain(..n));
+            pool.extend(&p[..n]);
         }
         shuffle(rng, &mut pool);
-        for (p, n) in d.payoffs.iter_mut().zip(sizes) {
+        let mut payoffs = Vec::new();
+        for (p, n) in st.payoffs().iter().zip(sizes) {
             let at = pool.len() - n;
             let mut under = pool.split_off(at);
-            under.append(p);
-            *p = under;
+            under.extend(&p[n..]);
+            payoffs.push(under);
         }
-        d.stock = pool;
+        d.0.redeal(st.hands().to_vec(), payoffs, pool).unwrap();
         d
     }
 
@@ -327,24 +358,27 @@ mod reveal_screen {
         let mut secs = [0.0f64; 2];
         let (mut n, mut differ, mut broken, mut filtered) = (0u32, 0u32, 0u32, 0u32);
         let mut rng = CardRng::new(seed);
+        let card_values = card_values(&game_rules());
         for gi in 0..games {
             let mut g = new_game(&mut rng);
             let mut opp_played = false;
-            while g.end.is_none() && g.turn < 400 {
-                if g.current == 0 {
-                    let ranks: Vec<u8> = g
-                        .center
-                        .iter()
-                        .map(|c| u8::try_from(c.len()).unwrap())
-                        .collect();
+            while !g.0.over() && g.0.turn() < 400 {
+                if g.0.current() == 0 {
+                    let ranks: Vec<u8> =
+                        g.0.center()
+                            .iter()
+                            .map(|c| u8::try_from(c.len()).unwrap())
+                            .collect();
                     let start = opp_played.then(|| ranks.clone());
                     let t_new = view(&g, 0, start);
                     let t_old = view(&g, 0, None);
                     if t_new.previous_hand().is_some() {
                         filtered += 1;
+                        let sides: Vec<Vec<u8>> =
+                            g.0.sides()[1].iter().map(|x| values(x)).collect();
                         if reaches_payoff(
-                            &g.hands[1],
-                            &g.sides[1],
+                            &values(&g.0.hands()[1]),
+                            &sides,
                             &ranks,
                             t_new.payoff_tops[1],
                             rules(),
@@ -359,6 +393,7 @@ mod reveal_screen {
                         let ctx = Ctx {
                             table: &t_old,
                             params: &base,
+                            values: &card_values,
                         };
                         let vals = reference(
                             &ctx,
@@ -373,7 +408,8 @@ mod reveal_screen {
                         let mut choice = [0usize; 2];
                         for (k, t) in [&t_old, &t_new].into_iter().enumerate() {
                             let start = Instant::now();
-                            let tally = search(t, &base, &plans, &unseen, sel_seed);
+                            let book = Rulebook::new(t, &unseen).unwrap();
+                            let tally = search(t, &base, &book, &plans, &unseen, sel_seed);
                             choice[k] = tally.choice(base.margin);
                             secs[k] += start.elapsed().as_secs_f64();
                         }
@@ -392,9 +428,10 @@ mod reveal_screen {
                 let ctx = Ctx {
                     table: &dummy,
                     params: &base,
+                    values: &card_values,
                 };
-                let mover = g.current;
-                g.finish_turn(&ctx, None, &mut rng);
+                let mover = g.0.current();
+                g.finish_turn(&ctx, None);
                 if mover == 1 {
                     opp_played = true;
                 }

@@ -8,7 +8,7 @@ use super::{Rules, StockRule};
 use crate::card;
 use crate::games::{self, BadState, IllegalMove, is_permutation};
 use crate::rng::CardRng;
-use crate::shuffle::permutation;
+use crate::shuffle::{permutation, shuffle};
 use crate::spite::{SideRule, builds_on};
 use crate::spite_actions::{Action, ActionLayout, Discards};
 
@@ -156,6 +156,9 @@ pub struct State {
     pub(super) played: Vec<Vec<u32>>,
     /// The (1-based) latest entry of every card into the stock; 0: never.
     pub(super) entry_of: Vec<u32>,
+    /// Whether the log and what the seats know are kept (false: a lean state, see
+    /// [`State::lean`]).
+    pub(super) history: bool,
 }
 
 /// A state given field by field (what a state document holds), checked by
@@ -189,7 +192,8 @@ pub struct StateParts {
     pub played: Vec<Vec<u32>>,
 }
 
-/// `pile` in the order of a permutation drawn from `rng`.
+/// `pile` in the order of a permutation drawn from `rng` (the order [`shuffle`] gives it in
+/// place: the swaps do not depend on the cards).
 fn shuffled(rng: &mut CardRng, pile: &[u16]) -> Vec<u16> {
     permutation(rng, pile.len())
         .iter()
@@ -228,6 +232,7 @@ impl State {
             drawn: vec![0; p],
             played: vec![Vec::new(); p],
             entry_of: vec![0; total],
+            history: true,
             rules,
         }
     }
@@ -266,6 +271,71 @@ impl State {
             st.end_tie(EndReason::StockExhausted);
         }
         Ok(st)
+    }
+
+    /// This state without its history, for an agent's look-ahead (the expert's rollouts): the
+    /// same rules and the same play, but no move log, no events and no record of what the
+    /// seats know, so that copies are cheap. Its documents and its re-deals of hidden cards
+    /// are not meaningful.
+    #[must_use]
+    pub fn lean(mut self) -> Self {
+        self.history = false;
+        self.events = None;
+        self.log = Vec::new();
+        self.deck_order = Vec::new();
+        self.entries = Vec::new();
+        self.entry_draws = Vec::new();
+        self.entry_of = Vec::new();
+        self.pinned.iter_mut().for_each(Vec::clear);
+        self.played.iter_mut().for_each(Vec::clear);
+        self
+    }
+
+    /// The hidden cards dealt again by a caller (an agent's deal of the cards it has not
+    /// seen): every seat's hand and pay-off pile and the stock are replaced by piles of the
+    /// same sizes; the rest of the position stays.
+    ///
+    /// # Errors
+    /// The piles do not fit the table or do not hold the cards of the game once with the
+    /// rest of the position (nothing changes).
+    pub fn redeal(
+        &mut self,
+        hands: Vec<Vec<u16>>,
+        payoffs: Vec<Vec<u16>>,
+        stock: Vec<u16>,
+    ) -> Result<(), BadState> {
+        let sizes = |new: &[Vec<u16>], old: &[Vec<u16>]| {
+            new.len() == old.len() && new.iter().zip(old).all(|(a, b)| a.len() == b.len())
+        };
+        if !sizes(&hands, &self.hands)
+            || !sizes(&payoffs, &self.payoffs)
+            || stock.len() != self.stock.len()
+        {
+            return Err(BadState("a deal keeps the size of every pile".into()));
+        }
+        let cards = payoffs
+            .iter()
+            .chain(&hands)
+            .chain(self.sides.iter().flatten())
+            .chain(&self.center)
+            .flatten()
+            .chain(&stock)
+            .chain(&self.used);
+        if !is_permutation(cards.copied(), self.rules.total_cards()) {
+            return Err(BadState(
+                "the deal's piles do not hold every card once".into(),
+            ));
+        }
+        self.hands = hands;
+        self.payoffs = payoffs;
+        self.stock = stock;
+        Ok(())
+    }
+
+    /// Draws the later shuffles (completed stacks, recycling) from `rng`: a caller's
+    /// randomness source, e.g. one stream per rollout of a look-ahead.
+    pub fn set_rng(&mut self, rng: CardRng) {
+        self.rng = rng;
     }
 
     fn event(&mut self, text: impl FnOnce() -> String) {
@@ -477,6 +547,16 @@ impl State {
         None
     }
 
+    /// Plays `mv` for the seat to play.
+    ///
+    /// # Errors
+    /// The move is not legal now (nothing changes); the message says why.
+    pub fn apply_move(&mut self, mv: Move) -> Result<(), IllegalMove> {
+        let (kind, x, y) = mv.code();
+        // indices and card ids are far below i64::MAX
+        self.apply_code(kind, x as i64, y as i64)
+    }
+
     /// Plays `(kind, x, y)` (see [`Move::code`]) for the seat to play.
     ///
     /// # Errors
@@ -556,7 +636,9 @@ impl State {
     /// Plays a legal move (checked by the caller).
     pub(super) fn play(&mut self, mv: Move) {
         let seat = self.current;
-        self.log.push((seat as u8, mv));
+        if self.history {
+            self.log.push((seat as u8, mv));
+        }
         let (card, center) = match mv {
             Move::Discard { card, side } => {
                 self.take_from_hand(seat, card);
@@ -596,7 +678,7 @@ impl State {
             hand.remove(i);
         }
         // a card played from a hand that had gone back into the stock: its entry
-        let entry = self.entry_of[usize::from(card)];
+        let entry = self.entry_of(card);
         if entry > 0 {
             self.played[seat].push(entry);
         }
@@ -604,6 +686,9 @@ impl State {
 
     /// Seen cards go back into the stock (public knowledge for the re-deal of hidden cards).
     fn enter_stock(&mut self, cards: &[u16]) {
+        if !self.history {
+            return;
+        }
         self.entries.push(cards.to_vec());
         self.entry_draws.push(self.drawn.clone());
         let n = self.entries.len() as u32;
@@ -616,9 +701,8 @@ impl State {
         let cards = std::mem::take(&mut self.center[c]);
         if self.rules.completed_to_stock {
             self.enter_stock(&cards);
-            let mut pile = std::mem::take(&mut self.stock);
-            pile.extend(&cards);
-            self.stock = shuffled(&mut self.rng, &pile);
+            self.stock.extend(&cards);
+            shuffle(&mut self.rng, &mut self.stock);
             self.reshuffles += 1;
             let n = self.stock.len();
             self.event(|| format!("complete C{} -> stock {n}", c + 1));
@@ -651,9 +735,10 @@ impl State {
         }
         let rule = self.rules.stock_rule;
         if self.stock.is_empty() && rule == StockRule::RecycleThenTie && !self.used.is_empty() {
-            let pile = std::mem::take(&mut self.used);
+            let mut pile = std::mem::take(&mut self.used);
             self.enter_stock(&pile);
-            self.stock = shuffled(&mut self.rng, &pile);
+            shuffle(&mut self.rng, &mut pile);
+            self.stock = pile;
             self.reshuffles += 1;
             let n = self.stock.len();
             self.event(|| format!("recycle used -> stock {n}"));
@@ -664,8 +749,8 @@ impl State {
         }
         let n = need.min(self.stock.len());
         self.drawn[seat] += n as u32;
-        let drawn = self.stock.split_off(self.stock.len() - n);
-        self.hands[seat].extend(drawn.iter().rev());
+        let at = self.stock.len() - n;
+        self.hands[seat].extend(self.stock.drain(at..).rev());
         if rule == StockRule::TieImmediately && self.stock.is_empty() {
             self.end_tie(EndReason::StockExhausted);
         }
@@ -835,7 +920,7 @@ impl State {
     /// The latest entry of card `card` into the stock (0: never).
     #[must_use]
     pub fn entry_of(&self, card: u16) -> u32 {
-        self.entry_of[usize::from(card)]
+        self.entry_of.get(usize::from(card)).copied().unwrap_or(0)
     }
 
     // -- a state given field by field ---------------------------------------------------------
