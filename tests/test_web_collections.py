@@ -1,6 +1,6 @@
 """The player's side of the web page (issue #35) in headless Chromium: an achievement toast,
 collections (table theme, card back) chosen in the profile panel and kept, today's challenges
-met and missed.
+met and missed, the Three-Thirteen round-end reveal and a rematch.
 
 A Spite & Malice match with one-card pay-off piles to 1 point ends within a few seconds: the
 quick game most of these tests play. Set ``CARDCORE_SCREENSHOTS=DIR`` to save the pictures of
@@ -186,3 +186,62 @@ def test_todays_challenges_show_one_met_one_missed_one_not_played(
         assert objective_for(met, today).text in text  # type: ignore[union-attr]
         picture(page, "lobby")
         assert not page.errors
+
+
+def test_the_three_thirteen_round_end_shows_every_hand_before_the_score_sheet(
+    browser: Any, server: tuple[str, Path]
+) -> None:
+    url, _ = server
+    page = as_player(browser, url, "Dora")
+    open_room(page, {"game": "three-thirteen", "seed": 3, "players": 4, "name": "Dora"})
+    for _ in range(100):  # round 1 (3 cards): someone goes out within a few turns
+        if page.is_visible("#dlg-sheet[open]"):
+            break
+        # (never a move once the round's panel is open: playing on closes it)
+        page.evaluate(
+            "() => { const c = window.cardcore, t = c.msg.table;"
+            " const open = document.getElementById('dlg-sheet').open;"
+            " if (!open && t.legal.length && !c.sent.size) c.play(t.legal[0].id); }"
+        )
+        page.wait_for_timeout(30)
+    page.wait_for_selector("#dlg-sheet[open] .reveal")
+    reveal = page.evaluate("() => window.cardcore.msg.table.reveal")
+    assert reveal["round"] == 1
+    assert [h["seat"] for h in reveal["hands"]] == [0, 1, 2, 3]
+    for h in reveal["hands"]:  # every hand face up, its melds and its deadwood
+        shown = page.eval_on_selector_all(
+            f"[data-reveal-seat='{h['seat']}'] svg.card",
+            "cs => cs.map((c) => c.getAttribute('aria-label'))",
+        )
+        assert len(shown) == sum(len(m) for m in h["melds"]) + len(h["deadwood"]) == 3
+        assert "face-down card" not in shown
+    out = reveal["went_out"]
+    assert page.is_visible(f"[data-reveal-seat='{out}'] .badge.out")
+    assert not page.is_visible("#dlg-sheet table.sheet")
+    picture(page, "reveal")
+    page.set_viewport_size({"width": PHONE[0], "height": PHONE[1]})
+    picture(page, "reveal")
+    page.click("#sheet-next")  # then the score sheet
+    page.wait_for_selector("#dlg-sheet[open] table.sheet")
+    assert not page.errors
+
+
+def test_rematch_deals_the_same_table_again(browser: Any, server: tuple[str, Path]) -> None:
+    url, _ = server
+    page = as_player(browser, url, "Eve")
+    open_room(page, {**QUICK_SPITE, "name": "Eve"})
+    before = page.evaluate("() => window.cardcore.msg")
+    play_to_the_end(page)
+    page.click("#dlg-sheet[open] #sheet-rematch")
+    page.wait_for_function(
+        "(old) => window.cardcore.msg.room !== old && window.cardcore.msg.table", arg=before["room"]
+    )
+    after = page.evaluate("() => window.cardcore.msg")
+    # (a new random deal: an AI moving first may even win it at once with its one pay-off card)
+    assert after["status"] in ("playing", "over")
+    if after["status"] == "playing":
+        assert not page.is_visible("#dlg-sheet[open]")
+    assert [s["name"] for s in after["seats"]] == [s["name"] for s in before["seats"]]
+    assert after["table"]["observation"]["options"] == before["table"]["observation"]["options"]
+    play_to_the_end(page)  # the new room plays to its end too
+    assert not page.errors

@@ -273,6 +273,7 @@ function receive(msg) {
     render();
   } else if (msg.type === "rematch") {
     // the same table again: a new room, this seat's own token for it
+    clearTimeout(ui.rematchWait);
     store.set("seat:" + msg.room, msg.token);
     if ($("dlg-sheet").open) {
       $("dlg-sheet").dataset.auto = "0";
@@ -291,6 +292,8 @@ function receive(msg) {
       return;
     }
     toast(msg.message);
+    $("sheet-rematch").disabled = false;
+    $("sheet-rematch").textContent = "Rematch";
     sound("error");
     buzz(60);
     ui.selected = null;
@@ -523,13 +526,17 @@ function showSheet(auto) {
   dlg.dataset.auto = auto ? "1" : "0";
   $("sheet-next").textContent = over ? "New game" : "Continue";
   // game over: the host (or anyone, as the server allows) asks for the same table again
-  $("sheet-rematch").hidden = !over;
-  $("sheet-rematch").onclick = () => {
-    if (send({ type: "rematch" })) {
-      dlg.dataset.auto = "0";
-      dlg.close();
-      $("status").textContent = "Rematch asked: the same table, a new deal…";
-    }
+  const again = $("sheet-rematch");
+  again.hidden = !over;
+  again.disabled = false;
+  again.textContent = "Rematch";
+  // the panel stays until the server answers with the new room (or refuses: try again)
+  again.onclick = () => {
+    if (!send({ type: "rematch" })) return;
+    again.disabled = true;
+    again.textContent = "Rematch…";
+    clearTimeout(ui.rematchWait);
+    ui.rematchWait = setTimeout(() => { again.disabled = false; again.textContent = "Rematch"; }, 5000);
   };
   $("sheet-next").onclick = () => {
     dlg.close(); // closing continues (sheetClosed)
