@@ -215,6 +215,9 @@ def test_the_three_thirteen_round_end_shows_every_hand_before_the_score_sheet(
         )
         assert len(shown) == sum(len(m) for m in h["melds"]) + len(h["deadwood"]) == 3
         assert "face-down card" not in shown
+    # the wild cards marked are round 1's (3s), not those of round 2 (dealt meanwhile)
+    for card in page.query_selector_all(".reveal svg.card.wild"):
+        assert card.get_attribute("aria-label").startswith(("3 of", "joker"))
     out = reveal["went_out"]
     assert page.is_visible(f"[data-reveal-seat='{out}'] .badge.out")
     assert not page.is_visible("#dlg-sheet table.sheet")

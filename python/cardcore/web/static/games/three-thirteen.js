@@ -72,7 +72,9 @@ export default {
   // the end of a round (v.reveal): every hand face up, its melds and its deadwood
   reveal(h, v, names) {
     const r = v.reveal;
-    const wild = { wild_rank: r.wild_rank ?? v.observation.observation.wild_rank };
+    // that round's wild rank: the wild rank goes up by one each round (3s in round 1)
+    const o = v.observation.observation;
+    const wild = { wild_rank: r.wild_rank ?? o.wild_rank - (o.round - r.round) };
     return h("div", { class: "reveal" }, ...r.hands.map((x) => {
       const cards = h("div", { class: "reveal-cards" });
       for (const meld of x.melds) {
