@@ -156,7 +156,7 @@ def test_a_won_game_toasts_its_achievement_and_unlocks_a_theme_and_a_back_that_s
     assert phone.is_visible("[data-setting=card_back] [data-id=lattice].chosen")
     assert phone.evaluate("() => document.documentElement.scrollWidth") <= PHONE[0]
     picture(phone, "profile")
-    phone.locator(".collections").scroll_into_view_if_needed()
+    phone.evaluate("() => document.querySelector('.collections').scrollIntoView()")
     picture(phone, "collections")
     assert not page.errors
     assert not phone.errors
