@@ -158,6 +158,12 @@ def test_a_won_game_toasts_its_achievement_and_unlocks_a_theme_and_a_back_that_s
     picture(phone, "profile")
     phone.evaluate("() => document.querySelector('.collections').scrollIntoView()")
     picture(phone, "collections")
+    phone.keyboard.press("Escape")
+    # the sound switch is a setting too: muted, and still muted in the first browser
+    phone.click("#btn-mute")
+    phone.wait_for_function("() => document.getElementById('btn-mute').textContent === 'Sound off'")
+    page.reload()
+    page.wait_for_function("() => document.getElementById('btn-mute').textContent === 'Sound off'")
     assert not page.errors
     assert not phone.errors
 
