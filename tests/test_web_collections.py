@@ -254,3 +254,45 @@ def test_rematch_deals_the_same_table_again(browser: Any, server: tuple[str, Pat
     assert after["table"]["observation"]["options"] == before["table"]["observation"]["options"]
     play_to_the_end(page)  # the new room plays to its end too
     assert not page.errors
+
+
+FEEL = "() => import('/static/feel.js').then((m) => [m.feel.flights, m.feel.played.length])"
+
+
+@pytest.mark.parametrize("reduce", [False, True])
+def test_cards_fly_and_sound_unless_the_system_reduces_motion_or_the_player_mutes(
+    browser: Any, server: tuple[str, Path], reduce: bool
+) -> None:
+    url, _ = server
+    context = browser.new_context(
+        viewport={"width": DESKTOP[0], "height": DESKTOP[1]},
+        reduced_motion="reduce" if reduce else "no-preference",
+    )
+    page = context.new_page()
+    page.goto(url + "/")
+    name = "Gus" if reduce else "Finn"
+    page.evaluate("(n) => localStorage.setItem('cardcore.name', n)", name)
+    page.reload()
+    page.wait_for_selector("input[name=game]")
+    if reduce:  # and muted (the switch in the top bar): no sound either
+        page.click("#btn-mute")
+        page.wait_for_function(
+            "() => document.getElementById('btn-mute').textContent === 'Sound off'"
+        )
+    else:
+        page.wait_for_function(
+            "() => document.getElementById('btn-mute').textContent === 'Sound on'"
+        )
+    open_room(page, {"game": "three-thirteen", "seed": 4, "name": name})
+    page.wait_for_function("() => window.cardcore.msg.table.legal.length")
+    page.click("[data-src=stock]")  # a draw: the card flies from the stock to the hand
+    page.wait_for_function(
+        "() => window.cardcore.msg.table.observation.observation.phase === 'discard'"
+    )
+    flights, sounds = page.evaluate(FEEL)
+    if reduce:
+        assert (flights, sounds) == (0, 0)
+    else:
+        assert flights >= 4  # the deal of your 3 cards and the others', then the draw
+        assert sounds >= 1
+    context.close()
