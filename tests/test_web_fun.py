@@ -264,6 +264,7 @@ def test_every_hand_is_revealed_only_when_its_round_is_over() -> None:
         reveal = views[0]["reveal"]
         assert all(v["reveal"] is reveal for v in views)  # one object, the same for all
         assert reveal["round"] == reveals
+        assert reveal["wild_rank"] == reveals + 2  # round r: rank r + 2 is wild (3 .. K)
         assert reveal is not seen
         seen = reveal
         scores = table.match.state.round_scores[-1]

@@ -109,6 +109,7 @@ class ThreeThirteenMatch(TurnMatch):
                 self.reveal = {
                     "round": before + 1,
                     "went_out": out,
+                    "wild_rank": wild,
                     "hands": [
                         {
                             "seat": s,
