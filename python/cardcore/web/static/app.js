@@ -9,7 +9,7 @@
 import { buzz, land, snapshot, sound } from "./feel.js";
 import { avatarSvg } from "./backs.js";
 import { faceOf, label } from "./cards.js";
-import { announce, changeSettings, loadSettings, profileContent, settings, showChallenges } from "./profile.js";
+import { announce, changeSettings, loadSettings, profileContent, refreshSettings, settings, showChallenges } from "./profile.js";
 
 /** Game name -> its drawing module (games/<name>.js), loaded for each game /api/games lists. */
 const GAMES = {};
@@ -170,7 +170,9 @@ async function createRoom(ev) {
   body.turn_seconds = Number($("f-turn").value);
   if ($("f-daily").checked) body.daily = true;
   else if (!$("f-seed").disabled && $("f-seed").value.trim()) body.seed = $("f-seed").value.trim();
+  const renamed = body.name !== (store.get("name") || "You");
   store.set("name", body.name);
+  if (renamed) refreshSettings(); // another name: another profile, its own looks
   store.set("game", g.name);
   store.set("level", body.level);
   const r = await fetch("/api/rooms", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });

@@ -44,6 +44,12 @@ export async function loadSettings(p) {
   if (r?.settings) applySettings(r.settings);
 }
 
+/** The profile's settings of the player now named (after the name changed in the lobby). */
+export async function refreshSettings() {
+  const r = await readProfile();
+  if (r?.settings) applySettings(r.settings);
+}
+
 async function readProfile() {
   try {
     const answer = await fetch("/api/profile?name=" + encodeURIComponent(page.name()));
