@@ -103,15 +103,18 @@ enum Tensors<'a> {
     Bytes(&'a mut [u8]),
 }
 
+/// `src` as native-endian bytes into `dst`.
+fn put_bytes(dst: &mut [u8], src: &[f32]) {
+    for (d, v) in dst.chunks_exact_mut(4).zip(src) {
+        d.copy_from_slice(&v.to_ne_bytes());
+    }
+}
+
 impl Tensors<'_> {
     fn put(&mut self, i: usize, d: usize, row: &[f32]) {
         match self {
             Self::Floats(f) => f[i * d..(i + 1) * d].copy_from_slice(row),
-            Self::Bytes(b) => {
-                for (dst, v) in b[4 * i * d..4 * (i + 1) * d].chunks_exact_mut(4).zip(row) {
-                    dst.copy_from_slice(&v.to_ne_bytes());
-                }
-            }
+            Self::Bytes(b) => put_bytes(&mut b[4 * i * d..4 * (i + 1) * d], row),
         }
     }
 

@@ -7,6 +7,9 @@ use crate::card;
 /// Faces in tensors and action ids: the 52 naturals and one for every joker.
 pub const FACES: usize = card::JOKER0 as usize + 1;
 
+/// The most seats at a table (`INFO.max_players`).
+const MAX_SEATS: usize = super::INFO.max_players;
+
 /// Offsets of the tensor's segments.
 #[derive(Clone, Copy, Debug)]
 struct Layout {
@@ -75,6 +78,8 @@ pub fn write(st: &State, seat: usize, out: &mut [f32]) {
     let lay = Layout::new(st.rules.players);
     out.fill(0.0);
     let p = st.rules.players;
+    // seat `s` sits `rel(s)` places after `seat` (no division in the loops below)
+    let rel = |s: usize| if s >= seat { s - seat } else { s + p - seat };
     let over = st.phase == Phase::Over;
     let mine = !over && seat == st.current;
     let face = |c: u8| st.rules.face(c);
@@ -86,31 +91,38 @@ pub fn write(st: &State, seat: usize, out: &mut [f32]) {
     }
     if let Some(&top) = st.pile.last() {
         out[lay.discard_top + face(top)] += 1.0;
+        let pile = &mut out[lay.discard_pile..lay.discard_pile + FACES];
         for &c in &st.pile {
-            out[lay.discard_pile + face(c)] += 1.0;
+            pile[face(c)] += 1.0;
         }
     }
     for r in 1..p {
         let base = lay.taken + (r - 1) * FACES;
-        for &c in &st.taken[(seat + r) % p] {
+        let k = if seat + r < p { seat + r } else { seat + r - p };
+        for &c in &st.taken[k] {
             out[base + face(c)] += 1.0;
         }
     }
+    // each seat's discards: its block of the tensor, found once per seat
+    let mut blocks = [0usize; MAX_SEATS];
+    for (s, b) in blocks.iter_mut().enumerate().take(p) {
+        *b = rel(s) * FACES;
+    }
+    let discarded = &mut out[lay.discarded..lay.discarded + p * FACES];
     for &(s, c) in &st.discards {
-        let rel = (usize::from(s) + p - seat) % p;
-        out[lay.discarded + rel * FACES + face(c)] += 1.0;
+        discarded[blocks[usize::from(s)] + face(c)] += 1.0;
     }
     out[lay.wild_rank + st.round as usize + 1] += 1.0;
     if !over {
         out[lay.phase + usize::from(st.phase == Phase::Discard)] += 1.0;
-        out[lay.to_move + (st.current + p - seat) % p] += 1.0;
+        out[lay.to_move + rel(st.current)] += 1.0;
     }
-    out[lay.dealer + (st.dealer + p - seat) % p] += 1.0;
+    out[lay.dealer + rel(st.dealer)] += 1.0;
     if let Some(o) = st.out_seat {
-        out[lay.went_out + (o + p - seat) % p] += 1.0;
+        out[lay.went_out + rel(o)] += 1.0;
     }
     for r in 0..p {
-        let k = (seat + r) % p;
+        let k = if seat + r < p { seat + r } else { seat + r - p };
         out[lay.hand_sizes + r] = st.hands[k].len() as f32;
         out[lay.totals + r] = st.totals[k] as f32;
     }
