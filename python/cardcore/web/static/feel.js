@@ -182,6 +182,8 @@ export function land(root, msg, snap, version) {
     const mine = seat === me;
     let dstEl = root.querySelector(`[data-dst="${CSS.escape(m.dst)}"]`);
     if (dstEl && !mine && dstEl.closest(`[data-seat-box="${me}"]`)) dstEl = null;
+    // a pile that only gives cards (the Nerts waste a flip lands on) has just its data-src
+    if (!dstEl && mine) dstEl = root.querySelector(`.seat-box.me [data-src="${CSS.escape(m.dst)}"]`);
     let target = null;
     if (mine && m.dst === "hand") {
       target = (m.card && root.querySelector(`[data-card="${CSS.escape(m.card)}"] .card`)) || root.querySelector(".drawn .card");
