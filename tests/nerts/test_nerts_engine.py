@@ -1,4 +1,5 @@
-"""The discrete-event round (RULES §4.4–4.5): races, stalemates, humans, determinism, invariants."""
+"""The discrete-event round (the rules page's "Table speeds" and "Stalemate"): races,
+stalemates, humans, determinism, invariants."""
 
 from __future__ import annotations
 

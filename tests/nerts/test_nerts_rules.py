@@ -1,4 +1,4 @@
-"""Nerts legality (RULES §4.2, cases N-1 … N-9, N-11 … N-13) on hand-built tables."""
+"""Nerts legality (the worked cases N-1 … N-9, N-11 … N-13) on hand-built tables."""
 
 from __future__ import annotations
 

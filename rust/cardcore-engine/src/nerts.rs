@@ -1,4 +1,5 @@
-//! Nerts (Pounce, Racing Demon) move generation: every legal action of one player (RULES §4.2).
+//! Nerts (Pounce, Racing Demon) move generation: every legal action of one player (the Nerts
+//! rules page, "Moves").
 //!
 //! A player is described by a fixed 32-byte [`PlayerView`]; no heap work happens per call.
 //! Because every work pile is a descending, alternating-colour run from its base card, a pile is

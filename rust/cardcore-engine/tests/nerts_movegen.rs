@@ -1,5 +1,6 @@
 //! Nerts move generation against a brute-force oracle that checks every candidate move with the
-//! rules of RULES §4.2 written out card by card (full piles, not the length/top shortcut).
+//! rules of the Nerts rules page ("Moves") written out card by card (full piles, not the
+//! length/top shortcut).
 
 use cardcore_engine::card::{face, is_red, rank, suit};
 use cardcore_engine::nerts::{
