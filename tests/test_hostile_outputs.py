@@ -276,17 +276,36 @@ def test_records_to_dev_stdout_share_its_offset(tmp_path: Path) -> None:
 # --- L1: --resume keeps only lines of its run -----------------------------------------------
 
 
+def interrupted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fmt: str, *, replays: bool = True
+) -> tuple[Path, Path, list[str]]:
+    """The records and replays files of `sim toy -n 40 --chunk-size 5` interrupted after two
+    chunks, and the arguments that run it (add --resume to continue)."""
+    out, rep = tmp_path / f"g.{fmt}", tmp_path / "r.jsonl"
+    args = ["-n", "40", "--chunk-size", "5", "-o", str(out)]
+    args += ["--replays", str(rep)] if replays else []
+    interrupt_after(monkeypatch, 2)
+    assert sim(*args)[0] == 130
+    monkeypatch.undo()
+    return out, rep, args
+
+
+def resume_is_refused(out: Path, rep: Path, args: list[str]) -> str:
+    """Runs --resume, which must be a usage error changing neither file; its message."""
+    before = out.read_bytes(), rep.read_bytes()
+    code, msg = sim(*args, "--resume")
+    assert code == 2, msg
+    assert (out.read_bytes(), rep.read_bytes()) == before
+    return msg
+
+
 @pytest.mark.parametrize("fmt", ["jsonl", "csv"])
 @pytest.mark.parametrize("damage", ["garbage", "index", "copy", "replay"])
 def test_resume_refuses_altered_or_garbage_lines(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fmt: str, damage: str
 ) -> None:
     """L1: a garbage or altered whole line in the middle of the `.partial` was kept."""
-    out, rep = tmp_path / f"g.{fmt}", tmp_path / "r.jsonl"
-    args = ["-n", "40", "--chunk-size", "5", "-o", str(out), "--replays", str(rep)]
-    interrupt_after(monkeypatch, 2)
-    assert sim(*args)[0] == 130
-    monkeypatch.undo()
+    out, rep, args = interrupted(tmp_path, monkeypatch, fmt)
     target = rep if damage == "replay" else out
     lines = target.read_bytes().splitlines(keepends=True)
     k = 4
@@ -297,11 +316,7 @@ def test_resume_refuses_altered_or_garbage_lines(
     else:
         lines[k] = lines[k].replace(b"3", b"4", 1) if fmt == "csv" else lines[k + 1]
     target.write_bytes(b"".join(lines))
-    before = out.read_bytes(), rep.read_bytes()
-    code, msg = sim(*args, "--resume")
-    assert code == 2, msg
-    assert f"line {k + 1}" in msg
-    assert (out.read_bytes(), rep.read_bytes()) == before
+    assert f"line {k + 1}" in resume_is_refused(out, rep, args)
 
 
 def _swap_scores(line: bytes, fmt: str) -> bytes:
@@ -321,11 +336,7 @@ def test_resume_refuses_a_valid_line_changed_by_hand(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fmt: str, target: str
 ) -> None:
     """L1: a line changed by hand into another valid record (a changed score) was kept."""
-    out, rep = tmp_path / f"g.{fmt}", tmp_path / "r.jsonl"
-    args = ["-n", "40", "--chunk-size", "5", "-o", str(out), "--replays", str(rep)]
-    interrupt_after(monkeypatch, 2)
-    assert sim(*args)[0] == 130
-    monkeypatch.undo()
+    out, rep, args = interrupted(tmp_path, monkeypatch, fmt)
     path = out if target == "records" else rep
     lines = path.read_bytes().splitlines(keepends=True)
     k = 6  # in the second batch
@@ -336,11 +347,7 @@ def test_resume_refuses_a_valid_line_changed_by_hand(
         rec["result"] = rec["result"][::-1]
         lines[k] = (json.dumps(rec, separators=(",", ":")) + "\n").encode()
     path.write_bytes(b"".join(lines))
-    before = out.read_bytes(), rep.read_bytes()
-    code, msg = sim(*args, "--resume")
-    assert code == 2, msg
-    assert "changed after the run wrote it" in msg
-    assert (out.read_bytes(), rep.read_bytes()) == before
+    assert "changed after the run wrote it" in resume_is_refused(out, rep, args)
 
 
 @pytest.mark.parametrize("fmt", ["jsonl", "csv"])
@@ -351,11 +358,7 @@ def test_resume_plays_again_what_no_checkpoint_covers(
     even valid ones with another score) are not kept but played again: the same bytes."""
     full = tmp_path / f"full.{fmt}"
     assert sim("-n", "40", "-o", str(full))[0] == 0
-    out = tmp_path / f"g.{fmt}"
-    args = ["-n", "40", "--chunk-size", "5", "-o", str(out)]
-    interrupt_after(monkeypatch, 2)
-    assert sim(*args)[0] == 130
-    monkeypatch.undo()
+    out, _, args = interrupted(tmp_path, monkeypatch, fmt, replays=False)
     header = 1 if fmt == "csv" else 0
     extra = full.read_bytes().splitlines(keepends=True)[10 + header : 13 + header]
     out.write_bytes(out.read_bytes() + extra[0] + _swap_scores(extra[1], fmt) + extra[2])
