@@ -130,6 +130,10 @@ def test_three_thirteen_round_played_by_clicks(browser: Any, server: tuple[str, 
             )
     else:
         pytest.fail("round 1 did not end")
+    # the round's panel shows every hand face up first (issue #35), then the score sheet
+    assert "Round 1: the hands" in page.inner_text("#dlg-sheet")
+    page.click("#sheet-next")
+    page.wait_for_selector("#dlg-sheet[open] table.sheet")
     # the score sheet of round 1 shows one row per seat's points; round 2 is dealt meanwhile
     # (nobody waits for anybody's sheet), Continue closes it
     sheet = page.inner_text("#dlg-sheet")
