@@ -369,11 +369,12 @@ function render() {
 }
 
 /** A move's line naming its card when the move carries it ("discarded 7♥", "took 5♠ from the
- * discard", "7♥ to a foundation"). */
+ * discard", "played 4♣ from the pay-off pile", "7♥ to a foundation"). */
 export function moveText(m) {
   if (!m.card || m.text.includes(label(faceOf(m.card)))) return m.text;
   const c = label(faceOf(m.card));
   if (m.text === "took the discard") return `took ${c} from the discard`;
+  if (m.text === "played the pay-off") return `played ${c} from the pay-off pile`;
   return m.text.startsWith("to ") ? `${c} ${m.text}` : `${m.text} ${c}`;
 }
 
