@@ -161,9 +161,9 @@ def test_a_won_game_toasts_its_achievement_and_unlocks_a_theme_and_a_back_that_s
     phone.keyboard.press("Escape")
     # the sound switch is a setting too: muted, and still muted in the first browser
     phone.click("#btn-mute")
-    phone.wait_for_function("() => document.getElementById('btn-mute').textContent === 'Sound off'")
+    phone.wait_for_function("() => document.getElementById('btn-mute').ariaLabel === 'Sound off'")
     page.reload()
-    page.wait_for_function("() => document.getElementById('btn-mute').textContent === 'Sound off'")
+    page.wait_for_function("() => document.getElementById('btn-mute').ariaLabel === 'Sound off'")
     assert not page.errors
     assert not phone.errors
 
@@ -277,12 +277,10 @@ def test_cards_fly_and_sound_unless_the_system_reduces_motion_or_the_player_mute
     if reduce:  # and muted (the switch in the top bar): no sound either
         page.click("#btn-mute")
         page.wait_for_function(
-            "() => document.getElementById('btn-mute').textContent === 'Sound off'"
+            "() => document.getElementById('btn-mute').ariaLabel === 'Sound off'"
         )
     else:
-        page.wait_for_function(
-            "() => document.getElementById('btn-mute').textContent === 'Sound on'"
-        )
+        page.wait_for_function("() => document.getElementById('btn-mute').ariaLabel === 'Sound on'")
     open_room(page, {"game": "three-thirteen", "seed": 4, "name": name})
     page.wait_for_function("() => window.cardcore.msg.table.legal.length")
     page.click("[data-src=stock]")  # a draw: the card flies from the stock to the hand

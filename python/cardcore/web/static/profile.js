@@ -30,7 +30,8 @@ export function applySettings(s) {
   const mute = document.getElementById("btn-mute");
   if (mute) {
     mute.setAttribute("aria-pressed", String(!settings.mute));
-    mute.textContent = settings.mute ? "Sound off" : "Sound on";
+    mute.textContent = settings.mute ? "♪ off" : "♪ on";
+    mute.setAttribute("aria-label", settings.mute ? "Sound off" : "Sound on");
   }
   try { localStorage.setItem("cardcore.settings", JSON.stringify(settings)); } catch { /* private mode */ }
   page?.redraw();
