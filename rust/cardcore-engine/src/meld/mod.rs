@@ -325,6 +325,46 @@ pub fn min_deadwood(faces: &[u8], wild: u32, rules: &MeldRules) -> Result<u32, M
     Ok(fast::deadwood(faces, wild as u8, rules))
 }
 
+/// Whether every natural of `faces` has the partners a meld needs: two more cards of its rank,
+/// or two cards of its suit among the two places either side of it in a run (an ace on both
+/// sides: any ace mode), wilds counting for either. Only a hand where this holds can have no
+/// deadwood (a natural is worth at least 1 point); most hands fail it at once, which spares the
+/// solver (the going-out check of every discard).
+#[must_use]
+pub fn may_meld_every_natural(faces: &[u8], wild: u8) -> bool {
+    let mut wilds = 0u32;
+    let mut ranks = [0u32; 15];
+    let mut places = [0u32; 4]; // bit r: rank r (ace at 1 and 14)
+    for &f in faces {
+        if is_wild(f, wild) {
+            wilds += 1;
+            continue;
+        }
+        let r = card::rank(f);
+        ranks[usize::from(r)] += 1;
+        places[usize::from(card::suit(f))] |= (1 << r) | if r == 1 { 1 << 14 } else { 0 };
+    }
+    if wilds >= 2 {
+        return true;
+    }
+    faces.iter().all(|&f| {
+        if is_wild(f, wild) {
+            return true;
+        }
+        let r = card::rank(f);
+        if ranks[usize::from(r)] - 1 + wilds >= 2 {
+            return true;
+        }
+        let near = |p: u8| (0b11111u32 << p >> 2) & !(1 << p);
+        let window = if r == 1 {
+            (near(1) | near(14)) & !((1 << 1) | (1 << 14))
+        } else {
+            near(r)
+        };
+        (places[usize::from(card::suit(f))] & window).count_ones() + wilds >= 2
+    })
+}
+
 /// Minimum deadwood of many hands (same wild rank and rules).
 ///
 /// # Errors
@@ -371,4 +411,88 @@ pub fn discard_deadwoods(
     check_rules(wild, rules)?;
     check_hand(faces)?;
     Ok(fast::discards(faces, wild as u8, rules))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::CardRng;
+
+    /// A hand of melds (sets, runs with aces at either end, wilds in some places) plus a few
+    /// random cards: often no deadwood.
+    fn meldish(rng: &mut CardRng, wild: u8) -> Vec<u8> {
+        let mut hand = Vec::new();
+        for _ in 0..=rng.below(3) {
+            if rng.below(2) == 0 {
+                let r = rng.below(13) as u8;
+                for _ in 0..3 + rng.below(2) {
+                    hand.push(rng.below(4) as u8 * 13 + r);
+                }
+            } else {
+                let (s, len) = (rng.below(4) as u8, 3 + rng.below(3) as u8);
+                let start = rng.below(u64::from(15 - len)) as u8; // places 0..: 13 is the ace high
+                for k in start..start + len {
+                    hand.push(s * 13 + (k % 13));
+                }
+            }
+        }
+        for f in &mut hand {
+            match rng.below(12) {
+                0 => *f = 52 + rng.below(4) as u8,
+                1 => *f = rng.below(4) as u8 * 13 + wild - 1,
+                _ => {}
+            }
+        }
+        for _ in 0..rng.below(3) {
+            hand.push(rng.below(56) as u8);
+        }
+        hand.truncate(MAX_HAND);
+        hand
+    }
+
+    #[test]
+    fn a_hand_without_deadwood_may_meld_every_natural() {
+        let mut rng = CardRng::new(7);
+        let (mut zero, mut pruned) = (0, 0);
+        for n in 0..40_000 {
+            let wild = 3 + rng.below(11) as u8;
+            let hand = if n % 2 == 0 {
+                meldish(&mut rng, wild)
+            } else {
+                (0..3 + rng.below(12))
+                    .map(|_| rng.below(56) as u8)
+                    .collect()
+            };
+            let may = may_meld_every_natural(&hand, wild);
+            for ace_mode in [AceMode::Low, AceMode::High, AceMode::Both] {
+                for points in [0, 15] {
+                    let rules = MeldRules {
+                        ace_mode,
+                        wild_points: points,
+                        joker_points: points,
+                    };
+                    let d = min_deadwood(&hand, u32::from(wild), &rules).unwrap();
+                    if d == 0 {
+                        zero += 1;
+                        assert!(may, "{hand:?} wild {wild} {rules:?}");
+                    }
+                }
+            }
+            pruned += usize::from(!may);
+        }
+        assert!(zero > 5_000 && pruned > 10_000, "{zero} {pruned}");
+    }
+
+    #[test]
+    fn may_meld_every_natural_reads_aces_at_both_ends() {
+        // wild 10s; the ace of hearts at either end of a run (Q-K-A, A-2-3)
+        let (ah, kh, qh, h2) = (13, 25, 24, 14);
+        assert!(may_meld_every_natural(&[qh, kh, ah], 10));
+        assert!(may_meld_every_natural(&[ah, h2, 15], 10));
+        assert!(!may_meld_every_natural(&[qh, kh, ah, 0], 10)); // the ace of clubs alone
+        assert!(may_meld_every_natural(&[qh, kh, ah, 0, 52], 10)); // A-A-joker
+        assert!(!may_meld_every_natural(&[qh, kh, ah, 2, 52], 10)); // the 3 of clubs alone
+        assert!(may_meld_every_natural(&[0, 52, 53], 10)); // two wilds partner anything
+        assert!(!may_meld_every_natural(&[0, 13, 52, 30], 10));
+    }
 }

@@ -268,11 +268,25 @@ impl State {
         meld::min_deadwood(&faces, self.wild_rank(), &self.rules.meld).unwrap_or(u32::MAX)
     }
 
+    /// Whether `seat` has no deadwood (the solver runs only for a hand that may meld every
+    /// natural: [`meld::may_meld_every_natural`]).
+    fn goes_out(&self, seat: usize) -> bool {
+        let mut faces = [0u8; meld::MAX_HAND];
+        let hand = &self.hands[seat];
+        for (f, &c) in faces.iter_mut().zip(hand) {
+            *f = self.rules.meld_face(c);
+        }
+        let faces = &faces[..hand.len().min(meld::MAX_HAND)];
+        let wild = self.wild_rank();
+        meld::may_meld_every_natural(faces, wild as u8)
+            && meld::min_deadwood(faces, wild, &self.rules.meld).unwrap_or(u32::MAX) == 0
+    }
+
     fn end_turn(&mut self, seat: usize) {
         self.own_turns[seat] += 1;
         self.turn_in_round += 1;
         if self.out_seat.is_none() {
-            if self.own_turns[seat] > self.rules.min_own_turns && self.deadwood(seat) == 0 {
+            if self.own_turns[seat] > self.rules.min_own_turns && self.goes_out(seat) {
                 self.out_seat = Some(seat);
                 self.final_left = self.rules.players - 1;
             } else if self.turn_in_round >= self.rules.max_turns {
