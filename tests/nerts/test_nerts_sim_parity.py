@@ -1,9 +1,11 @@
-"""The Nerts rules exist twice: the Python engine (:class:`NertsTable`) and the Rust rollout
-simulator (``cardcore_engine::nerts_rollout``, which the hard agent's look-ahead plays). Both
-are driven through the same random action sequences (legal and illegal) from real deals, and
-after every step the legality verdict and the full table (every pile of every seat in order,
-stock and waste in cycle order, recycles, cards on foundations, foundation needs) must agree.
-The simulator leaves out undo and stalemate rotation, and only checks a Nerts call."""
+"""The Rust rollout simulator (``cardcore_engine::nerts_rollout``, which the hard agent's
+look-ahead plays, still its own table) against the oracle, 0.4.0's Python table
+(``nerts_reference_table.NertsTable``; ``games::nerts::tests`` ties it to the rulebook's table
+the same way in Rust). Both are driven through the same random action sequences (legal and
+illegal) from real deals, and after every step the legality verdict and the full table (every
+pile of every seat in order, stock and waste in cycle order, recycles, cards on foundations,
+foundation needs) must agree. The simulator leaves out undo and stalemate rotation, and only
+checks a Nerts call."""
 
 from __future__ import annotations
 
