@@ -39,12 +39,6 @@ pub fn remove_face(v: &mut Vec<u8>, f: u8) -> bool {
     }
 }
 
-fn insert_sorted(v: &mut Vec<u8>, f: u8) -> usize {
-    let i = v.partition_point(|&c| c < f);
-    v.insert(i, f);
-    i
-}
-
 /// The table of the current seat of a self-play round (4 players, 2 decks).
 pub fn table_of(r: &Round, wild: u8, first: usize, discard_phase: bool) -> Table {
     let s = r.current;
@@ -156,17 +150,15 @@ impl Game {
     pub fn draw(&mut self, take: bool) -> usize {
         let r = &mut self.r;
         let s = r.current;
-        let card = if take { r.pile.pop() } else { r.stock.pop() }.expect("a card");
-        if take {
-            r.taken[s].push(card);
-        } else {
+        let (card, at) = r.draw(take, true).expect("a card");
+        if !take {
             self.slots[s].push(card);
         }
         self.history.turns.push(Turn {
             draw: if take { Draw::Pile(card) } else { Draw::Stock },
             discard: 0,
         });
-        insert_sorted(&mut r.hands[s], card)
+        at
     }
 
     /// `hard`'s discard for the current seat after its draw (`banned`: the taken card).
@@ -194,7 +186,7 @@ impl Game {
         let d = rest.remove(i);
         let dw = fast::deadwood(&rest, self.wild, &self.ctx.rules);
         self.history.turns.last_mut().expect("the draw").discard = d;
-        r.discard(&self.ctx, i, dw)
+        r.play_discard(&self.ctx, i, dw)
     }
 
     /// A whole `hard` turn; false: the round is over.

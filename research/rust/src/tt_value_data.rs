@@ -178,12 +178,7 @@ fn pickups_of(r: &Round, s: usize) -> Vec<u8> {
 /// hand after the draw, and the card it may not discard (the taken one, under
 /// `forbid_return`).
 fn draw_card(r: &mut Round, ctx: &Ctx, s: usize, pile: bool) -> (Vec<u8>, Option<usize>) {
-    let card = if pile { r.pile.pop() } else { r.stock.pop() }.expect("a card to draw");
-    r.hands[s].push(card);
-    if pile {
-        r.taken[s].push(card);
-    }
-    let banned = (pile && ctx.forbid_return).then(|| r.hands[s].len() - 1);
+    let (_, banned) = r.draw_last(ctx, pile);
     (r.seen_by(s), banned)
 }
 
@@ -232,7 +227,7 @@ fn policy_turn(r: &mut Round, ctx: &Ctx, policy: Policy, forced: Option<bool>) -
             (0, fast::deadwood(&rest, ctx.wild, &ctx.rules))
         }
     };
-    r.discard(ctx, i, dw)
+    r.play_discard(ctx, i, dw)
 }
 
 /// After a move of seat `s` (`going`: the round went on), plays the round to its end (`s` as
@@ -341,7 +336,7 @@ fn sampled_turn(
         for (rank_j, j) in order.enumerate() {
             let o = &picked.options[j];
             let mut copy = r.clone();
-            let going = copy.discard(ctx, o.index, o.deadwood);
+            let going = copy.play_discard(ctx, o.index, o.deadwood);
             let (own, margin) = play_to_end(&mut copy, ctx, roll, going, s, policy);
             out.discards.push(Sample {
                 round,
@@ -355,7 +350,7 @@ fn sampled_turn(
         }
     }
     let o = &picked.options[first];
-    r.discard(ctx, o.index, o.deadwood)
+    r.play_discard(ctx, o.index, o.deadwood)
 }
 
 #[cfg(test)]

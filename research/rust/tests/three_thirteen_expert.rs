@@ -161,11 +161,7 @@ fn budget_curve() {
                     // hard's draw, then the discard decision
                     let mut d = r.clone();
                     let pile = take.expect("the draw");
-                    let card = if pile { d.pile.pop() } else { d.stock.pop() }.unwrap();
-                    if pile {
-                        d.taken[0].push(card);
-                    }
-                    d.hands[0].push(card);
+                    d.draw(pile, false).unwrap();
                     let t = table_of(&d, wild, first, true);
                     (t, d)
                 } else {
@@ -265,12 +261,7 @@ fn seen_turn(r: &mut Round, ctx: &Ctx, first: usize, n: u32, margin: f64, seed: 
     } else {
         cands.0[0]
     };
-    let s = r.current;
-    let card = if pile { r.pile.pop() } else { r.stock.pop() }.unwrap();
-    if pile {
-        r.taken[s].push(card);
-    }
-    r.hands[s].push(card);
+    r.draw(pile, false).unwrap();
     let t = table_of(r, ctx.wild, first, true);
     let cands = t.pimc_candidates(&params).unwrap();
     let goes_out = t.out_seat.is_none() && cands.1[0].1 == 0;
@@ -281,7 +272,7 @@ fn seen_turn(r: &mut Round, ctx: &Ctx, first: usize, n: u32, margin: f64, seed: 
         0
     };
     let (i, dw) = cands.1[j];
-    r.discard(ctx, i, dw)
+    r.play_discard(ctx, i, dw)
 }
 
 /// Whole games (11 rounds, 4 players, `hard`'s rules as [`budget_curve`]): `hard` at every
@@ -328,7 +319,7 @@ fn seen_games() {
                     }
                 }
                 for (s, t) in total.iter_mut().enumerate() {
-                    *t += r.score(&ctx, s);
+                    *t += r.score_in(&ctx, s);
                 }
             }
         }

@@ -236,21 +236,10 @@ pub struct Ctx {
     pub hard: HardParams,
 }
 
-/// One dealt round, from the deciding seat's turn to the end of the round.
-#[derive(Clone)]
-#[doc(hidden)]
-pub struct Round {
-    pub hands: Vec<Vec<u8>>,
-    pub stock: Vec<u8>,
-    pub pile: Vec<u8>,
-    pub current: usize,
-    pub out: Option<usize>,
-    pub final_left: usize,
-    pub turns: u32,
-    pub own_turns: Vec<u32>,
-    /// Per seat: pile cards taken this round and still held (what the others have seen).
-    pub taken: Vec<Vec<u8>>,
-}
+/// One dealt round, from the deciding seat's turn to the end of the round: the rulebook's
+/// round in play, its cards faces (several decks repeat them) and its hands in the order the
+/// search enumerates (a drawn card goes last).
+pub use crate::games::three_thirteen::Round;
 
 /// The `hard` agent's view of a hand in a rollout.
 #[doc(hidden)]
@@ -277,68 +266,37 @@ fn argmin(values: &[u32], banned: Option<usize>) -> Option<usize> {
     best
 }
 
+/// The rules of a rollout's turns are the rulebook's ([`Round::draw`], [`Round::discard`],
+/// [`Round::rebuild_stock`], [`Round::score`]); what follows is how the search plays them.
 impl Round {
-    /// Discards card `i` of the current seat, which leaves deadwood `dw`; ends the turn.
-    /// Returns false when the round is over.
+    /// Discards card `i` of the current seat, which leaves deadwood `dw` (the search has it
+    /// from the meld solver); ends the turn. Returns false when the round is over.
     #[doc(hidden)]
-    pub fn discard(&mut self, ctx: &Ctx, i: usize, dw: u32) -> bool {
-        let s = self.current;
-        let card = self.hands[s].remove(i);
-        if let Some(k) = self.taken[s].iter().position(|&c| c == card) {
-            self.taken[s].swap_remove(k);
-        }
-        self.pile.push(card);
-        self.own_turns[s] += 1;
-        self.turns += 1;
-        if self.out.is_none() {
-            if self.own_turns[s] > ctx.min_own_turns && dw == 0 {
-                self.out = Some(s);
-                self.final_left = ctx.players - 1;
-            } else if self.turns >= ctx.max_turns {
-                return false;
-            }
-        } else {
-            self.final_left -= 1;
-            if self.final_left == 0 {
-                return false;
-            }
-        }
-        self.current = (s + 1) % ctx.players;
-        true
+    pub fn play_discard(&mut self, ctx: &Ctx, i: usize, dw: u32) -> bool {
+        self.discard(i, ctx.min_own_turns, ctx.max_turns, |_| dw == 0)
     }
 
-    /// Start of a turn: rebuilds the stock from the pile when it is empty. False when no card
-    /// can be drawn (never with real decks; ends the round as it stands).
+    /// Start of a turn: rebuilds the stock from the pile when it is empty, shuffled by `rng`.
+    /// False when no card can be drawn (never with real decks; ends the round as it stands).
     #[doc(hidden)]
     pub fn begin_turn(&mut self, rng: &mut CardRng) -> bool {
-        if self.stock.is_empty() {
-            let Some(top) = self.pile.pop() else {
-                return false;
-            };
-            std::mem::swap(&mut self.stock, &mut self.pile);
-            shuffle(rng, &mut self.stock);
-            self.pile.push(top);
-        }
-        !self.stock.is_empty()
+        self.rebuild_stock(|stock| shuffle(rng, stock))
+    }
+
+    /// Draws from the stock (`false`) or takes the pile top (`true`): the drawn card's index
+    /// in the hand (the last) and the index that may not be discarded now.
+    #[doc(hidden)]
+    pub fn draw_last(&mut self, ctx: &Ctx, pile: bool) -> (usize, Option<usize>) {
+        let (_, at) = self.draw(pile, false).expect("a card to draw");
+        (at, (pile && ctx.forbid_return).then_some(at))
     }
 
     /// Draws from the stock (`false`) or takes the pile top (`true`), then discards greedily.
     fn draw_then_discard(&mut self, ctx: &Ctx, pile: bool) -> bool {
-        let s = self.current;
-        let card = if pile {
-            self.pile.pop()
-        } else {
-            self.stock.pop()
-        }
-        .expect("a card to draw");
-        if pile {
-            self.taken[s].push(card);
-        }
-        self.hands[s].push(card);
-        let dws = fast::discards(&self.hands[s], ctx.wild, &ctx.rules);
-        let banned = (pile && ctx.forbid_return).then(|| dws.len() - 1);
+        let (_, banned) = self.draw_last(ctx, pile);
+        let dws = fast::discards(&self.hands[self.current], ctx.wild, &ctx.rules);
         let i = argmin(&dws, banned).expect("a card to discard");
-        self.discard(ctx, i, dws[i])
+        self.play_discard(ctx, i, dws[i])
     }
 
     /// One greedy turn of the current seat.
@@ -348,15 +306,14 @@ impl Round {
         let hand = &mut self.hands[s];
         hand.push(top);
         let dws = fast::discards(hand, ctx.wild, &ctx.rules);
-        let n = hand.len() - 1;
+        hand.pop();
+        let n = dws.len() - 1;
         let keep = dws[n];
         let take = argmin(&dws[..n], None);
         if let Some(i) = take.filter(|&i| dws[i] < keep) {
-            self.pile.pop();
-            self.taken[s].push(top);
-            self.discard(ctx, i, dws[i])
+            self.draw_last(ctx, true);
+            self.play_discard(ctx, i, dws[i])
         } else {
-            hand.pop();
             self.draw_then_discard(ctx, false)
         }
     }
@@ -364,13 +321,7 @@ impl Round {
     /// The pile and the other seats' pickups: what `s` has seen besides its hand.
     #[doc(hidden)]
     pub fn seen_by(&self, s: usize) -> Vec<u8> {
-        let mut seen = self.pile.clone();
-        for (k, t) in self.taken.iter().enumerate() {
-            if k != s {
-                seen.extend_from_slice(t);
-            }
-        }
-        seen
+        hard::seen_by(&self.pile, &self.taken, s)
     }
 
     /// One turn of the current seat played by the `hard` agent.
@@ -397,23 +348,12 @@ impl Round {
             )
             .unwrap_or(false)
         });
-        let card = if pile {
-            self.pile.pop()
-        } else {
-            self.stock.pop()
-        }
-        .expect("a card to draw");
-        let mut hand = std::mem::take(&mut self.hands[s]);
-        hand.push(card);
-        let mut taken = std::mem::take(&mut self.taken[s]);
-        if pile {
-            taken.push(card);
-        }
+        let (_, banned) = self.draw_last(ctx, pile);
         let seen = self.seen_by(s);
-        let banned = (pile && ctx.forbid_return).then(|| hand.len() - 1);
+        let hand = &self.hands[s];
         let feed = &self.taken[(s + 1) % ctx.players];
         let choice = hard::discard(
-            &view_of(ctx, &hand, &seen, final_turn),
+            &view_of(ctx, hand, &seen, final_turn),
             banned,
             feed,
             &ctx.hard,
@@ -424,9 +364,7 @@ impl Round {
         let mut rest = hand.clone();
         rest.remove(i);
         let dw = fast::deadwood(&rest, ctx.wild, &ctx.rules);
-        self.hands[s] = hand;
-        self.taken[s] = taken;
-        self.discard(ctx, i, dw)
+        self.play_discard(ctx, i, dw)
     }
 
     /// Plays the seat's move `first` (false: it ended the round) and the other seats' greedy
@@ -482,12 +420,8 @@ impl Round {
 
     /// Seat `s`'s round score as the round stands: its deadwood, 0 if it went out.
     #[doc(hidden)]
-    pub fn score(&self, ctx: &Ctx, s: usize) -> u32 {
-        if self.out == Some(s) {
-            0
-        } else {
-            fast::deadwood(&self.hands[s], ctx.wild, &ctx.rules)
-        }
+    pub fn score_in(&self, ctx: &Ctx, s: usize) -> u32 {
+        self.score(s, |h| fast::deadwood(h, ctx.wild, &ctx.rules))
     }
 
     /// Mean round score of the other seats minus `seat`'s own.
@@ -496,7 +430,7 @@ impl Round {
         let mut own = 0.0;
         let mut others = 0.0;
         for s in 0..self.hands.len() {
-            let score = f64::from(self.score(ctx, s));
+            let score = f64::from(self.score_in(ctx, s));
             if s == seat {
                 own = score;
             } else {
@@ -515,13 +449,7 @@ impl Table {
 
     /// Everything the seat has seen besides its hand: the pile and the others' pickups.
     pub(crate) fn seen(&self) -> Vec<u8> {
-        let mut seen = self.pile.clone();
-        for (s, t) in self.taken.iter().enumerate() {
-            if s != self.seat {
-                seen.extend_from_slice(t);
-            }
-        }
-        seen
+        hard::seen_by(&self.pile, &self.taken, self.seat)
     }
 
     pub(crate) fn check(&self) -> Result<(), ExpertError> {
@@ -806,7 +734,7 @@ pub fn decide(table: &Table, params: &ExpertParams, seed: u64) -> Result<Decisio
     let tally = table.tally(params, &unseen, seed, cands.len(), |r, roll, j| {
         let c = cands[j];
         let going = if table.discard_phase {
-            r.discard(&ctx, c, dws[c])
+            r.play_discard(&ctx, c, dws[c])
         } else {
             r.draw_then_discard(&ctx, c == 1)
         };
@@ -893,7 +821,7 @@ fn decide_lap(table: &Table, params: &ExpertParams, seed: u64) -> Result<Decisio
     }
     let finals = hard::final_turn_values(&view, &options)?;
     let (p, deals) = chances(options.len(), &|r, ctx, j| {
-        r.discard(ctx, options[j].index, options[j].deadwood)
+        r.play_discard(ctx, options[j].index, options[j].deadwood)
     });
     let valued: Vec<f64> = options
         .iter()
@@ -961,7 +889,7 @@ impl Table {
     ) -> f64 {
         let going = if self.discard_phase {
             let (i, dw) = discards[j];
-            r.discard(ctx, i, dw)
+            r.play_discard(ctx, i, dw)
         } else {
             r.hard_turn_with(ctx, Some(draws[j]))
         };
@@ -1147,7 +1075,7 @@ mod tests {
         for seed in 0..20 {
             let mut r = t.deal(&unseen, seed % 2 == 0, &mut CardRng::new(seed));
             let mut rng = CardRng::new(seed);
-            assert!(r.lap_ends(&ctx, &mut rng, |r, ctx| r.discard(ctx, 2, dws[2])));
+            assert!(r.lap_ends(&ctx, &mut rng, |r, ctx| r.play_discard(ctx, 2, dws[2])));
             assert_eq!(r.out, Some(1));
         }
     }

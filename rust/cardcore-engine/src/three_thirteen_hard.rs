@@ -49,6 +49,19 @@ impl Default for HardParams {
     }
 }
 
+/// What `seat` has seen besides its hand ([`View::seen`]): the discard pile, then the pile
+/// cards each other seat took this round and still holds (`taken`, per seat).
+#[must_use]
+pub fn seen_by(pile: &[u8], taken: &[Vec<u8>], seat: usize) -> Vec<u8> {
+    let mut seen = pile.to_vec();
+    for (s, t) in taken.iter().enumerate() {
+        if s != seat {
+            seen.extend_from_slice(t);
+        }
+    }
+    seen
+}
+
 /// What the deciding seat sees, as face codes.
 #[derive(Clone, Copy, Debug)]
 pub struct View<'a> {
@@ -592,4 +605,17 @@ pub fn discard(
     params: &HardParams,
 ) -> Result<Option<usize>, MeldError> {
     Ok(discard_agent(view, feed, params)?.discard(banned, feed))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::seen_by;
+
+    #[test]
+    fn a_seat_sees_the_pile_and_the_others_pickups() {
+        let taken = vec![vec![1, 2], vec![3], vec![]];
+        assert_eq!(seen_by(&[9, 8], &taken, 0), vec![9, 8, 3]);
+        assert_eq!(seen_by(&[9], &taken, 1), vec![9, 1, 2]);
+        assert_eq!(seen_by(&[], &taken, 2), vec![1, 2, 3]);
+    }
 }

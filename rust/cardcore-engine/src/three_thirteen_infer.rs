@@ -203,15 +203,7 @@ impl Model {
                 taken_now: table.taken[seat].clone(),
             })
             .collect();
-        let seen_of = |pile: &[u8], taken: &[Vec<u8>], s: usize| {
-            let mut seen = pile.to_vec();
-            for (k, t) in taken.iter().enumerate() {
-                if k != s {
-                    seen.extend_from_slice(t);
-                }
-            }
-            seen
-        };
+        let seen_of = hard::seen_by;
         let n = history.turns.len();
         for (t, turn) in history.turns.iter().enumerate() {
             let s = (table.first + t) % p;

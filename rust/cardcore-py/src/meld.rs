@@ -775,13 +775,7 @@ impl Seen {
 
     /// The pile and the others' pickups: what the seat has seen besides its hand.
     fn seen(&self) -> Vec<u8> {
-        let mut seen = self.pile.clone();
-        for (s, t) in self.taken.iter().enumerate() {
-            if s != self.seat {
-                seen.extend_from_slice(t);
-            }
-        }
-        seen
+        hard::seen_by(&self.pile, &self.taken, self.seat)
     }
 
     fn view<'a>(&'a self, seen: &'a [u8]) -> View<'a> {

@@ -92,17 +92,15 @@ impl Game {
     pub(super) fn draw(&mut self, take: bool) -> usize {
         let r = &mut self.r;
         let s = r.current;
-        let card = if take { r.pile.pop() } else { r.stock.pop() }.expect("a card");
-        if take {
-            r.taken[s].push(card);
-        } else {
+        let (card, at) = r.draw(take, true).expect("a card");
+        if !take {
             self.slots[s].push(card);
         }
         self.history.turns.push(Turn {
             draw: if take { Draw::Pile(card) } else { Draw::Stock },
             discard: 0,
         });
-        insert_sorted(&mut r.hands[s], card)
+        at
     }
 
     /// `hard`'s discard for the current seat after its draw (`banned`: the taken card).
@@ -130,7 +128,7 @@ impl Game {
         let d = rest.remove(i);
         let dw = fast::deadwood(&rest, self.wild, &self.ctx.rules);
         self.history.turns.last_mut().expect("the draw").discard = d;
-        r.discard(&self.ctx, i, dw)
+        r.play_discard(&self.ctx, i, dw)
     }
 
     /// A whole `hard` turn; false: the round is over.

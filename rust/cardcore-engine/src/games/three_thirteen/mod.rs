@@ -10,11 +10,13 @@
 
 mod observe;
 mod resample;
+mod round;
 mod state;
 #[cfg(test)]
 mod tests;
 
 pub use observe::FACES;
+pub use round::Round;
 pub use state::{Phase, State, StateParts};
 
 use crate::card;

@@ -81,25 +81,25 @@ pub fn write(st: &State, seat: usize, out: &mut [f32]) {
     // seat `s` sits `rel(s)` places after `seat` (no division in the loops below)
     let rel = |s: usize| if s >= seat { s - seat } else { s + p - seat };
     let over = st.phase == Phase::Over;
-    let mine = !over && seat == st.current;
+    let mine = !over && seat == st.play.current;
     let face = |c: u8| st.rules.face(c);
-    for &c in &st.hands[seat] {
+    for &c in &st.play.hands[seat] {
         out[lay.hand + face(c)] += 1.0;
     }
     if let (true, Some(d)) = (mine && st.phase == Phase::Discard, st.drawn) {
         out[lay.drawn + face(d)] += 1.0;
     }
-    if let Some(&top) = st.pile.last() {
+    if let Some(&top) = st.play.pile.last() {
         out[lay.discard_top + face(top)] += 1.0;
         let pile = &mut out[lay.discard_pile..lay.discard_pile + FACES];
-        for &c in &st.pile {
+        for &c in &st.play.pile {
             pile[face(c)] += 1.0;
         }
     }
     for r in 1..p {
         let base = lay.taken + (r - 1) * FACES;
         let k = if seat + r < p { seat + r } else { seat + r - p };
-        for &c in &st.taken[k] {
+        for &c in &st.play.taken[k] {
             out[base + face(c)] += 1.0;
         }
     }
@@ -115,21 +115,21 @@ pub fn write(st: &State, seat: usize, out: &mut [f32]) {
     out[lay.wild_rank + st.round as usize + 1] += 1.0;
     if !over {
         out[lay.phase + usize::from(st.phase == Phase::Discard)] += 1.0;
-        out[lay.to_move + rel(st.current)] += 1.0;
+        out[lay.to_move + rel(st.play.current)] += 1.0;
     }
     out[lay.dealer + rel(st.dealer)] += 1.0;
-    if let Some(o) = st.out_seat {
+    if let Some(o) = st.play.out {
         out[lay.went_out + rel(o)] += 1.0;
     }
     for r in 0..p {
         let k = if seat + r < p { seat + r } else { seat + r - p };
-        out[lay.hand_sizes + r] = st.hands[k].len() as f32;
+        out[lay.hand_sizes + r] = st.play.hands[k].len() as f32;
         out[lay.totals + r] = st.totals[k] as f32;
     }
-    out[lay.stock_size] = st.stock.len() as f32;
+    out[lay.stock_size] = st.play.stock.len() as f32;
     out[lay.stock_size + 1] = st.round as f32;
-    out[lay.stock_size + 2] = st.own_turns[seat] as f32;
-    out[lay.stock_size + 3] = st.turn_in_round as f32;
+    out[lay.stock_size + 2] = st.play.own_turns[seat] as f32;
+    out[lay.stock_size + 3] = st.play.turns as f32;
     out[lay.stock_size + 4] = if mine && st.drawn_from_discard {
         1.0
     } else {

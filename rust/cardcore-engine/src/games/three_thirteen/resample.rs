@@ -76,10 +76,10 @@ fn hidden_classes(st: &State, seat: usize) -> (Vec<Vec<u8>>, Vec<Vec<i64>>, usiz
         }
     }
     let mut seen = vec![false; total];
-    for &c in st.hands[seat]
+    for &c in st.play.hands[seat]
         .iter()
-        .chain(&st.pile)
-        .chain(st.taken.iter().flatten())
+        .chain(&st.play.pile)
+        .chain(st.play.taken.iter().flatten())
     {
         seen[usize::from(c)] = true;
     }
@@ -112,10 +112,11 @@ pub fn resample_hidden(st: &State, seat: usize, seed: u64) -> State {
     }
     let (pools, counts, stock_class) = hidden_classes(st, seat);
     // a seat that drew an unseen card from the stock this turn holds it as `drawn`
-    let drew_unseen = (st.phase == Phase::Discard && !st.drawn_from_discard && st.current != seat)
-        .then_some(st.current);
-    let mut hands: Vec<Vec<u8>> = st.taken.clone();
-    hands[seat].clone_from(&st.hands[seat]);
+    let drew_unseen =
+        (st.phase == Phase::Discard && !st.drawn_from_discard && st.play.current != seat)
+            .then_some(st.play.current);
+    let mut hands: Vec<Vec<u8>> = st.play.taken.clone();
+    hands[seat].clone_from(&st.play.hands[seat]);
     let mut stock = Vec::new();
     for (cls, pool) in pools.iter().enumerate() {
         if pool.is_empty() {
@@ -141,7 +142,7 @@ pub fn resample_hidden(st: &State, seat: usize, seed: u64) -> State {
     for h in &mut hands {
         h.sort_unstable();
     }
-    new.hands = hands;
-    new.stock = stock;
+    new.play.hands = hands;
+    new.play.stock = stock;
     new
 }

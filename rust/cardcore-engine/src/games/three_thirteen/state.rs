@@ -1,6 +1,7 @@
 //! The game in progress: deal, turns, going out, rebuilds, scoring, and the history a replay
 //! and the re-deal of hidden cards read.
 
+use super::Round;
 use super::{CODE_DRAW_DISCARD, CODE_DRAW_STOCK, DISCARD, DRAW_DISCARD, DRAW_STOCK, ROUNDS, Rules};
 use crate::card;
 use crate::games::{self, BadState, IllegalMove, is_permutation};
@@ -46,27 +47,16 @@ pub struct State {
     pub(super) first_dealer: usize,
     pub(super) dealer: usize,
     pub(super) round: u32,
-    /// The seat to play (the last seat that played once over).
-    pub(super) current: usize,
     pub(super) phase: Phase,
     pub(super) drawn: Option<u8>,
     pub(super) drawn_from_discard: bool,
-    /// Each seat's cards, sorted by id.
-    pub(super) hands: Vec<Vec<u8>>,
-    /// The stock, top card last.
-    pub(super) stock: Vec<u8>,
-    /// The discard pile, top card last.
-    pub(super) pile: Vec<u8>,
+    /// The round in play: hands (each sorted by id), stock, pile, the seat to play (the last
+    /// seat that played once over), pickups, turn counters and the seat out.
+    pub(super) play: Round,
     /// The round's up-card (the pile's first card).
     pub(super) upcard: u8,
     /// `(seat, card)` of every discard since the deal or the last stock rebuild.
     pub(super) discards: Vec<(u8, u8)>,
-    /// Cards each seat took from the pile this round and still holds.
-    pub(super) taken: Vec<Vec<u8>>,
-    pub(super) own_turns: Vec<u32>,
-    pub(super) turn_in_round: u32,
-    pub(super) out_seat: Option<usize>,
-    pub(super) final_left: usize,
     pub(super) totals: Vec<u64>,
     pub(super) round_scores: Vec<Vec<u64>>,
     pub(super) went_out: Vec<Option<usize>>,
@@ -117,6 +107,25 @@ pub struct StateParts {
     pub rebuilds: Vec<Vec<Vec<u8>>>,
 }
 
+/// The optimal deadwood of `hand` (card ids) in a round with `wild` wild.
+fn deadwood_of(rules: &Rules, wild: u32, hand: &[u8]) -> u32 {
+    let faces: Vec<u8> = hand.iter().map(|&c| rules.meld_face(c)).collect();
+    // the hands are valid by construction: the solver cannot fail on them
+    meld::min_deadwood(&faces, wild, &rules.meld).unwrap_or(u32::MAX)
+}
+
+/// Whether `hand` (card ids) has no deadwood in a round with `wild` wild (the solver runs
+/// only for a hand that may meld every natural: [`meld::may_meld_every_natural`]).
+fn goes_out(rules: &Rules, wild: u32, hand: &[u8]) -> bool {
+    let mut faces = [0u8; meld::MAX_HAND];
+    for (f, &c) in faces.iter_mut().zip(hand) {
+        *f = rules.meld_face(c);
+    }
+    let faces = &faces[..hand.len().min(meld::MAX_HAND)];
+    meld::may_meld_every_natural(faces, wild as u8)
+        && meld::min_deadwood(faces, wild, &rules.meld).unwrap_or(u32::MAX) == 0
+}
+
 /// The text of a move's replay code (`str(move)` in Python).
 fn code_text(code: i64) -> String {
     match code {
@@ -150,20 +159,17 @@ impl State {
             first_dealer,
             dealer: first_dealer,
             round: 0,
-            current: 0,
             phase: Phase::Draw,
             drawn: None,
             drawn_from_discard: false,
-            hands: vec![Vec::new(); p],
-            stock: Vec::new(),
-            pile: Vec::new(),
+            play: Round {
+                hands: vec![Vec::new(); p],
+                taken: vec![Vec::new(); p],
+                own_turns: vec![0; p],
+                ..Round::default()
+            },
             upcard: 0,
             discards: Vec::new(),
-            taken: vec![Vec::new(); p],
-            own_turns: vec![0; p],
-            turn_in_round: 0,
-            out_seat: None,
-            final_left: 0,
             totals: vec![0; p],
             round_scores: Vec::new(),
             went_out: Vec::new(),
@@ -199,32 +205,32 @@ impl State {
         };
         self.round = round;
         let first = (self.dealer + 1) % p;
-        for h in &mut self.hands {
+        for h in &mut self.play.hands {
             h.clear();
         }
         for (k, &c) in deck[..p * n].iter().enumerate() {
-            self.hands[(first + k) % p].push(c);
+            self.play.hands[(first + k) % p].push(c);
         }
-        for h in &mut self.hands {
+        for h in &mut self.play.hands {
             h.sort_unstable();
         }
         self.upcard = deck[p * n];
-        self.pile.clear();
-        self.pile.push(self.upcard);
-        self.stock.clear();
-        self.stock.extend(deck[p * n + 1..].iter().rev());
+        self.play.pile.clear();
+        self.play.pile.push(self.upcard);
+        self.play.stock.clear();
+        self.play.stock.extend(deck[p * n + 1..].iter().rev());
         self.deck_orders.push(deck);
         self.move_log.push(Vec::new());
         self.rebuilds.push(Vec::new());
         self.discards.clear();
-        for t in &mut self.taken {
+        for t in &mut self.play.taken {
             t.clear();
         }
-        self.own_turns.fill(0);
-        self.turn_in_round = 0;
-        self.out_seat = None;
-        self.final_left = 0;
-        self.current = first;
+        self.play.own_turns.fill(0);
+        self.play.turns = 0;
+        self.play.out = None;
+        self.play.final_left = 0;
+        self.play.current = first;
         self.phase = Phase::Draw;
         self.drawn = None;
         self.drawn_from_discard = false;
@@ -235,91 +241,49 @@ impl State {
         self.phase = Phase::Draw;
         self.drawn = None;
         self.drawn_from_discard = false;
-        if self.stock.is_empty() {
-            let top = self.pile.pop().unwrap_or_default();
-            let rebuilt: Vec<u8> = if let Some(order) = self.script.pop() {
-                let (mut a, mut b) = (order.clone(), self.pile.clone());
+        if !self.play.stock.is_empty() {
+            return;
+        }
+        // the deck stream's permutation of the pile (or a scripted order), recorded
+        let (rng, script, script_bad) = (&mut self.rng, &mut self.script, &mut self.script_bad);
+        let rebuilds = &mut self.rebuilds;
+        self.play.rebuild_stock(|cards| {
+            let rebuilt: Vec<u8> = if let Some(order) = script.pop() {
+                let (mut a, mut b) = (order.clone(), cards.clone());
                 a.sort_unstable();
                 b.sort_unstable();
-                self.script_bad |= a != b;
+                *script_bad |= a != b;
                 order
             } else {
-                let order = permutation(&mut self.rng, self.pile.len());
-                order.iter().map(|&i| self.pile[usize::from(i)]).collect()
+                let order = permutation(rng, cards.len());
+                order.iter().map(|&i| cards[usize::from(i)]).collect()
             };
-            self.stock.extend(rebuilt.iter().rev());
-            if let Some(r) = self.rebuilds.last_mut() {
+            cards.clear();
+            cards.extend(rebuilt.iter().rev());
+            if let Some(r) = rebuilds.last_mut() {
                 r.push(rebuilt);
             }
-            self.pile.clear();
-            self.pile.push(top);
-            self.discards.clear();
-        }
+        });
+        self.discards.clear();
     }
 
     /// `seat`'s optimal deadwood now.
     #[must_use]
     pub fn deadwood(&self, seat: usize) -> u32 {
-        let faces: Vec<u8> = self.hands[seat]
-            .iter()
-            .map(|&c| self.rules.meld_face(c))
-            .collect();
-        // the hands are valid by construction: the solver cannot fail on them
-        meld::min_deadwood(&faces, self.wild_rank(), &self.rules.meld).unwrap_or(u32::MAX)
-    }
-
-    /// Whether `seat` has no deadwood (the solver runs only for a hand that may meld every
-    /// natural: [`meld::may_meld_every_natural`]).
-    fn goes_out(&self, seat: usize) -> bool {
-        let mut faces = [0u8; meld::MAX_HAND];
-        let hand = &self.hands[seat];
-        for (f, &c) in faces.iter_mut().zip(hand) {
-            *f = self.rules.meld_face(c);
-        }
-        let faces = &faces[..hand.len().min(meld::MAX_HAND)];
-        let wild = self.wild_rank();
-        meld::may_meld_every_natural(faces, wild as u8)
-            && meld::min_deadwood(faces, wild, &self.rules.meld).unwrap_or(u32::MAX) == 0
-    }
-
-    fn end_turn(&mut self, seat: usize) {
-        self.own_turns[seat] += 1;
-        self.turn_in_round += 1;
-        if self.out_seat.is_none() {
-            if self.own_turns[seat] > self.rules.min_own_turns && self.goes_out(seat) {
-                self.out_seat = Some(seat);
-                self.final_left = self.rules.players - 1;
-            } else if self.turn_in_round >= self.rules.max_turns {
-                self.end_round();
-                return;
-            }
-        } else {
-            self.final_left -= 1;
-            if self.final_left == 0 {
-                self.end_round();
-                return;
-            }
-        }
-        self.current = (seat + 1) % self.rules.players;
-        self.begin_turn();
+        deadwood_of(&self.rules, self.wild_rank(), &self.play.hands[seat])
     }
 
     fn end_round(&mut self) {
         let p = self.rules.players;
+        let (rules, wild) = (&self.rules, self.wild_rank());
         let scores: Vec<u64> = (0..p)
-            .map(|s| {
-                if Some(s) == self.out_seat {
-                    0
-                } else {
-                    u64::from(self.deadwood(s))
-                }
-            })
+            .map(|s| u64::from(self.play.score(s, |h| deadwood_of(rules, wild, h))))
             .collect();
         for (t, s) in self.totals.iter_mut().zip(&scores) {
             *t += s;
         }
         self.round_scores.push(scores);
-        self.went_out.push(self.out_seat);
+        self.went_out.push(self.play.out);
         if self.round >= ROUNDS {
             self.phase = Phase::Over;
             return;
@@ -342,7 +306,7 @@ impl State {
     /// discarded), if it is legal.
     fn discard_card(&self, action: usize) -> Option<u8> {
         let banned = self.banned();
-        self.hands[self.current]
+        self.play.hands[self.play.current]
             .iter()
             .copied()
             .find(|&c| DISCARD + self.rules.face(c) == action && Some(c) != banned)
@@ -384,23 +348,13 @@ impl State {
     /// # Errors
     /// The move is not legal now (nothing changes).
     pub fn apply_code(&mut self, code: i64) -> Result<(), IllegalMove> {
-        let seat = self.current;
+        let seat = self.play.current;
         match self.phase {
             Phase::Over => Err(IllegalMove("the game is over".into())),
             Phase::Draw => {
-                let card = match code {
-                    CODE_DRAW_STOCK => {
-                        self.drawn_from_discard = false;
-                        self.stock.pop()
-                    }
-                    CODE_DRAW_DISCARD => {
-                        self.drawn_from_discard = true;
-                        let c = self.pile.pop();
-                        if let Some(c) = c {
-                            self.taken[seat].push(c);
-                        }
-                        c
-                    }
+                let from_pile = match code {
+                    CODE_DRAW_STOCK => false,
+                    CODE_DRAW_DISCARD => true,
                     _ => {
                         return Err(IllegalMove(format!(
                             "seat {seat} must draw (stock or discard pile), not {}",
@@ -409,10 +363,8 @@ impl State {
                     }
                 };
                 // a turn starts with cards in the stock and on the pile (begin_turn)
-                let card = card.unwrap_or_default();
-                let hand = &mut self.hands[seat];
-                let at = hand.partition_point(|&x| x <= card);
-                hand.insert(at, card);
+                let (card, _) = self.play.draw(from_pile, true).unwrap_or_default();
+                self.drawn_from_discard = from_pile;
                 self.drawn = Some(card);
                 self.phase = Phase::Discard;
                 self.log(seat, code);
@@ -427,26 +379,31 @@ impl State {
                 }
                 let held = u8::try_from(code)
                     .ok()
-                    .and_then(|c| self.hands[seat].iter().position(|&x| x == c));
+                    .and_then(|c| self.play.hands[seat].iter().position(|&x| x == c));
                 let Some(i) = held else {
                     return Err(IllegalMove(format!(
                         "seat {seat} does not hold card {code}"
                     )));
                 };
-                let card = self.hands[seat][i];
+                let card = self.play.hands[seat][i];
                 if self.banned() == Some(card) {
                     return Err(IllegalMove(
                         "the card taken from the discard pile may not be returned".into(),
                     ));
                 }
-                self.hands[seat].remove(i);
-                if let Some(t) = self.taken[seat].iter().position(|&x| x == card) {
-                    self.taken[seat].remove(t);
-                }
-                self.pile.push(card);
                 self.discards.push((seat as u8, card));
                 self.log(seat, code);
-                self.end_turn(seat);
+                let (rules, wild) = (&self.rules, self.wild_rank());
+                let going = self
+                    .play
+                    .discard(i, rules.min_own_turns, rules.max_turns, |h| {
+                        goes_out(rules, wild, h)
+                    });
+                if going {
+                    self.begin_turn();
+                } else {
+                    self.end_round();
+                }
                 Ok(())
             }
         }
@@ -466,7 +423,7 @@ impl State {
             Phase::Over => Vec::new(),
             Phase::Discard => {
                 let banned = self.banned();
-                self.hands[self.current]
+                self.play.hands[self.play.current]
                     .iter()
                     .filter(|&&c| Some(c) != banned)
                     .map(|&c| i64::from(c))
@@ -520,7 +477,7 @@ impl State {
     /// The seat to play (the last seat that played once over).
     #[must_use]
     pub fn current(&self) -> usize {
-        self.current
+        self.play.current
     }
     /// The phase.
     #[must_use]
@@ -540,17 +497,17 @@ impl State {
     /// Every seat's hand, sorted by id.
     #[must_use]
     pub fn hands(&self) -> &[Vec<u8>] {
-        &self.hands
+        &self.play.hands
     }
     /// The stock, top card last.
     #[must_use]
     pub fn stock(&self) -> &[u8] {
-        &self.stock
+        &self.play.stock
     }
     /// The discard pile, top card last.
     #[must_use]
     pub fn pile(&self) -> &[u8] {
-        &self.pile
+        &self.play.pile
     }
     /// The round's up-card.
     #[must_use]
@@ -565,27 +522,27 @@ impl State {
     /// The pile cards each seat took this round and still holds.
     #[must_use]
     pub fn taken(&self) -> &[Vec<u8>] {
-        &self.taken
+        &self.play.taken
     }
     /// Each seat's completed turns this round.
     #[must_use]
     pub fn own_turns(&self) -> &[u32] {
-        &self.own_turns
+        &self.play.own_turns
     }
     /// Turns completed this round.
     #[must_use]
     pub fn turn_in_round(&self) -> u32 {
-        self.turn_in_round
+        self.play.turns
     }
     /// The seat that went out this round.
     #[must_use]
     pub fn out_seat(&self) -> Option<usize> {
-        self.out_seat
+        self.play.out
     }
     /// Final turns left after a seat went out.
     #[must_use]
     pub fn final_left(&self) -> usize {
-        self.final_left
+        self.play.final_left
     }
     /// Penalty totals (lower is better).
     #[must_use]
@@ -754,20 +711,22 @@ impl State {
             first_dealer: x.first_dealer,
             dealer: x.dealer,
             round: x.round,
-            current: x.current,
             phase: x.phase,
             drawn: x.drawn,
             drawn_from_discard: x.drawn_from_discard,
-            hands,
-            stock: x.stock,
-            pile: x.pile,
+            play: Round {
+                hands,
+                stock: x.stock,
+                pile: x.pile,
+                current: x.current,
+                out: x.out_seat,
+                final_left: x.final_left,
+                turns: x.turn_in_round,
+                own_turns: x.own_turns,
+                taken: x.taken,
+            },
             upcard: x.upcard,
             discards: x.discards,
-            taken: x.taken,
-            own_turns: x.own_turns,
-            turn_in_round: x.turn_in_round,
-            out_seat: x.out_seat,
-            final_left: x.final_left,
             totals: x.totals,
             round_scores: x.round_scores,
             went_out: x.went_out,
@@ -810,7 +769,7 @@ impl State {
                 "'dealer' is not the first dealer moved on once a round".into(),
             ));
         }
-        if self.taken.iter().any(|t| {
+        if self.play.taken.iter().any(|t| {
             let mut t = t.clone();
             t.sort_unstable();
             t.windows(2).any(|w| w[0] == w[1])
@@ -843,16 +802,20 @@ impl State {
         }
         let over = self.phase == Phase::Over;
         let discarding = usize::from(self.phase == Phase::Discard);
-        if !over && log.len() != 2 * self.turn_in_round as usize + discarding {
+        if !over && log.len() != 2 * self.play.turns as usize + discarding {
             return bad("it does not match 'turn_in_round' and 'phase'");
         }
-        if own != self.own_turns {
+        if own != self.play.own_turns {
             return bad("it does not match 'own_turns'");
         }
-        if !over && self.current != (first + self.turn_in_round as usize) % p {
+        if !over && self.play.current != (first + self.play.turns as usize) % p {
             return bad("'current' is not the seat whose turn it is");
         }
-        if self.out_seat.is_some_and(|s| !over && s == self.current) {
+        if self
+            .play
+            .out
+            .is_some_and(|s| !over && s == self.play.current)
+        {
             return bad("the seat that went out is to play again");
         }
         Ok(())
@@ -889,18 +852,18 @@ impl State {
         let same = sim.script.is_empty()
             && !sim.script_bad
             && sim.round == self.round
-            && sim.hands == self.hands
-            && sim.stock == self.stock
-            && sim.pile == self.pile
+            && sim.play.hands == self.play.hands
+            && sim.play.stock == self.play.stock
+            && sim.play.pile == self.play.pile
             && sim.upcard == self.upcard
-            && sim.taken == self.taken
+            && sim.play.taken == self.play.taken
             && sim.discards == self.discards
             && sim.drawn == self.drawn
             && sim.drawn_from_discard == self.drawn_from_discard
-            && sim.current == self.current
+            && sim.play.current == self.play.current
             && sim.phase == self.phase
-            && sim.out_seat == self.out_seat
-            && sim.final_left == self.final_left
+            && sim.play.out == self.play.out
+            && sim.play.final_left == self.play.final_left
             && sim.totals == self.totals
             && sim.round_scores == self.round_scores
             && sim.went_out == self.went_out
@@ -925,7 +888,7 @@ impl games::State for State {
     }
 
     fn current_player(&self) -> Option<usize> {
-        (self.phase != Phase::Over).then_some(self.current)
+        (self.phase != Phase::Over).then_some(self.play.current)
     }
 
     fn is_over(&self) -> bool {
@@ -939,7 +902,7 @@ impl games::State for State {
             Phase::Discard => {
                 let mut mask = [false; DISCARD + card::JOKER0 as usize + 1];
                 let banned = self.banned();
-                for &c in &self.hands[self.current] {
+                for &c in &self.play.hands[self.play.current] {
                     if Some(c) != banned {
                         mask[DISCARD + self.rules.face(c)] = true;
                     }
@@ -959,7 +922,7 @@ impl games::State for State {
             }
             Phase::Discard => {
                 let banned = self.banned();
-                for &c in &self.hands[self.current] {
+                for &c in &self.play.hands[self.play.current] {
                     if Some(c) != banned {
                         mask[DISCARD + self.rules.face(c)] = 1;
                     }
