@@ -106,3 +106,32 @@ def test_every_seats_observation_reads_back() -> None:
     for seat in range(3):
         o = GAME.observation_from_json(st.observation_json(seat))
         assert tuple(o) == tuple(st.observation(seat))
+
+
+def test_observation_documents_build_each_seats_observation_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``observation_documents`` for every seat reads each seat's observation once (seat 0's
+    was built twice: once to ask whether the game shares fields), and gives the documents
+    ``observation_document`` gives."""
+    from cardcore.three_thirteen.state import State
+
+    st = _played()
+    want = [GAME.observation_document(st, s) for s in range(3)]
+    calls: list[int] = []
+    observe = State.observation
+
+    def counted(self: State, seat: int) -> Any:
+        calls.append(seat)
+        return observe(self, seat)
+
+    monkeypatch.setattr(State, "observation", counted)
+    assert GAME.observation_documents(st, [2, 0, 1]) == [want[2], want[0], want[1]]
+    assert sorted(calls) == [0, 1, 2]
+    assert GAME.observation_documents(st, [1]) == [want[1]]
+
+
+def test_the_seed_is_the_rulebooks_and_reads_back() -> None:
+    st = GAME.new_state(2**64 - 5)
+    assert st.seed == 2**64 - 5 == st.parts()["seed"]
+    assert GAME.state_from_json(st.to_json()).seed == st.seed

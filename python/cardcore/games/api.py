@@ -411,14 +411,17 @@ class Game(ABC, Generic[MoveT]):
         sees alike (the public piles, the scores) is built once and shared between the
         documents of one call (read them; copy before changing one)."""
         seats = [check_seat(seat, self.num_players) for seat in seats]
-        if len(seats) < 2 or self._seat_fields(state, seats[0]) is None:
-            return [self.observation_document(state, seat) for seat in seats]
+        if not seats:
+            return []
         first = self.observation_document(state, seats[0])
         body = first["observation"]
         out = [first]
         for seat in seats[1:]:
             own = self._seat_fields(state, seat)
-            out.append({**first, "seat": seat, "observation": {**body, **(own or {})}})
+            if own is None:  # the game does not say which fields are the seat's own
+                out.append(self.observation_document(state, seat))
+            else:
+                out.append({**first, "seat": seat, "observation": {**body, **own}})
         return out
 
     def observations_to_json(self, state: Any, seats: Sequence[int]) -> list[str]:

@@ -206,7 +206,7 @@ class State(RulebookState[Move]):
 
     @property
     def seed(self) -> int:
-        return int(self.parts()["seed"])
+        return int(_core.tt_get(self._s, "seed"))
 
     @property
     def num_players(self) -> int:

@@ -168,6 +168,7 @@ pub fn tt_get<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let s = rulebook(&state)?;
     Ok(match name {
+        "seed" => s.seed().into_pyobject(py)?.into_any(),
         "round" => s.round().into_pyobject(py)?.into_any(),
         "dealer" => s.dealer().into_pyobject(py)?.into_any(),
         "current" => s.current().into_pyobject(py)?.into_any(),
