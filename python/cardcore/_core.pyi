@@ -974,6 +974,13 @@ def nerts_agents(
     state: RealtimeState,
 ) -> list[tuple[int, list[int | None] | None, int, int, int | None] | None]: ...
 def nerts_next_event(state: RealtimeState) -> int | None: ...
+def nerts_agent_act(
+    options: _Mapping[str, _Any],
+    agent: _Mapping[str, _Any],
+    obs: _Any,
+    legal: list[int],
+    rng: Rng,
+) -> tuple[int | None, tuple[int, list[int | None] | None, int, int, int | None]]: ...
 def nerts_result(state: RealtimeState) -> tuple[str | None, int | None, list[int]]: ...
 
 @_final

@@ -22,9 +22,9 @@ from cardcore.nerts import (
     ToWork,
     Undo,
 )
-from cardcore.nerts.agents import _distinct
 from cardcore.nerts.engine import NertsAgent
 from cardcore.rng import Rng
+from nerts_reference_agents import _distinct
 from nerts_reference_engine import observe
 from nerts_reference_table import NertsTable, PlayerLayout
 from nerts_tables import ids, layout, other

@@ -10,13 +10,14 @@ from typing import Any
 import pytest
 
 import cardcore
-import cardcore.nerts.agents as nerts_agents
+import nerts_reference_agents
 from cardcore.errors import OptionError
 from cardcore.games.base import get_game
 from cardcore.games.levels import agent_for_level
-from cardcore.nerts import ExpertAgent, HardAgent, Options, Round
+from cardcore.nerts import ExpertAgent, HardAgent, Options
 from cardcore.nerts.agents import Search
 from cardcore.nerts.lookahead import choose, rollout_values
+from nerts_reference_engine import Round as ReferenceRound
 
 
 def test_expert_is_the_nerts_expert_level() -> None:
@@ -79,7 +80,8 @@ def test_expert_rounds_repeat_byte_for_byte_at_any_jobs_and_replay() -> None:
 
 
 def test_expert_choices_beat_hard_where_they_differ(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every decision of two seeded 4-player rounds of ``hard``, decided again with the
+    """Every decision of two seeded 4-player rounds of ``hard`` (the oracle's Python agent, which
+    decides as the Rust one), decided again with the
     expert's 4-player budget: where the choices differ, 512 fresh deals (another seed, hard's
     20 s horizon) value the expert's move above ``hard``'s on average (with the 4-player row,
     256 deals at 16 s: +0.07 points per such decision, standard error 0.10, over 26 of 262
@@ -90,9 +92,10 @@ def test_expert_choices_beat_hard_where_they_differ(monkeypatch: pytest.MonkeyPa
         seen.append((obs, list(candidates), list(cycle), kw))
         return choose(obs, candidates, cycle, **kw)
 
-    monkeypatch.setattr(nerts_agents, "choose", spy)
+    monkeypatch.setattr(nerts_reference_agents, "choose", spy)
     for seed in (7000, 7001):
-        Round(Options(num_players=4), seed, [HardAgent() for _ in range(4)]).run()
+        hard = [nerts_reference_agents.HardAgent() for _ in range(4)]
+        ReferenceRound(Options(num_players=4), seed, hard).run()
     gains: list[float] = []
     search = ExpertAgent().search(4)
     for obs, cands, cycle, kw in seen:

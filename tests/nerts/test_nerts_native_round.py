@@ -1,7 +1,8 @@
 """The public ``Round`` (the Rust rulebook: its table, clock and built-in agents; Python agents
-called back) against the oracle, 0.4.0's Python engine (``nerts_reference_engine.Round``):
-the same log, table, clocks, pending events and agent memories, whole rounds and from the
-middle, at the caps."""
+called back) against the oracle, 0.4.0's Python engine (``nerts_reference_engine.Round``) with
+0.4.0's Python agents (``nerts_reference_agents``): the same log, table, clocks, pending events
+and agent memories, whole rounds and from the middle, at the caps; and the built-in agents'
+own ``act`` (a decision in Rust) against the oracle's, decision by decision."""
 
 from __future__ import annotations
 
@@ -12,13 +13,19 @@ import pytest
 from cardcore.nerts import ExpertAgent, GreedyAgent, HardAgent, Options, RandomAgent, Round
 from cardcore.nerts.agents import RuleOfThumbAgent
 from cardcore.nerts.engine import NertsAgent
+from nerts_reference_agents import twin
 from nerts_reference_engine import Round as ReferenceRound
+
+
+def _twins(agents: list[Any]) -> list[Any]:
+    made: dict[int, Any] = {}
+    return [twin(a, made) for a in agents]
 
 
 def _agents(agents: list[Any]) -> list[Any]:
     out = []
     for s, a in enumerate(agents):
-        if isinstance(a, HardAgent | ExpertAgent):
+        if hasattr(a, "_memory"):
             m = a._memory.get(s)
             mem = None if m is None else (m.cycle, m.waste, m.stalemates)
             out.append((mem, a._last_ms.get(s), a.searches))
@@ -87,7 +94,7 @@ def _both(
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """The oracle's round and the rulebook's, ``steps`` events stepped, then run to the end
     (with a watch on the rulebook's when ``watch``)."""
-    ref = ReferenceRound(options, seed, make(), **kw)
+    ref = ReferenceRound(options, seed, _twins(make()), **kw)
     rnd = Round(options, seed, make(), **kw)
     for _ in range(steps):
         assert ref.step() == rnd.step()
@@ -170,11 +177,11 @@ def test_shared_agent_object_and_a_second_round() -> None:
     assert native == py
     logs: dict[bool, list[Any]] = {}
     for native in (False, True):
-        agent = _hard()
+        agent = _hard() if native else twin(_hard())
         logs[native] = []
         for seed in (3, 4):
             make = Round if native else ReferenceRound
-            rnd = make(Options(), seed, [agent, GreedyAgent()])
+            rnd = make(Options(), seed, [agent, GreedyAgent() if native else twin(GreedyAgent())])
             rnd.run()
             logs[native].append(rnd.log)
     assert logs[True] == logs[False]
@@ -214,3 +221,50 @@ def test_arranged_decks_and_bad_decks() -> None:
     for bad in ([decks[0]], [decks[0], decks[0]], [decks[0], decks[1][:51]], [decks[0], ["x"]]):
         with pytest.raises(StateFormatError):
             Round(opts, 8, [None, None], decks=bad)
+
+
+class _Both:
+    """Plays the oracle's agent and checks at every decision that the public agent's own
+    ``act`` (its decision made in Rust, outside a round) chooses the same, draws the same and
+    remembers the same."""
+
+    def __init__(self, public: Any) -> None:
+        self.public, self.oracle = public, twin(public)
+        self.decisions = 0
+
+    def act(self, obs: Any, legal: Any, rng: Any) -> Any:
+        from cardcore.rng import Rng
+
+        mine = Rng.from_state(rng.state)
+        got = self.public.act(obs, legal, mine)
+        want = self.oracle.act(obs, legal, rng)
+        assert got == want
+        assert got is None or any(got is a for a in legal)
+        assert mine.state == rng.state
+        assert _agents([self.public] * 4)[obs.seat] == _agents([self.oracle] * 4)[obs.seat]
+        self.decisions += 1
+        return want
+
+
+@pytest.mark.parametrize("k", [0, 1, 2, 3, 6])
+def test_built_in_agents_act_as_the_oracle(k: int) -> None:
+    for players in (2, 4):
+        opts = Options(num_players=players, **OPTIONS[k])
+        made = [
+            [_hard(), GreedyAgent(), RandomAgent(), RuleOfThumbAgent()][s % 4]
+            for s in range(players)
+        ]
+        if k == 0:
+            made[0] = ExpertAgent(samples=16)
+        both = [_Both(a) for a in made]
+        rnd = ReferenceRound(opts, 50 + k, list(both))
+        rnd.run()
+        assert rnd.end is not None
+        assert all(b.decisions > 0 for b in both)
+
+
+def test_built_in_agents_refuse_an_rng_of_another_kind() -> None:
+    rnd = Round(Options(), 1, [None, None])
+    obs, legal = rnd.observation(0), rnd.legal(0)
+    with pytest.raises(TypeError):
+        RandomAgent().act(obs, legal, object())

@@ -4,6 +4,11 @@ Every agent implements ``act(observation, legal, rng) -> action | None`` (``None
 next foundation change; agents only do that when neither ``Flip`` nor ``Recycle`` is legal).
 They see a :class:`~cardcore.nerts.engine.NertsObservation` and never the stock order. Speeds
 change only when actions execute (the engine's timing), never what is legal.
+
+The built-in agents are handles of the Rust agents (``cardcore_engine::nerts_round``): a
+round plays them in Rust, and their :meth:`act` makes its decision there too (one Rust call,
+the look-ahead with the GIL released); the objects keep their settings and, for ``hard`` and
+``expert``, each seat's stock memory. Any other object with ``act`` plugs in as an agent.
 """
 
 from __future__ import annotations
@@ -12,24 +17,13 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, ClassVar, NamedTuple
 
+from cardcore import _core
 from cardcore._core import NertsRacing
-from cardcore.cards import rank_of, suit_of
-from cardcore.errors import ArgumentTypeError, OptionError
+from cardcore.errors import ArgumentTypeError, IllegalMoveError, OptionError
 from cardcore.games.checks import check_int, check_real
-from cardcore.nerts.engine import NertsObservation
-from cardcore.nerts.lookahead import Racing, StockMemory, _full_race, choose
-from cardcore.nerts.rules import (
-    NERTS,
-    WASTE,
-    Action,
-    CallNerts,
-    Flip,
-    Recycle,
-    ToFoundation,
-    ToWork,
-    Undo,
-    fits_work,
-)
+from cardcore.nerts.engine import NertsObservation, native_options
+from cardcore.nerts.lookahead import Racing, StockMemory, _full_race
+from cardcore.nerts.rules import Action
 
 __all__ = [
     "ExpertAgent",
@@ -41,109 +35,47 @@ __all__ = [
 ]
 
 
-class RandomAgent:
-    """Uniform over the legal actions (never ``Undo``)."""
+class _NativeAgent:
+    """A built-in agent: its decisions are the Rust agent's of kind :attr:`_KIND`."""
+
+    _KIND: ClassVar[int]
 
     def act(
         self, observation: NertsObservation, legal: Sequence[Action], rng: Any
     ) -> Action | None:
-        choices = [a for a in legal if not isinstance(a, Undo)]
-        if not choices:
+        """The Rust agent's choice among ``legal`` (``None``: wait for the next foundation
+        change); ``rng`` is a :class:`cardcore.rng.Rng` (the agent draws from it)."""
+        obs = observation
+        state = _agent_dict(self, obs.seat, len(obs.players))
+        if state is None:
+            raise OptionError(f"settings the Nerts agent cannot play with: {self!r}")
+        moves = list(legal)
+        codes = [a.code for a in moves]
+        code, row = _core.nerts_agent_act(native_options(obs.table_options), state, obs, codes, rng)
+        _update(self, obs.seat, row)
+        if code is None:
             return None
-        pick: Action = choices[rng.below(len(choices))]
-        return pick
+        try:
+            return moves[codes.index(code)]
+        except ValueError:  # pragma: no cover - the Rust agents choose among legal
+            raise IllegalMoveError(f"the agent chose code {code}, not a legal action") from None
 
 
-def _source_card(obs: NertsObservation, src: int, depth: int = 1) -> int | None:
-    me = obs.me
-    if src == NERTS:
-        return me.nerts_top
-    if src == WASTE:
-        return me.waste_top
-    pile = me.work[src]
-    return pile[-depth] if len(pile) >= depth else None
+class RandomAgent(_NativeAgent):
+    """Uniform over the legal actions (never ``Undo``)."""
+
+    _KIND = 0
 
 
-def _foundation_gap(obs: NertsObservation, card: int) -> int:
-    """How many cards of its suit must reach a foundation before ``card`` fits one (0 = it
-    fits now; an ace is 0; with no foundation of its suit, ``rank - 1``)."""
-    r, s = rank_of(card), suit_of(card)
-    gap = r - 1
-    for top in obs.foundations:
-        if suit_of(top) == s and rank_of(top) < r:
-            gap = min(gap, r - 1 - rank_of(top))
-    return gap
-
-
-def _stock_action(legal: Sequence[Action]) -> Action | None:
-    for a in legal:
-        if isinstance(a, Flip | Recycle):
-            return a
-    return None
-
-
-class _Moves(NamedTuple):
-    """Legal actions by kind; ``urgent`` is the first call or Nerts-to-foundation play."""
-
-    urgent: Action | None
-    found: list[ToFoundation]
-    nerts_work: list[ToWork]
-    waste_work: list[ToWork]
-    work_work: list[ToWork]
-
-
-def _sort_moves(legal: Sequence[Action]) -> _Moves:
-    moves = _Moves(None, [], [], [], [])
-    for a in legal:
-        if isinstance(a, CallNerts) or (isinstance(a, ToFoundation) and a.src == NERTS):
-            return moves._replace(urgent=a)
-        if isinstance(a, ToFoundation):
-            moves.found.append(a)
-        elif isinstance(a, ToWork):
-            if a.src == NERTS:
-                moves.nerts_work.append(a)
-            elif a.src == WASTE:
-                moves.waste_work.append(a)
-            else:
-                moves.work_work.append(a)
-    return moves
-
-
-class GreedyAgent:
+class GreedyAgent(_NativeAgent):
     """A fixed priority list: call Nerts; foundation plays (Nerts pile first); Nerts top onto a
     work pile; waste onto a work pile; work-pile moves that empty a pile or expose a
     foundation card; flip/recycle."""
 
-    def act(
-        self, observation: NertsObservation, legal: Sequence[Action], rng: Any
-    ) -> Action | None:
-        obs = observation
-        me = obs.me
-        urgent, found, nerts_work, waste_work, work_work = _sort_moves(legal)
-        if urgent is not None:
-            return urgent
-        if found:
-            return found[0]
-        if nerts_work:
-            # prefer a real build over using an empty pile
-            nerts_work.sort(key=lambda a: not me.work[a.pile])
-            return nerts_work[0]
-        if waste_work:
-            waste_work.sort(key=lambda a: not me.work[a.pile])
-            return waste_work[0]
-        for a in work_work:
-            src = me.work[a.src]
-            target = me.work[a.pile]
-            if not target:
-                continue
-            if a.depth == len(src):
-                return a  # consolidate: empties a pile
-            if obs.fits_foundation(src[-a.depth - 1]):
-                return a  # exposes a foundation card
-        return _stock_action(legal)
+    _KIND = 1
 
 
-class RuleOfThumbAgent:
+class RuleOfThumbAgent(_NativeAgent):
     """The hand-written Nerts-pile plan that :class:`HardAgent` starts from (its prior).
 
     * Calls Nerts at once; plays the Nerts top wherever it fits (foundation first, then a real
@@ -161,138 +93,12 @@ class RuleOfThumbAgent:
     Measured alone: +1.26 +/- 0.37 points per round over ``greedy`` (2,000 paired rounds).
     """
 
-    def act(
-        self, observation: NertsObservation, legal: Sequence[Action], rng: Any
-    ) -> Action | None:
-        obs = observation
-        me = obs.me
-        nerts_top = me.nerts_top
-        urgent, found, nerts_work, waste_work, work_work = _sort_moves(legal)
-        if urgent is not None:
-            return urgent
-        if nerts_work:
-            # a real build keeps the empty piles free
-            nerts_work.sort(key=lambda a: not me.work[a.pile])
-            return nerts_work[0]
-
-        def nerts_fits_after_exposing(pile: Sequence[int], depth: int) -> bool:
-            if nerts_top is None:
-                return False
-            if len(pile) == depth:
-                return obs.table_options.empty_work_pile_fill in ("any", "nerts_only")
-            return fits_work(nerts_top, pile[-depth - 1])
-
-        # One move that unlocks the Nerts card.
-        if nerts_top is not None:
-            unlock = self._waste_unlock(me.waste_top, nerts_top, found, waste_work, me.work)
-            if unlock is not None:
-                return unlock
-            for fa in found:
-                if fa.src not in (NERTS, WASTE) and nerts_fits_after_exposing(me.work[fa.src], 1):
-                    return fa
-            for a in work_work:
-                target = me.work[a.pile]
-                if target and nerts_fits_after_exposing(me.work[a.src], a.depth):
-                    return a
-        if found:
-            return max(found, key=lambda fa: self._foundation_value(obs, fa))
-        # Waste builds that do not block the Nerts card and do not bury a pile that is about
-        # to clear (every card of it within CLEAR_RANKS ranks of a foundation: it will empty
-        # soon and an empty pile takes any Nerts card).
-        best: ToWork | None = None
-        for a in waste_work:
-            target = me.work[a.pile]
-            if not target:
-                if nerts_top is not None:
-                    continue
-                if best is None:
-                    best = a
-                continue
-            if nerts_top is not None and fits_work(nerts_top, target[-1]):
-                continue
-            if nerts_top is not None and self._near_clearing(obs, target):
-                continue
-            best = a
-            break
-        if best is not None:
-            return best
-        for a in work_work:
-            src = me.work[a.src]
-            if not me.work[a.pile]:
-                continue
-            if a.depth == len(src):
-                return a
-            if obs.fits_foundation(src[-a.depth - 1]):
-                return a
-        return _stock_action(legal)
+    _KIND = 2
 
     CLEAR_RANKS = 3
     """A pile whose every card is at most this many ranks from fitting a foundation is
-    "about to clear" (tuned on paired games, see the class docstring)."""
-
-    @classmethod
-    def _near_clearing(cls, obs: NertsObservation, pile: Sequence[int]) -> bool:
-        return max(_foundation_gap(obs, c) for c in pile) <= cls.CLEAR_RANKS
-
-    @staticmethod
-    def _waste_unlock(
-        waste_top: int | None,
-        nerts_top: int,
-        found: Sequence[ToFoundation],
-        waste_work: Sequence[ToWork],
-        work: Sequence[Sequence[int]],
-    ) -> Action | None:
-        """A waste or work play after which the Nerts card fits: the waste card built on a
-        pile becomes a top the Nerts card fits, or a card one below the Nerts card in its suit
-        goes to a foundation."""
-        below = (suit_of(nerts_top), rank_of(nerts_top) - 1)
-        for fa in found:
-            card = waste_top if fa.src == WASTE else work[fa.src][-1] if fa.src < 5 else None
-            if card is not None and (suit_of(card), rank_of(card)) == below:
-                return fa
-        if waste_top is not None and fits_work(nerts_top, waste_top):
-            for a in waste_work:
-                if work[a.pile]:
-                    return a
-        return None
-
-    @staticmethod
-    def _foundation_value(obs: NertsObservation, fa: ToFoundation) -> int:
-        card = _source_card(obs, fa.src)
-        if card is None:
-            return -1
-        value = 0
-        r, s = rank_of(card), suit_of(card)
-        # contested: some opponent shows the same rank and suit on a playable top
-        for seat, p in enumerate(obs.players):
-            if seat == obs.seat:
-                continue
-            tops = [p.nerts_top, p.waste_top, *(w[-1] for w in p.work if w)]
-            if any(t is not None and rank_of(t) == r and suit_of(t) == s for t in tops):
-                value += 4
-                break
-        if fa.src not in (NERTS, WASTE):
-            value += 2  # frees a work pile spot
-        return value
-
-
-def _distinct(
-    candidates: Sequence[Action], work: Sequence[Sequence[int]], keep: Action | None
-) -> list[Action]:
-    """``candidates`` less the moves that differ from an earlier one only by which empty work
-    pile they fill, and less whole piles moved into an empty pile (they only reorder the
-    piles); ``keep`` always stays, and so does the first candidate if nothing else would."""
-    out: list[Action] = []
-    seen: set[tuple[int, int]] = set()
-    for a in candidates:
-        if isinstance(a, ToWork) and not work[a.pile] and a != keep:
-            if a.src < len(work) and a.depth == len(work[a.src]):
-                continue
-            if (a.src, a.depth) in seen:
-                continue
-            seen.add((a.src, a.depth))
-        out.append(a)
-    return out or list(candidates[:1])
+    "about to clear" (tuned on paired games, see the class docstring; the Rust agent's
+    constant)."""
 
 
 class Search(NamedTuple):
@@ -340,10 +146,11 @@ def _check_search(search: Search) -> Search:
     return search
 
 
-class _LookAheadAgent:
-    """What :class:`HardAgent` and :class:`ExpertAgent` share: the stock memory, the
-    candidates and the one Rust call per decision; :meth:`search` gives the budget for a
-    table size."""
+class _LookAheadAgent(_NativeAgent):
+    """What :class:`HardAgent` and :class:`ExpertAgent` share: the stock memory per seat and
+    the search counter; :meth:`search` gives the budget for a table size."""
+
+    _KIND = 3
 
     def __init__(self) -> None:
         self._prior = RuleOfThumbAgent()
@@ -355,52 +162,6 @@ class _LookAheadAgent:
     def search(self, players: int) -> Search:
         """The look-ahead budget at a table of ``players`` seats."""
         raise NotImplementedError
-
-    def act(
-        self, observation: NertsObservation, legal: Sequence[Action], rng: Any
-    ) -> Action | None:
-        obs = observation
-        cycle = self._remember(obs)
-        # every action but Undo is a candidate (pruning pile-to-pile moves cost about 0.9)
-        candidates: list[Action] = [a for a in legal if not isinstance(a, Undo)]
-        for a in candidates:
-            if isinstance(a, CallNerts) or (isinstance(a, ToFoundation) and a.src == NERTS):
-                return a
-        if len(candidates) <= 1:
-            return candidates[0] if candidates else None
-        prior = self._prior.act(obs, legal, rng)  # never Undo, so among the candidates
-        candidates = _distinct(candidates, obs.me.work, prior)
-        if len(candidates) == 1:
-            return candidates[0]
-        seed = rng.next_u64()
-        search = self.search(len(obs.players))
-        bonus = [search.margin if a == prior else 0.0 for a in candidates]
-        self.searches += 1
-        try:
-            best = choose(
-                obs,
-                candidates,
-                cycle,
-                bonus=bonus,
-                samples=search.samples,
-                horizon_ms=search.horizon_ms,
-                seed=seed,
-                racing=search.racing,
-            )
-        except ValueError:
-            # a position the simulator cannot describe (set up by hand with missing cards, or
-            # a memory out of step): forget the memory and follow the plan
-            self._memory[obs.seat] = StockMemory()
-            return prior if prior is not None else candidates[0]
-        return candidates[best]
-
-    def _remember(self, obs: NertsObservation) -> list[int | None]:
-        """The seat's stock memory, fresh at the start of every round."""
-        seat = obs.seat
-        if obs.now == 0 or obs.now < self._last_ms.get(seat, 0) or seat not in self._memory:
-            self._memory[seat] = StockMemory()
-        self._last_ms[seat] = obs.now
-        return self._memory[seat].update(obs)
 
 
 class HardAgent(_LookAheadAgent):
@@ -455,8 +216,7 @@ class ExpertAgent(_LookAheadAgent):
     :class:`Search` per number of players (a size without a row plays the nearest one). Settings
     given to the constructor (``samples``, ``horizon_ms``, ``margin``, ``racing``, as for
     ``hard``) hold at every table size and the others stay the table's; :meth:`search` is the
-    budget it plays at a table. Built like any outside agent, on the observation and
-    :func:`~cardcore.nerts.lookahead.choose`.
+    budget it plays at a table. Its decisions are the Rust ``hard`` agent's with that budget.
 
     The rows (``docs/agents.md`` has the figures, ``research/scripts/nerts-expert-strength``, 2,000
     paired rounds each, seed 2026): with 2 players 64 deals, the plan's head start 0.25 instead
@@ -501,33 +261,15 @@ class ExpertAgent(_LookAheadAgent):
         return self.table[row]
 
 
-_NATIVE_KINDS: dict[type[Any], int] = {
-    RandomAgent: 0,
-    GreedyAgent: 1,
-    RuleOfThumbAgent: 2,
-    HardAgent: 3,
-    ExpertAgent: 3,
-}
-_NATIVE_ACTS = {cls: cls.act for cls in _NATIVE_KINDS}
-_RULE_OF_THUMB = (RuleOfThumbAgent.CLEAR_RANKS, RuleOfThumbAgent.act)
-_CHOOSE = choose
+_BUILT_IN = frozenset((RandomAgent, GreedyAgent, RuleOfThumbAgent, HardAgent, ExpertAgent))
+_NATIVE_ACT = _NativeAgent.act
 
 
-def native_agent_state(agent: object, seat: int, players: int) -> dict[str, Any] | None:
-    """What ``cardcore_engine::nerts_round`` needs of a built-in agent at ``seat`` of a table of
-    ``players`` (its kind, settings and stock memory), or None for any other agent (or one
-    changed after it was built: a replaced ``act`` or ``search``, a different plan, this
-    module's ``choose`` replaced)."""
-    cls: type[Any] = type(agent)
-    kind = _NATIVE_KINDS.get(cls)
-    if kind is None or cls.act is not _NATIVE_ACTS[cls] or {"act", "search"} & vars(agent).keys():
-        return None
-    if (RuleOfThumbAgent.CLEAR_RANKS, RuleOfThumbAgent.act) != _RULE_OF_THUMB:
-        return None
-    if globals()["choose"] is not _CHOOSE:
-        return None
+def _agent_dict(agent: _NativeAgent, seat: int, players: int) -> dict[str, Any] | None:
+    """The Rust agent of ``agent`` at ``seat`` of a table of ``players``: its kind, settings
+    and stock memory (None for settings the look-ahead refuses)."""
     state: dict[str, Any] = {
-        "kind": kind,
+        "kind": agent._KIND,
         "samples": 1,
         "horizon_ms": 1,
         "margin": 0.0,
@@ -536,12 +278,10 @@ def native_agent_state(agent: object, seat: int, players: int) -> dict[str, Any]
         "last_ms": None,
     }
     if isinstance(agent, _LookAheadAgent):
-        if type(agent._prior) is not RuleOfThumbAgent or "act" in vars(agent._prior):
-            return None
         search = agent.search(players)
         racing = search.racing
         if racing is not None and len(racing) not in (3, 4):
-            return None  # settings the look-ahead refuses: the Python agent handles them
+            return None
         first, step = (search.samples, 1) if racing is None else racing[:2]
         counts = (search.samples, search.horizon_ms, first, step)
         if not all(type(x) is int and 0 < x < 2**32 for x in counts):
@@ -562,6 +302,25 @@ def native_agent_state(agent: object, seat: int, players: int) -> dict[str, Any]
             last_ms=agent._last_ms.get(seat),
         )
     return state
+
+
+def native_agent_state(agent: object, seat: int, players: int) -> dict[str, Any] | None:
+    """What ``cardcore_engine::nerts_round`` needs of a built-in agent at ``seat`` of a table of
+    ``players`` to play it inside the round (its kind, settings and stock memory), or None for
+    any other agent, and for one whose ``act`` was replaced (a subclass's or the object's own):
+    the round then calls its ``act``."""
+    if not isinstance(agent, _NativeAgent) or type(agent) not in _BUILT_IN:
+        return None
+    if type(agent).act is not _NATIVE_ACT or "act" in vars(agent):
+        return None
+    return _agent_dict(agent, seat, players)
+
+
+def _update(agent: _NativeAgent, seat: int, row: Sequence[Any]) -> None:
+    """Takes back what one decision in Rust changed of a built-in agent at ``seat``."""
+    searches, cycle, waste, stalemates, last_ms = row
+    memory = None if cycle is None else {"cycle": cycle, "waste": waste, "stalemates": stalemates}
+    native_agent_update(agent, seat, {"memory": memory, "last_ms": last_ms, "searches": searches})
 
 
 def native_agent_update(agent: object, seat: int, state: dict[str, Any]) -> None:

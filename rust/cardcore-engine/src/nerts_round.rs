@@ -159,13 +159,20 @@ fn observation(round: &Round, seat: usize) -> Obs {
 }
 
 /// The observation a seat decides on (`NertsObservation`), kept as what the agents read.
-struct Obs {
-    seat: usize,
-    now: i64,
-    players: Vec<PublicSeat>,
-    foundations: Vec<Vec<u8>>,
-    stalemates: u32,
-    recycles: u32,
+#[derive(Clone, Debug)]
+pub struct Obs {
+    /// The deciding seat.
+    pub seat: usize,
+    /// The clock (ms since the round started).
+    pub now: i64,
+    /// Every seat's public layout.
+    pub players: Vec<PublicSeat>,
+    /// The foundation piles (card ids, bottom to top).
+    pub foundations: Vec<Vec<u8>>,
+    /// Stalemate remedies so far this round.
+    pub stalemates: u32,
+    /// The deciding seat's recycles.
+    pub recycles: u32,
 }
 
 impl Obs {
@@ -507,6 +514,19 @@ impl StockMemory {
 }
 
 impl SeatAgent {
+    /// The agent's choice among `legal` codes on `obs` under the round's options `o` (one
+    /// decision of `agent.act(observation, legal, rng)` outside a round: the Python handles of
+    /// the built-in agents); updates the memory, the last decision's clock and `searches`.
+    pub fn decide(
+        &mut self,
+        o: &RoundOptions,
+        obs: &Obs,
+        legal: &[u32],
+        rng: &mut CardRng,
+    ) -> Option<u32> {
+        self.act(o, obs, legal, rng)
+    }
+
     /// The agent's choice among `legal` (`agent.act(obs, legal, rng)`).
     fn act(
         &mut self,

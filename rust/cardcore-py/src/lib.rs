@@ -43,6 +43,8 @@ mod _core {
         nerts_moves_batch, nerts_rollouts, nerts_sim_trace,
     };
     #[pymodule_export]
+    use crate::nerts_round::nerts_agent_act;
+    #[pymodule_export]
     use crate::nerts_state::{
         nerts_agents, nerts_decks, nerts_inputs, nerts_is_legal, nerts_legal_codes, nerts_log,
         nerts_log_len, nerts_new, nerts_next_event, nerts_observation, nerts_parts, nerts_result,

@@ -4,8 +4,12 @@
 use crate::boundary::same_fields;
 use crate::errors::option_error;
 use crate::nerts::NertsRacing;
-use cardcore_engine::nerts_rollout::Racing;
-use cardcore_engine::nerts_round::{Agent, RoundOptions, SeatAgent, StalemateRule, StockMemory};
+use crate::random::Rng;
+use cardcore_engine::nerts_rollout::{PublicSeat, Racing};
+use cardcore_engine::nerts_round::{
+    Agent, Obs, RoundOptions, SeatAgent, StalemateRule, StockMemory,
+};
+use pyo3::intern;
 use pyo3::prelude::*;
 
 /// A hard agent's `StockMemory` as a dict (`cycle` `None` until known).
@@ -116,4 +120,71 @@ pub(crate) fn agent(d: AgentDict) -> PyResult<SeatAgent> {
         last_ms: d.last_ms,
         searches: 0,
     })
+}
+
+/// A `NertsObservation` as the built-in agents read it.
+fn observation(obs: &Bound<'_, PyAny>) -> PyResult<Obs> {
+    let py = obs.py();
+    let mut players = Vec::new();
+    for p in obs.getattr(intern!(py, "players"))?.try_iter()? {
+        let p = p?;
+        players.push(PublicSeat {
+            nerts_count: p.getattr(intern!(py, "nerts_count"))?.extract()?,
+            nerts_top: p.getattr(intern!(py, "nerts_top"))?.extract()?,
+            work: p.getattr(intern!(py, "work"))?.extract()?,
+            waste_count: p.getattr(intern!(py, "waste_count"))?.extract()?,
+            stock_count: p.getattr(intern!(py, "stock_count"))?.extract()?,
+            waste_top: p.getattr(intern!(py, "waste_top"))?.extract()?,
+        });
+    }
+    let seat: usize = obs.getattr(intern!(py, "seat"))?.extract()?;
+    if seat >= players.len() {
+        return Err(bad("the observation's seat is not at its table"));
+    }
+    Ok(Obs {
+        seat,
+        now: obs.getattr(intern!(py, "now"))?.extract()?,
+        players,
+        foundations: obs.getattr(intern!(py, "foundation_piles"))?.extract()?,
+        stalemates: obs.getattr(intern!(py, "stalemates"))?.extract()?,
+        recycles: obs.getattr(intern!(py, "recycles"))?.extract()?,
+    })
+}
+
+/// What one decision left of a built-in agent: `(searches run, cycle or None, waste,
+/// stalemates, last_ms)` (the rows of `nerts_agents`).
+pub(crate) type AgentRow = (u64, Option<Vec<Option<u16>>>, u32, u32, Option<i64>);
+
+/// A built-in agent's row (see [`AgentRow`]).
+pub(crate) fn agent_row(a: &SeatAgent) -> AgentRow {
+    let m = a.memory.clone().unwrap_or_default();
+    (
+        a.searches,
+        m.cycle
+            .map(|c| c.into_iter().map(|x| x.map(u16::from)).collect()),
+        m.waste,
+        m.stalemates,
+        a.last_ms,
+    )
+}
+
+/// One decision of a built-in agent (`native_agent_state`'s dict) on a `NertsObservation` under
+/// the table's options (`native_options`): the chosen code among `legal` (or None: wait) and
+/// the agent's row afterwards; draws from `rng` (a look-ahead runs with the GIL released).
+#[pyfunction]
+pub(crate) fn nerts_agent_act(
+    py: Python<'_>,
+    options: OptionsDict,
+    agent: AgentDict,
+    obs: &Bound<'_, PyAny>,
+    legal: Vec<u32>,
+    rng: &Bound<'_, Rng>,
+) -> PyResult<(Option<u32>, AgentRow)> {
+    let o = self::options(options)?;
+    let mut sa = self::agent(agent)?;
+    let obs = observation(obs)?;
+    let mut g = rng.get().take();
+    let code = py.detach(|| sa.decide(&o, &obs, &legal, &mut g));
+    rng.get().put(g);
+    Ok((code, agent_row(&sa)))
 }

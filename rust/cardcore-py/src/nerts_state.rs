@@ -8,7 +8,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyDict, PyTuple};
 
 use crate::errors::{option_error, py_err, state_format_error};
-use crate::nerts_round::{AgentDict, OptionsDict, agent, options};
+use crate::nerts_round::{AgentDict, AgentRow, OptionsDict, agent, agent_row, options};
 use crate::realtime::{AnyRealtime, PyAgents, RealtimeState};
 
 /// Card ids as Python ints (a `Vec<u8>` would become `bytes`).
@@ -23,8 +23,6 @@ fn piles(cards: &[Vec<u8>]) -> Vec<Vec<u16>> {
 
 /// A pending event: `(t, tiebreak, kind, code)`.
 type PendingRow = (i64, u64, u8, Option<u32>);
-/// A built-in agent: `(searches, cycle, waste, stalemates, last_ms)`.
-type AgentRow = (u64, Option<Vec<Option<u16>>>, u32, u32, Option<i64>);
 
 fn rulebook(state: &RealtimeState) -> &Rulebook {
     let AnyRealtime::Nerts(s) = &state.inner;
@@ -328,19 +326,7 @@ pub fn nerts_agents(state: PyRef<'_, RealtimeState>) -> Vec<Option<AgentRow>> {
         .agents
         .0
         .iter()
-        .map(|a| {
-            a.as_ref().map(|a| {
-                let m = a.memory.clone().unwrap_or_default();
-                (
-                    a.searches,
-                    m.cycle
-                        .map(|c| c.into_iter().map(|x| x.map(u16::from)).collect()),
-                    m.waste,
-                    m.stalemates,
-                    a.last_ms,
-                )
-            })
-        })
+        .map(|a| a.as_ref().map(agent_row))
         .collect()
 }
 

@@ -40,6 +40,16 @@ impl Rng {
     fn rng(&self) -> MutexGuard<'_, CardRng> {
         self.inner.lock().unwrap_or_else(PoisonError::into_inner)
     }
+
+    /// A copy of the generator (to draw from without the lock, then [`Rng::put`] back).
+    pub(crate) fn take(&self) -> CardRng {
+        self.rng().clone()
+    }
+
+    /// Makes `inner` the generator.
+    pub(crate) fn put(&self, inner: CardRng) {
+        *self.rng() = inner;
+    }
 }
 
 #[pymethods]
