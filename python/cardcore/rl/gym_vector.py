@@ -175,7 +175,7 @@ class CardGameVectorEnv(VectorEnv[Obs, NDArray[np.int64], NDArray[Any]]):
             raise IllegalMoveError("call reset() before step()")
         acts = np.asarray(actions)
         n = self.num_envs
-        if acts.shape != (n,) or not np.issubdtype(acts.dtype, np.integer):
+        if acts.shape != (n,) or acts.dtype.kind not in "iu":
             raise OptionError(f"expected {n} integer actions, got shape {acts.shape}")
         mode = self.autoreset_mode
         if mode == AutoresetMode.DISABLED and self._ended.any():
