@@ -71,12 +71,14 @@ export function cardSvg(f, opts = {}) {
       el("text", { x: 50, y: 95, class: "pip", "text-anchor": "middle" }, "★"),
     );
   } else if (look.large) {
-    // large print: a big index down the left edge (what a fanned or overlapped card shows)
+    // large print: a big rank in the top left corner with the suit beside it (the strip a
+    // stacked card shows) and below it (the strip a fanned card shows)
     const r = RANKS[rankOf(f)];
     svg.classList.add("large");
     svg.append(
-      el("text", { x: 5, y: 50, class: "idx" + (r.length > 1 ? " wide" : "") }, r),
-      el("text", { x: 6, y: 98, class: "idx-suit" }, SUITS[suitOf(f)]),
+      el("text", { x: 4, y: 38, class: "idx" + (r.length > 1 ? " wide" : "") }, r),
+      el("text", { x: 93, y: 35, class: "idx-suit side", "text-anchor": "end" }, SUITS[suitOf(f)]),
+      el("text", { x: 5, y: 84, class: "idx-suit" }, SUITS[suitOf(f)]),
     );
   } else {
     const r = RANKS[rankOf(f)];
@@ -87,7 +89,7 @@ export function cardSvg(f, opts = {}) {
       el("text", { x: 58, y: 118, class: "pip", "text-anchor": "middle" }, s),
     );
   }
-  if (opts.wild) svg.append(el("circle", { cx: 84, cy: 18, r: 9, class: "wild-dot" }));
+  if (opts.wild) svg.append(el("circle", { cx: 84, cy: look.large ? 54 : 18, r: 9, class: "wild-dot" }));
   const as = opts.as !== undefined && opts.as !== null ? label(opts.as) : opts.asText;
   if (as) {
     // bottom left: the part of a card that the next card of a meld or stack leaves showing
