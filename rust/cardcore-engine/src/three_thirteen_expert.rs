@@ -668,11 +668,7 @@ impl Table {
         let view = self.view(&seen);
         let p = self.players();
         if !self.discard_phase {
-            let own = (self.turn_in_round + u32::try_from(p).unwrap_or(1)
-                - 1
-                - u32::try_from((self.seat + p - self.first) % p).unwrap_or(0))
-                / u32::try_from(p).unwrap_or(1);
-            let can_go_out = own >= self.min_own_turns;
+            let can_go_out = self.turns_played()[self.seat] >= self.min_own_turns;
             let top = *self.pile.last().expect("checked");
             let take = hard::take_pile(&view, top, can_go_out, &params.hard)?;
             return Ok((vec![usize::from(take), usize::from(!take)], Vec::new()));
