@@ -1,4 +1,5 @@
-"""Spite & Malice: every option of the rules page ("Variants"), validation, observations, conservation."""
+"""Spite & Malice: every option of the rules page ("Variants"), validation, observations,
+card conservation."""
 
 from __future__ import annotations
 
