@@ -12,6 +12,10 @@
 //! wild card (a king in the default rules, a joker with `wild_mode="jokers"`). Centre stacks
 //! are effective ranks (`0` = empty slot). Side stacks are given top first.
 //!
+//! Moves: the rulebook's move rules ([`crate::games::spite_malice::moves`]: which card goes
+//! where, what a play does to a centre stack, the discard rules) over the search's compact
+//! position; the search keeps only its encoding, its order and its scores.
+//!
 //! Search: depth-first over plays with a transposition table keyed by the canonical position
 //! (used hand slots, side depths, the *sorted* centre ranks, pay-off played). Every feature of
 //! the score is a function of that position, so a position reached twice has the same subtree
@@ -22,10 +26,10 @@ use std::collections::HashSet;
 
 use thiserror::Error;
 
+use crate::games::spite_malice::moves::{self, Build, DiscardRules, Position, SideTop, Source};
+pub use crate::games::spite_malice::moves::{SideRule, WILD, builds_on};
 use crate::hash::FastSet;
 
-/// Rank value of a wild card.
-pub const WILD: u8 = 0;
 /// "No card" (an empty pay-off pile, a missing opponent).
 pub const NO_CARD: u8 = 255;
 /// Most hand cards the planner accepts.
@@ -42,35 +46,6 @@ pub const MAX_OPPONENTS: usize = 3;
 pub const WIN_SCORE: f64 = 1.0e9;
 /// Default node budget of one search.
 pub const DEFAULT_NODE_LIMIT: u32 = 500_000;
-
-/// Side-stack discard rule (option `side_stack_rule`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SideRule {
-    /// Any card on any own side stack.
-    Any,
-    /// A card of the same rank as the top or one lower; empty stacks take anything.
-    SameOrOneLower,
-    /// No aces on side stacks.
-    NoAces,
-}
-
-impl SideRule {
-    /// Whether a side stack takes a discard of building value `v` (0 = wild) under this rule;
-    /// `top()` is the stack's top value, `None` when the stack is empty (asked only under
-    /// `SameOrOneLower`, and only for a natural `v`). The one copy of the rule: the planner
-    /// and the legal action ids ([`crate::spite_actions`]) both ask it; the lifting of a rule
-    /// no card fits is theirs.
-    #[inline]
-    pub fn takes(self, v: u8, top: impl FnOnce() -> Option<u8>) -> bool {
-        match self {
-            Self::Any => true,
-            Self::NoAces => v != 1,
-            Self::SameOrOneLower => {
-                v == WILD || top().is_none_or(|t| t == WILD || t == v || t == v + 1)
-            }
-        }
-    }
-}
 
 /// Why a planner input is rejected.
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
@@ -431,31 +406,12 @@ pub struct Plan {
     pub complete: bool,
 }
 
-/// Whether a card of building value `v` (0 = wild) goes on a centre stack of effective rank
-/// (size) `e`: the next value, or a wild card on a started stack (on an empty one only with
-/// `wild_start`). The legal action ids ([`crate::spite_actions`]) ask it; the planner's search
-/// asks [`can_play`], the same rule in its own hot form (a test ties the two).
-#[inline]
-#[must_use]
-pub const fn builds_on(v: u8, e: usize, wild_start: bool) -> bool {
-    if v == WILD {
-        e > 0 || wild_start
-    } else {
-        v as usize == e + 1
-    }
-}
-
 /// True when a card of value `v` may go on a centre stack of effective rank `e` below the
-/// completing rank `top`: [`builds_on`] in the planner's encoding (kept apart: the search's
-/// hottest test; `spite::tests` checks the planner's moves against the action ids').
+/// completing rank `top`: the rulebook's [`Build::fits`].
 #[inline]
 #[must_use]
 pub const fn can_play(v: u8, e: u8, top: u8, wild_start: bool) -> bool {
-    if v == WILD {
-        e < top && (e > 0 || wild_start)
-    } else {
-        v == e + 1
-    }
+    Build { top, wild_start }.fits(v, e)
 }
 
 #[derive(Clone, Copy)]
@@ -478,12 +434,85 @@ impl Pos {
     }
 }
 
+/// A search position as the rulebook's move rules read it ([`moves::Position`]): the first
+/// unused hand card of each value and the first centre slot of each rank (the others are the
+/// same moves), a side top the input does not show as [`SideTop::Unknown`].
+struct View<'a> {
+    inp: &'a PlanInput,
+    p: &'a Pos,
+    /// The first slot of each rank ([`View::distinct_slots`]).
+    slots: &'a [(usize, u8)],
+}
+
+impl View<'_> {
+    /// The first centre slot of each effective rank of `p`, as `(slot, rank)`, into `out`;
+    /// returns how many.
+    #[inline(always)]
+    fn distinct_slots(inp: &PlanInput, p: &Pos, out: &mut [(usize, u8); MAX_CENTER]) -> usize {
+        let mut seen: u32 = 0;
+        let mut n = 0;
+        for (c, &e) in p.center[..inp.num_center].iter().enumerate() {
+            if seen & (1 << e) == 0 {
+                seen |= 1 << e;
+                out[n] = (c, e);
+                n += 1;
+            }
+        }
+        n
+    }
+}
+
+impl Position for View<'_> {
+    #[inline(always)]
+    fn slots(&self) -> impl Iterator<Item = (usize, u8)> {
+        self.slots.iter().copied()
+    }
+
+    #[inline(always)]
+    fn payoff_top(&self) -> Option<u8> {
+        (!self.p.payoff_played && self.inp.payoff != NO_CARD).then_some(self.inp.payoff)
+    }
+
+    #[inline(always)]
+    fn side_stacks(&self) -> usize {
+        self.inp.num_sides
+    }
+
+    #[inline(always)]
+    fn side_top(&self, k: usize) -> SideTop {
+        let d = self.p.depth[k];
+        if u16::from(d) >= self.inp.side_len[k] {
+            SideTop::Empty
+        } else if d < self.inp.side_known[k] {
+            SideTop::Card(self.inp.sides[k][usize::from(d)])
+        } else {
+            SideTop::Unknown
+        }
+    }
+
+    #[inline(always)]
+    fn hand(&self) -> impl Iterator<Item = (usize, u8)> {
+        let (inp, used) = (self.inp, self.p.used);
+        let mut tried: u32 = 0;
+        (0..inp.hand_len).filter_map(move |i| {
+            let v = inp.hand[i];
+            if used & (1 << i) != 0 || tried & (1 << v) != 0 {
+                return None;
+            }
+            tried |= 1 << v;
+            Some((i, v))
+        })
+    }
+}
+
 type Key = [u8; 2 + MAX_SIDES + MAX_CENTER + 1];
 
 const MAX_PATH: usize = MAX_HAND + MAX_SIDES * MAX_SIDE_DEPTH + 2;
 
 struct Search<'a> {
     inp: &'a PlanInput,
+    build: Build,
+    discard: DiscardRules,
     w: &'a [f64; NUM_FEATURES],
     seen: FastSet<Key>,
     path: [Step; MAX_PATH],
@@ -505,6 +534,14 @@ impl<'a> Search<'a> {
     fn new(inp: &'a PlanInput, w: &'a [f64; NUM_FEATURES], node_limit: u32, top_k: usize) -> Self {
         Search {
             inp,
+            build: Build {
+                top: inp.top,
+                wild_start: inp.wild_start,
+            },
+            discard: DiscardRules {
+                side_rule: inp.side_rule,
+                must_play_aces: inp.must_play_aces,
+            },
             w,
             seen: HashSet::default(),
             path: [Step::None; MAX_PATH],
@@ -791,45 +828,6 @@ impl<'a> Search<'a> {
         s
     }
 
-    /// Whether hand value `v` may be discarded onto side stack `side` (`lifted`: no hand card
-    /// fits any stack, so any discard is): [`SideRule::takes`] in the search's own hot form (a
-    /// top deeper than the planner was told takes no natural); `tests` ties the two.
-    fn discard_allowed(&self, p: &Pos, v: u8, side: usize, lifted: bool) -> bool {
-        if lifted {
-            return true;
-        }
-        match self.inp.side_rule {
-            SideRule::Any => true,
-            SideRule::NoAces => v != 1,
-            SideRule::SameOrOneLower => {
-                if self.side_empty(p, side) || v == WILD {
-                    return true;
-                }
-                match self.side_top(p, side) {
-                    Some(t) => t == WILD || t == v || t == v + 1,
-                    None => false,
-                }
-            }
-        }
-    }
-
-    /// Whether no remaining hand card may be discarded anywhere under the side rule (which is
-    /// then lifted).
-    fn discards_lifted(&self, p: &Pos) -> bool {
-        let inp = self.inp;
-        for i in 0..inp.hand_len {
-            if p.used & (1 << i) != 0 {
-                continue;
-            }
-            for sd in 0..inp.num_sides {
-                if self.discard_allowed(p, inp.hand[i], sd, false) {
-                    return false;
-                }
-            }
-        }
-        true
-    }
-
     fn record(&mut self, score: f64, last: Step) {
         if self.top_k > 0 && (self.tops.len() < self.top_k || score > self.tops[self.top_k - 1].0) {
             let mut steps = self.path[..self.path_len].to_vec();
@@ -852,8 +850,8 @@ impl<'a> Search<'a> {
         }
     }
 
-    fn leaf(&mut self, p: &Pos) {
-        let inp = self.inp;
+    fn leaf(&mut self, view: &View<'_>) {
+        let (inp, p) = (self.inp, view.p);
         let base = self.position_score(p);
         if p.payoff_played {
             self.record(base, Step::None);
@@ -873,60 +871,18 @@ impl<'a> Search<'a> {
             }
             return;
         }
-        if inp.must_play_aces && self.ace_playable(p) {
-            return;
-        }
-        let lifted = self.discards_lifted(p);
-        let mut tried: u32 = 0; // bit per rank value: equal cards discard alike
-        for i in 0..inp.hand_len {
-            let v = inp.hand[i];
-            if p.used & (1 << i) != 0 || tried & (1 << v) != 0 {
-                continue;
-            }
-            tried |= 1 << v;
-            for sd in 0..inp.num_sides {
-                if !self.discard_allowed(p, v, sd, lifted) {
-                    continue;
-                }
-                let s = base + self.discard_score(p, i, sd);
-                self.record(s, Step::Discard(i as u8, sd as u8));
-            }
-        }
+        // the rulebook's discards (equal cards discard alike: the first of each value)
+        moves::discards(view, self.discard, |i, sd| {
+            let s = base + self.discard_score(p, i, sd);
+            self.record(s, Step::Discard(i as u8, sd as u8));
+        });
     }
 
-    fn ace_playable(&self, p: &Pos) -> bool {
-        let center = &p.center[..self.inp.num_center];
-        if !center.contains(&0) {
-            return false;
-        }
-        let inp = self.inp;
-        (0..inp.hand_len).any(|i| p.used & (1 << i) == 0 && inp.hand[i] == 1)
-            || (0..inp.num_sides).any(|s| self.side_top(p, s) == Some(1))
-            || (!p.payoff_played && inp.payoff == 1)
-    }
-
+    /// The position after a play to slot `c` (the rulebook's [`Build::after_play`]).
     fn play(&self, p: &Pos, c: usize) -> Pos {
         let mut q = *p;
-        let e = q.center[c] + 1;
-        q.center[c] = if e >= self.inp.top { 0 } else { e };
+        q.center[c] = self.build.after_play(q.center[c]);
         q
-    }
-
-    /// Distinct centre targets for value `v`: the first slot of each effective rank.
-    fn targets(&self, p: &Pos, v: u8, out: &mut [u8; MAX_CENTER]) -> usize {
-        let mut n = 0;
-        let mut seen: u32 = 0;
-        for c in 0..self.inp.num_center {
-            let e = p.center[c];
-            if seen & (1 << e) == 0 && can_play(v, e, self.inp.top, self.inp.wild_start) {
-                seen |= 1 << e;
-                {
-                    out[n] = c as u8;
-                }
-                n += 1;
-            }
-        }
-        n
     }
 
     fn push(&mut self, step: Step, q: &Pos) {
@@ -945,8 +901,15 @@ impl<'a> Search<'a> {
             return;
         }
         self.nodes += 1;
-        self.leaf(p);
         let inp = self.inp;
+        let mut slots = [(0, 0); MAX_CENTER];
+        let n = View::distinct_slots(inp, p, &mut slots);
+        let view = View {
+            inp,
+            p,
+            slots: &slots[..n],
+        };
+        self.leaf(&view);
         if p.payoff_played {
             return;
         }
@@ -954,39 +917,25 @@ impl<'a> Search<'a> {
         if !hand_left && inp.hand_len > 0 {
             return;
         }
-        let mut t = [0u8; MAX_CENTER];
-        if inp.payoff != NO_CARD {
-            let n = self.targets(p, inp.payoff, &mut t);
-            for &c in &t[..n] {
-                let mut q = self.play(p, usize::from(c));
-                q.payoff_played = true;
-                self.push(Step::PayOff(c), &q);
-            }
-        }
-        for sd in 0..inp.num_sides {
-            if let Some(v) = self.side_top(p, sd) {
-                let n = self.targets(p, v, &mut t);
-                for &c in &t[..n] {
-                    let mut q = self.play(p, usize::from(c));
-                    q.depth[sd] += 1;
-                    self.push(Step::Side(sd as u8, c), &q);
+        // the rulebook's plays (equal cards and stacks of equal rank: the first of each)
+        moves::plays(&view, self.build, |src, c| {
+            let mut q = self.play(p, c);
+            let step = match src {
+                Source::PayOff => {
+                    q.payoff_played = true;
+                    Step::PayOff(c as u8)
                 }
-            }
-        }
-        let mut tried: u32 = 0;
-        for i in 0..inp.hand_len {
-            let v = inp.hand[i];
-            if p.used & (1 << i) != 0 || tried & (1 << v) != 0 {
-                continue;
-            }
-            tried |= 1 << v;
-            let n = self.targets(p, v, &mut t);
-            for &c in &t[..n] {
-                let mut q = self.play(p, usize::from(c));
-                q.used |= 1 << i;
-                self.push(Step::Hand(i as u8, c), &q);
-            }
-        }
+                Source::Side(sd) => {
+                    q.depth[sd] += 1;
+                    Step::Side(sd as u8, c as u8)
+                }
+                Source::Hand(i) => {
+                    q.used |= 1 << i;
+                    Step::Hand(i as u8, c as u8)
+                }
+            };
+            self.push(step, &q);
+        });
     }
 }
 
@@ -1058,41 +1007,32 @@ mod tests {
     /// side stack).
     type Move = (u8, u8, u8);
 
-    /// The planner's moves from the root, enumerated as `Search::visit` and `Search::leaf` do,
-    /// with their predicates (`targets`, `side_top`, `ace_playable`, `discards_lifted`,
-    /// `discard_allowed`).
+    /// The planner's moves from the root, as `Search::visit` and `Search::leaf` take them from
+    /// the rulebook's move rules over the search's view of the position.
     fn planner_moves(inp: &PlanInput) -> BTreeSet<Move> {
         let w = [0.0; NUM_FEATURES];
         let s = Search::new(inp, &w, 1, 0);
         let p = Pos::root(inp);
-        let mut out = BTreeSet::new();
-        let mut t = [0u8; MAX_CENTER];
-        let mut plays = |src: u8, what: u8, v: u8, out: &mut BTreeSet<Move>| {
-            let n = s.targets(&p, v, &mut t);
-            for &c in &t[..n] {
-                out.insert((src, what, p.center[usize::from(c)]));
-            }
+        let mut slots = [(0, 0); MAX_CENTER];
+        let n = View::distinct_slots(inp, &p, &mut slots);
+        let view = View {
+            inp,
+            p: &p,
+            slots: &slots[..n],
         };
-        if inp.payoff != NO_CARD {
-            plays(0, 0, inp.payoff, &mut out);
-        }
-        for sd in 0..inp.num_sides {
-            if let Some(v) = s.side_top(&p, sd) {
-                plays(1, sd as u8, v, &mut out);
-            }
-        }
-        for &v in &inp.hand[..inp.hand_len] {
-            plays(2, v, v, &mut out);
-        }
-        if inp.hand_len > 0 && !(inp.must_play_aces && s.ace_playable(&p)) {
-            let lifted = s.discards_lifted(&p);
-            for &v in &inp.hand[..inp.hand_len] {
-                for sd in 0..inp.num_sides {
-                    if s.discard_allowed(&p, v, sd, lifted) {
-                        out.insert((3, v, sd as u8));
-                    }
-                }
-            }
+        let mut out = BTreeSet::new();
+        moves::plays(&view, s.build, |src, c| {
+            let e = p.center[c];
+            out.insert(match src {
+                Source::PayOff => (0, 0, e),
+                Source::Side(sd) => (1, sd as u8, e),
+                Source::Hand(i) => (2, inp.hand[i], e),
+            });
+        });
+        if inp.hand_len > 0 {
+            moves::discards(&view, s.discard, |i, sd| {
+                out.insert((3, inp.hand[i], sd as u8));
+            });
         }
         out
     }
@@ -1135,8 +1075,8 @@ mod tests {
     }
 
     /// The planner and the legal action ids agree on every move of random positions under
-    /// every rule combination (the two encodings of one rule set: both ask `builds_on` and
-    /// `SideRule::takes`, and each enumerates and lifts on its own).
+    /// every rule combination (one rule set, the rulebook's `moves`, over two encodings of a
+    /// position: the search's, which leaves out equal cards and stacks, and the ids').
     #[test]
     fn planner_moves_match_legal_action_ids() {
         fn below(rng: &mut CardRng, n: u8) -> u8 {

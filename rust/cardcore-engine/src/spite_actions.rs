@@ -11,7 +11,9 @@
 
 use thiserror::Error;
 
-use crate::spite::{SideRule, builds_on};
+use crate::games::spite_malice::moves::{
+    self, Build, DiscardRules, Position, SideRule, SideTop, Source,
+};
 
 /// A layout or position the ids cannot be computed for.
 #[derive(Debug, Error, PartialEq, Eq)]
@@ -99,14 +101,15 @@ pub struct ActionLayout {
     discard_base: usize,
     /// Faces in the ids (the highest face + 1).
     faces: usize,
-    wild_start: bool,
+    build: Build,
     face: Vec<u16>,
     face_rank: Vec<u8>,
 }
 
 impl ActionLayout {
     /// `face[card]` is the face of every physical card, `face_rank[f]` the building rank of a
-    /// face (0 = wild); a wild card starts an empty stack only with `wild_start`.
+    /// face (0 = wild; the highest rank completes a stack); a wild card starts an empty stack
+    /// only with `wild_start`.
     pub fn new(
         slots: usize,
         sides: usize,
@@ -119,13 +122,14 @@ impl ActionLayout {
             return Err(ActionError::NoRank(faces, face_rank.len()));
         }
         let hand_base = slots + sides * slots;
+        let top = face_rank.iter().copied().max().unwrap_or(0);
         Ok(Self {
             slots,
             sides,
             hand_base,
             discard_base: hand_base + faces * slots,
             faces,
-            wild_start,
+            build: Build { top, wild_start },
             face,
             face_rank,
         })
@@ -179,15 +183,6 @@ impl ActionLayout {
         Ok(self.face_rank[usize::from(self.face(card.into())?)])
     }
 
-    /// Pushes `base + c` for every centre slot `c` a card of building rank `rank` goes on.
-    fn push_targets(&self, center: &[usize], rank: u8, base: usize, out: &mut Vec<usize>) {
-        for (c, &len) in center.iter().enumerate() {
-            if builds_on(rank, len, self.wild_start) {
-                out.push(base + c);
-            }
-        }
-    }
-
     /// The legal action ids of the seat to play, sorted: `center` holds the size of every
     /// centre stack, `payoff_top` the pay-off top, `side_tops` the top of each side stack,
     /// `hand` the hand (physical card ids); the plays, then the discards `discards` lists.
@@ -206,65 +201,88 @@ impl ActionLayout {
         if side_tops.len() != self.sides {
             return Err(ActionError::WrongSides(side_tops.len(), self.sides));
         }
-        let payoff_rank = payoff_top.map(|c| self.rank(c)).transpose()?;
-        if let Some(rank) = payoff_rank {
-            self.push_targets(center, rank, 0, out);
-        }
-        let mut side_ranks = Vec::with_capacity(side_tops.len());
-        for (k, top) in side_tops.iter().enumerate() {
-            let rank = top.map(|c| self.rank(c)).transpose()?;
-            if let Some(rank) = rank {
-                let base = self.slots + k * self.slots;
-                self.push_targets(center, rank, base, out);
-            }
-            side_ranks.push(rank);
-        }
+        let payoff = payoff_top.map(|c| self.rank(c)).transpose()?;
+        let sides = side_tops
+            .iter()
+            .map(|top| top.map(|c| self.rank(c)).transpose())
+            .collect::<Result<Vec<_>, _>>()?;
         let mut faces: Vec<u16> = hand
             .iter()
             .map(|&c| self.face(c.into()))
             .collect::<Result<_, _>>()?;
         faces.sort_unstable();
         faces.dedup();
-        for &f in &faces {
-            let f = usize::from(f);
-            let base = self.hand_base + f * self.slots;
-            self.push_targets(center, self.face_rank[f], base, out);
-        }
-        let (side_rule, must_play_aces) = match discards {
+        let view = LayoutView {
+            layout: self,
+            center,
+            payoff,
+            sides: &sides,
+            faces: &faces,
+        };
+        let slots = self.slots;
+        moves::plays(&view, self.build, |src, c| {
+            out.push(match src {
+                Source::PayOff => c,
+                Source::Side(k) => slots + k * slots + c,
+                Source::Hand(f) => self.hand_base + f * slots + c,
+            });
+        });
+        let rules = match discards {
             Discards::None => return Ok(()),
-            Discards::Any => (SideRule::Any, false),
+            Discards::Any => DiscardRules {
+                side_rule: SideRule::Any,
+                must_play_aces: false,
+            },
             Discards::Rules {
                 side_rule,
                 must_play_aces,
-            } => (side_rule, must_play_aces),
+            } => DiscardRules {
+                side_rule,
+                must_play_aces,
+            },
         };
-        if must_play_aces && center.contains(&0) {
-            let mut ranks = faces.iter().map(|&f| self.face_rank[usize::from(f)]);
-            let tops = side_ranks.iter().flatten().chain(&payoff_rank);
-            if ranks.any(|r| r == 1) || tops.copied().any(|r| r == 1) {
-                return Ok(());
-            }
-        }
-        if side_rule != SideRule::Any {
-            let start = out.len();
-            for &f in &faces {
-                let rank = self.face_rank[usize::from(f)];
-                let base = self.discard_base + usize::from(f) * self.sides;
-                for (k, &top) in side_ranks.iter().enumerate() {
-                    if side_rule.takes(rank, || top) {
-                        out.push(base + k);
-                    }
-                }
-            }
-            if out.len() > start {
-                return Ok(());
-            }
-        }
-        for &f in &faces {
-            let base = self.discard_base + usize::from(f) * self.sides;
-            out.extend(base..base + self.sides);
-        }
+        moves::discards(&view, rules, |f, k| {
+            out.push(self.discard_base + f * self.sides + k);
+        });
         Ok(())
+    }
+}
+
+/// A position of the ids as the rulebook's move rules read it: the hand is its distinct faces
+/// in face order (an id plays a face), numbered by face.
+struct LayoutView<'a> {
+    layout: &'a ActionLayout,
+    center: &'a [usize],
+    payoff: Option<u8>,
+    sides: &'a [Option<u8>],
+    faces: &'a [u16],
+}
+
+impl Position for LayoutView<'_> {
+    fn slots(&self) -> impl Iterator<Item = (usize, u8)> {
+        self.center
+            .iter()
+            .enumerate()
+            .map(|(c, &len)| (c, u8::try_from(len).unwrap_or(u8::MAX)))
+    }
+
+    fn payoff_top(&self) -> Option<u8> {
+        self.payoff
+    }
+
+    fn side_stacks(&self) -> usize {
+        self.sides.len()
+    }
+
+    fn side_top(&self, k: usize) -> SideTop {
+        self.sides[k].map_or(SideTop::Empty, SideTop::Card)
+    }
+
+    fn hand(&self) -> impl Iterator<Item = (usize, u8)> {
+        let rank = &self.layout.face_rank;
+        self.faces
+            .iter()
+            .map(|&f| (usize::from(f), rank[usize::from(f)]))
     }
 }
 

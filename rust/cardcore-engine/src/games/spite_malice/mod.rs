@@ -1,8 +1,9 @@
 //! Spite & Malice: the one rulebook (the deal and the first player, pay-off piles, hand
 //! refills, centre stacks and their completion, wild cards, side stacks and every side-stack
 //! rule, stock exhaustion, restricted discards, the turn cap, the scores of a game), its
-//! observation tensor and the re-deal of hidden cards. A match is a series of games dealt
-//! from derived seeds (`cardcore.spite_malice.spec`).
+//! observation tensor and the re-deal of hidden cards. [`moves`] holds the move rules over a
+//! compact position, which the state, the action ids and the planner's search all use. A match
+//! is a series of games dealt from derived seeds (`cardcore.spite_malice.spec`).
 //!
 //! A game is a pure function of `(rules, seed, moves)`: one `"deck"` stream per game
 //! (`CardRng::for_stream(seed, 0, "deck")`) deals the deck and draws every later shuffle in
@@ -17,6 +18,7 @@
 //! stack `i`'s top to slot `c`, a hand card of face `f` to slot `c`, a hand card of face `f`
 //! onto side stack `i`; an id plays the lowest-numbered card of its face in the hand.
 
+pub mod moves;
 mod observe;
 mod resample;
 mod state;
@@ -28,8 +30,8 @@ pub use state::{EndReason, Move, State, StateParts};
 
 use crate::card::{self, KING, NATURALS};
 use crate::games::GameInfo;
-use crate::spite::SideRule;
 use crate::spite_actions::ActionLayout;
+pub use moves::SideRule;
 
 /// The registry entry of Spite & Malice.
 pub const INFO: GameInfo = GameInfo {

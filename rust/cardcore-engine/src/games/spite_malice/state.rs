@@ -4,12 +4,12 @@
 
 use std::sync::Arc;
 
+use super::moves::{self, Build, DiscardRules, Position, SideRule, SideTop, Source};
 use super::{Rules, StockRule};
 use crate::card;
 use crate::games::{self, BadState, IllegalMove, is_permutation};
 use crate::rng::CardRng;
 use crate::shuffle::{permutation, shuffle};
-use crate::spite::{SideRule, builds_on};
 use crate::spite_actions::{Action, ActionLayout, Discards};
 
 /// One move of the seat to play (card ids are physical cards).
@@ -190,6 +190,46 @@ pub struct StateParts {
     pub entry_draws: Vec<Vec<u32>>,
     pub drawn: Vec<u32>,
     pub played: Vec<Vec<u32>>,
+}
+
+/// A seat's position as the rulebook's move rules read it (card values by the rules).
+struct SeatView<'a> {
+    st: &'a State,
+    seat: usize,
+}
+
+impl Position for SeatView<'_> {
+    fn slots(&self) -> impl Iterator<Item = (usize, u8)> {
+        let center = &self.st.center;
+        center
+            .iter()
+            .enumerate()
+            .map(|(c, s)| (c, u8::try_from(s.len()).unwrap_or(u8::MAX)))
+    }
+
+    fn payoff_top(&self) -> Option<u8> {
+        let r = &self.st.rules;
+        self.st.payoffs[self.seat].last().map(|&c| r.rank(c))
+    }
+
+    fn side_stacks(&self) -> usize {
+        self.st.sides[self.seat].len()
+    }
+
+    fn side_top(&self, k: usize) -> SideTop {
+        let r = &self.st.rules;
+        self.st.sides[self.seat][k]
+            .last()
+            .map_or(SideTop::Empty, |&c| SideTop::Card(r.rank(c)))
+    }
+
+    fn hand(&self) -> impl Iterator<Item = (usize, u8)> {
+        let r = &self.st.rules;
+        self.st.hands[self.seat]
+            .iter()
+            .enumerate()
+            .map(|(i, &c)| (i, r.rank(c)))
+    }
 }
 
 /// `pile` in the order of a permutation drawn from `rng` (the order [`shuffle`] gives it in
@@ -390,60 +430,36 @@ impl State {
 
     // -- rules --------------------------------------------------------------------------------
 
+    /// The building rules.
+    fn build(&self) -> Build {
+        Build {
+            top: self.rules.top() as u8,
+            wild_start: self.rules.king_can_start,
+        }
+    }
+
     /// Whether a card goes on a centre stack of `effective` cards now.
     fn fits(&self, card: u16, effective: usize) -> bool {
-        effective < self.rules.top()
-            && builds_on(self.rules.rank(card), effective, self.rules.king_can_start)
+        u8::try_from(effective).is_ok_and(|e| self.build().fits(self.rules.rank(card), e))
     }
 
     /// Whether `seat` could play an ace now (a free slot and an ace on hand or a top).
     fn ace_playable(&self, seat: usize) -> bool {
-        if !self.center.iter().any(Vec::is_empty) {
-            return false;
-        }
-        let r = &self.rules;
-        let tops = self.sides[seat].iter().filter_map(|s| s.last());
-        self.hands[seat]
-            .iter()
-            .chain(tops)
-            .chain(self.payoffs[seat].last())
-            .any(|&c| r.rank(c) == 1)
-    }
-
-    /// Whether side stack `stack` takes `card` under the side-stack rule.
-    fn side_ok(&self, card: u16, stack: &[u16]) -> bool {
-        let r = &self.rules;
-        r.side_rule
-            .takes(r.rank(card), || stack.last().map(|&t| r.rank(t)))
+        moves::ace_playable(&SeatView { st: self, seat })
     }
 
     /// The legal discards of `seat` as `(card, side)`, in hand order then side order.
     fn discards(&self, seat: usize) -> Vec<(u16, usize)> {
-        let r = &self.rules;
         let hand = &self.hands[seat];
-        let n = r.side_stacks;
-        if r.must_play_aces && self.ace_playable(seat) {
-            return Vec::new();
-        }
-        if r.side_rule != SideRule::Any {
-            let sides = &self.sides[seat];
-            let moves: Vec<(u16, usize)> = hand
-                .iter()
-                .flat_map(|&c| {
-                    sides
-                        .iter()
-                        .enumerate()
-                        .filter(move |(_, s)| self.side_ok(c, s))
-                        .map(move |(i, _)| (c, i))
-                })
-                .collect();
-            if !moves.is_empty() {
-                return moves;
-            }
-        }
-        hand.iter()
-            .flat_map(|&c| (0..n).map(move |i| (c, i)))
-            .collect()
+        let rules = DiscardRules {
+            side_rule: self.rules.side_rule,
+            must_play_aces: self.rules.must_play_aces,
+        };
+        let mut out = Vec::new();
+        moves::discards(&SeatView { st: self, seat }, rules, |i, k| {
+            out.push((hand[i], k));
+        });
+        out
     }
 
     fn discard_rule(&self) -> Discards {
@@ -458,21 +474,18 @@ impl State {
             return Vec::new();
         }
         let seat = self.current;
-        let slots = |card: u16| {
-            (0..self.center.len()).filter(move |&c| self.fits(card, self.center[c].len()))
-        };
+        let hand = &self.hands[seat];
         let mut out = Vec::new();
-        if let Some(&top) = self.payoffs[seat].last() {
-            out.extend(slots(top).map(|center| Move::PayOff { center }));
-        }
-        for (side, s) in self.sides[seat].iter().enumerate() {
-            if let Some(&top) = s.last() {
-                out.extend(slots(top).map(|center| Move::Side { side, center }));
-            }
-        }
-        for &card in &self.hands[seat] {
-            out.extend(slots(card).map(|center| Move::Hand { card, center }));
-        }
+        moves::plays(&SeatView { st: self, seat }, self.build(), |src, center| {
+            out.push(match src {
+                Source::PayOff => Move::PayOff { center },
+                Source::Side(side) => Move::Side { side, center },
+                Source::Hand(i) => Move::Hand {
+                    card: hand[i],
+                    center,
+                },
+            });
+        });
         out.extend(
             self.discards(seat)
                 .into_iter()
