@@ -186,3 +186,120 @@ def test_turn_seconds_are_checked() -> None:
             games.parse_room_request(json.dumps(body))
     setup, _, _ = games.parse_room_request('{"game": "nerts"}')
     assert setup.turn_seconds == 60
+
+
+def nerts_friends(turn_seconds: int = 30) -> tuple[Clock, Lobby, Room, Page, Page]:
+    clock = Clock()
+    lobby = Lobby(games.table_factory(ai_delay=0), clock=clock)
+    body = {"game": "nerts", "players": 2, "seats": ["friend"], "seed": 5, "name": "Ann"}
+    body |= {"turn_seconds": turn_seconds, "options": {"speed": "frantic"}}
+    setup, host_name, names = games.parse_room_request(json.dumps(body), seeded_friend_rooms=True)
+    room = lobby.create(setup, host_name, names)
+    host, guest = Page(), Page()
+    room.attach(room.host, host.conn)
+    room.attach(room.join("Bob"), guest.conn)
+    return clock, lobby, room, host, guest
+
+
+def plays_of(room: Room, seat: int) -> int:
+    """Moves of ``seat`` that went through in the Nerts round in play."""
+    events = room.table.state.events  # type: ignore[union-attr]
+    return sum(1 for _t, s, _a, status in events if s == seat and status == "ok")
+
+
+async def run_clock(clock: Clock, room: Room, seconds: float, step: float = 0.5) -> None:
+    """Moves the fake clock on in steps, letting the room's driver catch up after each."""
+    for _ in range(int(seconds / step)):
+        clock.t += step
+        room._wake.set()
+        await asyncio.sleep(0.005)
+
+
+def test_nerts_an_ai_plays_for_a_friend_whose_page_is_gone_until_they_return() -> None:
+    async def scenario() -> None:
+        clock, lobby, room, host, guest = nerts_friends(turn_seconds=30)
+        try:
+            await run_clock(clock, room, 2)
+            room.detach(guest.conn)  # Bob closes the tab in the middle of the round
+            assert host.state["timer"] == {"seat": 1, "seconds": 30}
+            await run_clock(clock, room, 29)
+            assert plays_of(room, 1) == 0  # not yet: the timer runs
+            assert "ai_plays" not in host.state["seats"][1]
+            await run_clock(clock, room, 12)
+            assert host.state["seats"][1]["ai_plays"] is True
+            assert "timer" not in host.state
+            played = plays_of(room, 1)
+            assert played > 0, "the AI never played Bob's piles"
+            # Bob comes back: his piles are his again, nobody plays them however long he waits
+            back = Page()
+            room.attach(room.seat_for(room.seats[1].token or ""), back.conn)
+            assert "ai_plays" not in back.state["seats"][1]
+            await run_clock(clock, room, 60)
+            assert plays_of(room, 1) == played
+            assert "timer" not in host.state  # he is here, idle or not
+        finally:
+            await lobby.close()
+
+    run(scenario)
+
+
+def test_nerts_no_ai_takes_over_when_the_timer_is_off() -> None:
+    async def scenario() -> None:
+        clock, lobby, room, host, guest = nerts_friends(turn_seconds=0)
+        try:
+            room.detach(guest.conn)
+            await run_clock(clock, room, 120, step=2)
+            assert plays_of(room, 1) == 0
+            assert "timer" not in host.state
+        finally:
+            await lobby.close()
+
+    run(scenario)
+
+
+def test_nerts_the_host_hands_a_seat_to_an_ai_for_good() -> None:
+    async def scenario() -> None:
+        clock, lobby, room, host, guest = nerts_friends()
+        try:
+            await run_clock(clock, room, 1)
+            room.hand(room.host, 1)
+            assert guest.conn.closed
+            assert guest.state["seat"] == 1  # (reads what the page was sent)
+            assert guest.errors == ["the host handed your seat to an AI"]
+            assert host.state["seats"][1]["kind"] == "ai"
+            await run_clock(clock, room, 10)
+            assert plays_of(room, 1) > 0
+        finally:
+            await lobby.close()
+
+    run(scenario)
+
+
+def test_nerts_stand_in_moves_are_in_the_verified_replay_and_survive_a_restart() -> None:
+    from cardcore.games.base import get_game
+
+    body = {"game": "nerts", "seats": ["friend"], "seed": 5}
+    body["options"] = {"target_score": 5, "nerts_pile_size": 4, "speed": "frantic"}
+    setup, _, _ = games.parse_room_request(json.dumps(body), seeded_friend_rooms=True)
+    make = games.table_factory(ai_delay=0)
+    table = make(setup, [None, None])
+    assert table.stand_in(1, True)
+    assert not table.stand_in(1, True)
+    snapshot = table.snapshot()
+    assert snapshot is not None
+    assert snapshot["stand_ins"] == [1]
+    again = make(setup, [None, None])
+    again.restore(snapshot, 0.0)
+    assert not again.stand_in(1, True)  # already played by an AI
+    now = 0.0
+    for _ in range(100_000):  # Ann never moves: the stand-in wins every round
+        if table.outcome is not None:
+            break
+        if not table.proceed(0, now) and (due := table.due()) is not None:
+            now = max(now, due)
+            table.tick(now)
+    assert table.outcome is not None
+    assert table.outcome.winner == 1
+    record = table.outcome.record
+    assert record["agents"] == ["human", "human"]  # the seat is a person's, played for them
+    get_game("nerts").verify_replay(record)

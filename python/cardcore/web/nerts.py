@@ -21,8 +21,9 @@ from typing import Any, Final, cast
 
 from cardcore.errors import IllegalMoveError
 from cardcore.games.api import load_game
-from cardcore.games.base import GameRequest
+from cardcore.games.base import GameRequest, get_game
 from cardcore.nerts.game import NertsGame
+from cardcore.nerts.options import SpeedProfile
 from cardcore.nerts.rules import (
     NERTS,
     WASTE,
@@ -35,6 +36,7 @@ from cardcore.nerts.rules import (
     Undo,
 )
 from cardcore.nerts.spec import NertsMatch
+from cardcore.rng import Rng
 from cardcore.web.rooms import RoomSetup
 from cardcore.web.tables import Outcome, RestoreError, Table
 from cardcore.web.turns import agent_names
@@ -89,14 +91,22 @@ class NertsTable(Table):
         )
         self.index = -1
         self.waiting: set[int] = set()
+        """People whose score sheet is open between two rounds."""
+        self.between = False
+        """A round is over and the next is not dealt yet."""
         self.next_at: float | None = None
+        self.stand_ins: dict[int, tuple[Any, Rng]] = {}
+        """Person's seats an AI plays for (its owner away, or the host handed it over): its
+        moves are submitted from outside, as the person's are (the replay's inputs)."""
+        self._stand_in_at: dict[int, float] = {}
         self.t0: float | None = None
         self._sheet: tuple[int, dict[str, Any]] | None = None
         self._new_round()
 
     def _new_round(self) -> None:
         self.index += 1
-        self.waiting, self.next_at = set(), None
+        self.waiting, self.next_at, self.between = set(), None, False
+        self._stand_in_at = {}
         self.state = self.game.new_state(self.match.round_seed(self.index), agents=self.agent_list)
         self.t0 = None
         self.last: list[dict[str, Any] | None] = [None] * self.players
@@ -124,10 +134,13 @@ class NertsTable(Table):
         if not st.is_over:
             st.advance_to(max(self._ms(now), st.now))
         changed = self._note()
-        if st.is_over and not self.waiting and len(self.match.rounds) == self.index:
+        if st.is_over and not self.between and len(self.match.rounds) == self.index:
             self.match.add(st)
             if not self.match.over:
-                self.waiting = set(self.humans)
+                self.between = True
+                self.waiting = self.humans - set(self.stand_ins)
+                if not self.waiting:  # nobody to wait for
+                    self.next_at = now + SHEET_GRACE_S
             changed = True
         return changed
 
@@ -173,7 +186,7 @@ class NertsTable(Table):
     # -- Table ----------------------------------------------------------------------------------
 
     def due(self) -> float | None:
-        if self.waiting:
+        if self.between:
             return self.next_at
         if self.state.is_over:
             return None
@@ -182,16 +195,60 @@ class NertsTable(Table):
         return self.t0 + (self.state.now / 1000) + TICK_S
 
     def tick(self, now: float) -> bool:
-        if self.waiting:
+        if self.between:
             if self.next_at is None or now < self.next_at:
                 return False
             self._new_round()
             return True
-        return self._advance(now)
+        changed = self._advance(now)
+        if self.stand_ins and not self.state.is_over and self._stand_ins_play(now):
+            changed = self._advance(now) or changed
+        return changed
+
+    # -- stand-ins ------------------------------------------------------------------------------
+
+    def live_since(self) -> float | None:
+        return self.t0 if not self.between and not self.state.is_over else None
+
+    def stand_in(self, seat: int, on: bool) -> bool:
+        if seat not in self.humans or on == (seat in self.stand_ins):
+            return False
+        if on:
+            agent = get_game("nerts").make_agent(self.setup.agent)
+            self.stand_ins[seat] = (agent, Rng.for_stream(self.setup.seed, seat, "stand-in"))
+            if self.waiting:  # an AI does not read score sheets
+                self.waiting.discard(seat)
+                if not self.waiting and self.next_at is None:
+                    self.next_at = 0.0
+        else:
+            del self.stand_ins[seat]
+            self._stand_in_at.pop(seat, None)
+        return True
+
+    def _stand_ins_play(self, now: float) -> bool:
+        """Each stand-in whose time has come chooses a move and submits it now; the next one
+        follows after the table speed's median reaction time for that kind of move."""
+        st, speed = self.state, self.rules.profile
+        played = False
+        for seat, (agent, rng) in self.stand_ins.items():
+            at = self._stand_in_at.setdefault(seat, now + speed.m_play / 1000)
+            if now < at or st.pending(seat):
+                continue
+            action = agent.act(st.observation(seat), st.legal_moves(seat), rng)
+            if action is None:
+                self._stand_in_at[seat] = now + speed.retry_ms / 1000
+                continue
+            st.submit(seat, action, st.now)
+            st.advance_to(st.now)
+            self._stand_in_at[seat] = now + _reaction_ms(action, speed) / 1000
+            played = True
+        return played
 
     def act(self, seat: int, move: int | str, now: float) -> None:
-        if self.waiting:
+        if self.between:
             raise IllegalMoveError("close the score sheet first")
+        if seat in self.stand_ins:
+            raise IllegalMoveError("an AI plays this seat")
         self._advance(now)
         st = self.state
         if st.is_over:
@@ -219,7 +276,7 @@ class NertsTable(Table):
         return True
 
     def _legal(self, seat: int) -> list[dict[str, Any]]:
-        if self.waiting:
+        if self.between or seat in self.stand_ins:
             return []
         seen: set[int] = set()
         out = []
@@ -256,7 +313,7 @@ class NertsTable(Table):
             "game": "nerts",
             "round_no": self.index + 1,
             "speed": self.rules.speed,
-            "running": not st.is_over and not self.waiting,
+            "running": not st.is_over and not self.between,
             "totals": list(self.match.totals),
             "legal": self._legal(seat),
             "last": list(self.last),
@@ -269,7 +326,12 @@ class NertsTable(Table):
         """The finished rounds (a round in play is dealt again on restore: the clock of a
         real-time round does not survive a restart)."""
         m = self.match
-        return {"rounds": m.rounds, "replays": m.replays, "totals": m.totals}
+        return {
+            "rounds": m.rounds,
+            "replays": m.replays,
+            "totals": m.totals,
+            "stand_ins": sorted(self.stand_ins),
+        }
 
     def restore(self, snapshot: Mapping[str, Any], now: float) -> None:
         m = self.match
@@ -281,6 +343,8 @@ class NertsTable(Table):
         self.index = len(m.rounds) - 1
         self._sheet = None
         self._new_round()
+        for seat in snapshot.get("stand_ins", []):
+            self.stand_in(int(seat), True)
 
     @property
     def outcome(self) -> Outcome | None:
@@ -290,6 +354,17 @@ class NertsTable(Table):
         head = GameRequest(0, self.setup.seed, self.players, tuple(m.agents))
         record = m.record(head.record_head("nerts"))
         return Outcome([float(t) for t in m.totals], record["winner"], record)
+
+
+def _reaction_ms(action: Action, speed: SpeedProfile) -> int:
+    """The median reaction time of the table speed for a move like ``action``."""
+    if isinstance(action, ToWork):
+        return speed.m_seq if action.depth > 1 else speed.m_build
+    if isinstance(action, Flip | Recycle):
+        return speed.m_flip
+    if isinstance(action, CallNerts):
+        return speed.m_call
+    return speed.m_play
 
 
 def make_table(setup: RoomSetup, agents: Sequence[str | None], ai_delay: float) -> NertsTable:

@@ -188,6 +188,7 @@ class Room:
         self.last_active = clock()
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
+        self._closed = False
         self.version = 0
         """Counts the table's changes (a seat's view is built once per version)."""
         self._views: dict[int, tuple[int, dict[str, Any]]] = {}
@@ -362,14 +363,31 @@ class Room:
     def away_due(self) -> tuple[int, float] | None:
         """The away seat the table waits for and when an AI starts playing for it: the turn
         timer runs while a person's turn goes on with no page of theirs connected and
-        someone else waiting (a table nobody watches is left alone)."""
+        someone else waiting (a table nobody watches is left alone). In a real-time table
+        (Nerts) every person's seat with no page connected is away: its timer runs from the
+        start of the round or from when its last page left, whichever is later."""
+        table = self.table
+        if table is None or self.setup.turn_seconds <= 0 or self.status != "playing":
+            return None
+        if not any(s.conns for s in self.seats if s.kind == "human"):
+            return None
         seat, since = self._turn
-        if seat is None or self.setup.turn_seconds <= 0 or self.status != "playing":
+        if seat is not None:
+            away = self.seats[seat]
+            return None if away.conns else (seat, max(since, away.away_since) + self.timer)
+        live = table.live_since()
+        if live is None:
             return None
-        away = self.seats[seat]
-        if away.conns or not any(s.conns for s in self.seats if s.kind == "human"):
-            return None
-        return seat, max(since, away.away_since) + self.setup.turn_seconds
+        due = [
+            (max(live, s.away_since) + self.timer, s.index)
+            for s in self.seats
+            if s.kind == "human" and not s.stand_in and not s.conns
+        ]
+        return (min(due)[1], min(due)[0]) if due else None
+
+    @property
+    def timer(self) -> int:
+        return self.setup.turn_seconds
 
     def _take_over(self, seat: int) -> None:
         assert self.table is not None
@@ -421,7 +439,7 @@ class Room:
         table = self.table
         assert table is not None
         try:
-            while self.outcome is None:
+            while self.outcome is None and not self._closed:
                 due = table.due()
                 away = self.away_due()
                 self._wake.clear()
@@ -530,6 +548,9 @@ class Room:
 
     async def close(self) -> None:
         """Stops the driver and disconnects everyone."""
+        # the flag too: asyncio.wait_for (3.11) swallows a cancel that meets a wake-up
+        self._closed = True
+        self._wake.set()
         for seat in self.seats:
             for conn in list(seat.conns):
                 conn.close("the room was closed")

@@ -87,8 +87,15 @@ class Table(ABC):
 
     def stand_in(self, seat: int, on: bool) -> bool:
         """An AI plays person's seat ``seat`` from now on (``on``), or no longer; True when
-        that changed anything. Tables that never wait for a person need no stand-ins."""
+        that changed anything (False: this table has no stand-ins)."""
         return False
+
+    def live_since(self) -> float | None:
+        """In a real-time table (nobody's turn: every seat plays when it likes), when the
+        part in play began (a Nerts round; monotonic seconds), or ``None`` when nothing is in
+        play. A person's seat with no page open then counts as away from that time or from
+        when its last page left, whichever is later."""
+        return None
 
     def snapshot(self) -> dict[str, Any] | None:
         """JSON-ready: what :meth:`restore` needs to bring a table built afresh from the same

@@ -359,7 +359,7 @@ function render() {
       if (who && id) who.prepend(avatarSvg(id));
     });
     land(table, msg, before, ui.version);
-    if (msg.host && msg.status === "playing" && !game.realtime) handButtons(table, msg);
+    if (msg.host && msg.status === "playing") handButtons(table, msg);
   } else table.replaceChildren();
   renderStatus(msg, game);
   renderSheet(msg);
