@@ -200,3 +200,57 @@ def test_your_own_area_is_whole_on_screen_and_stays_put(browser: Any, url: str, 
         shot(page, f"{game}-{size}")
         assert not page.errors
         page.close()
+
+
+OPEN_ROOM = """async (body) => {
+  const r = await (await fetch('/api/rooms', {method: 'POST',
+    headers: {'content-type': 'application/json'}, body: JSON.stringify(body)})).json();
+  localStorage.setItem('cardcore.seat:' + r.room, r.token);
+  location.hash = '#room=' + r.room;
+  return r.room;
+}"""
+EVERY_COUNT = [
+    (game, n)
+    for game, counts in (
+        ("three-thirteen", (2, 3, 5, 6)),
+        ("spite-malice", (2, 3)),
+        ("nerts", (2, 3)),
+    )
+    for n in counts
+]  # 4 players: the test above, with its worst cases
+
+
+@pytest.mark.parametrize(("width", "height"), [(1280, 800), (390, 844)], ids=["desktop", "phone"])
+def test_your_own_area_is_whole_and_still_at_every_player_count(
+    browser: Any, url: str, width: int, height: int
+) -> None:
+    """Each game at each of its player counts (besides 4): your area is inside the window
+    above the status line, the page does not scroll, and it stays where it is while the AIs
+    play. One page per screen size; the rooms follow each other in it."""
+    page = new_page(browser, url, width, height)
+    bad = []
+    for game, players in EVERY_COUNT:
+        body = {**LAYOUT_ROOMS[game], "players": players}
+        room = page.evaluate(OPEN_ROOM, body)
+        page.wait_for_function(
+            "(room) => window.cardcore.msg && window.cardcore.msg.room === room"
+            " && window.cardcore.msg.table",
+            arg=room,
+        )
+        page.wait_for_timeout(400)
+        first = page.evaluate(OWN_AREA)
+        page.wait_for_timeout(1200)
+        then = page.evaluate(OWN_AREA)
+        fits = (
+            first["top"] >= 0
+            and first["bottom"] <= first["limit"] + 0.5
+            and first["width"] <= first["inner"]
+            and first["scroll"] <= 0
+            and then["top"] == first["top"]
+            and then["bottom"] <= then["limit"] + 0.5
+        )
+        if not fits:
+            bad.append((game, players, first, then))
+    assert bad == [], f"{width}x{height}: {bad}"
+    assert not page.errors
+    page.close()
