@@ -24,6 +24,7 @@ use crate::card::{
     ACE, KING, NATURALS, builds_down, deck_of, face, is_natural, is_red, natural_face,
     next_in_suit, rank, rank_of, suit, suit_of,
 };
+use crate::games::nerts::{depth, dst, kind, seat_points, src};
 use crate::nerts::{
     K_CALL, K_FLIP, K_FOUNDATION, K_RECYCLE, K_WORK, MAX_WORK, NONE, SRC_NERTS, SRC_WASTE, pack,
 };
@@ -461,27 +462,6 @@ const CARD_KEY: [u8; 52] = {
     keys
 };
 
-/// The kind, source, depth and target bytes of a packed move code.
-#[inline]
-pub(crate) fn kind(mv: u32) -> u8 {
-    (mv & 255) as u8
-}
-
-#[inline]
-pub(crate) fn src(mv: u32) -> u8 {
-    (mv >> 8 & 255) as u8
-}
-
-#[inline]
-pub(crate) fn depth(mv: u32) -> u8 {
-    (mv >> 16 & 255) as u8
-}
-
-#[inline]
-pub(crate) fn dst(mv: u32) -> u8 {
-    (mv >> 24) as u8
-}
-
 impl Table {
     #[inline]
     fn fits_foundation(&self, card: u8) -> bool {
@@ -758,13 +738,14 @@ impl Table {
 
     fn score(&self, seat: usize, caller: Option<usize>, rules: &Rules) -> i32 {
         let p = &self.seats[seat];
-        let bonus = if caller == Some(seat) {
-            rules.nerts_bonus
-        } else {
-            0
-        };
-        i32::from(p.found) * rules.foundation_points - i32::from(p.nerts_len) * rules.nerts_penalty
-            + bonus
+        seat_points(
+            i32::from(p.found),
+            i32::from(p.nerts_len),
+            caller == Some(seat),
+            rules.foundation_points,
+            rules.nerts_penalty,
+            rules.nerts_bonus,
+        )
     }
 }
 

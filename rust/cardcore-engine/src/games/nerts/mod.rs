@@ -76,6 +76,22 @@ pub const fn dst(mv: u32) -> u8 {
     (mv >> 24) as u8
 }
 
+/// The scoring rule, once: a seat's round points from its cards on the foundations and those
+/// left in its Nerts pile (`points` per foundation card, less `penalty` per Nerts card, plus
+/// `bonus` when it `called` Nerts). The table's scores and the rollouts' values use it.
+#[inline]
+#[must_use]
+pub const fn seat_points(
+    on_foundations: i32,
+    nerts_left: i32,
+    called: bool,
+    points: i32,
+    penalty: i32,
+    bonus: i32,
+) -> i32 {
+    points * on_foundations - penalty * nerts_left + if called { bonus } else { 0 }
+}
+
 /// The foundation rule, once: physical card `card` may go on a foundation whose top is `top`
 /// (the next rank of the same suit; an ace starts a foundation of its own).
 #[inline]

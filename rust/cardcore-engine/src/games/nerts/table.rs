@@ -4,7 +4,7 @@
 
 use super::{
     K_UNDO, Rules, StalemateRule, builds_on_foundation, depth, dst, fits_masks, kind, need_masks,
-    src,
+    seat_points, src,
 };
 use crate::card::{ACE, builds_down, deck_of, natural_face, natural_id, rank_of};
 use crate::nerts::{
@@ -480,18 +480,20 @@ impl Table {
     #[must_use]
     pub fn scores(&self, caller: Option<usize>) -> Vec<i32> {
         let r = &self.rules;
-        let mut out: Vec<i32> = self
-            .foundation_counts()
+        self.foundation_counts()
             .iter()
             .zip(&self.seats)
-            .map(|(&n, p)| {
-                r.foundation_points * n
-                    - r.nerts_penalty * i32::try_from(p.nerts.len()).unwrap_or(0)
+            .enumerate()
+            .map(|(seat, (&n, p))| {
+                seat_points(
+                    n,
+                    i32::try_from(p.nerts.len()).unwrap_or(0),
+                    caller == Some(seat),
+                    r.foundation_points,
+                    r.nerts_penalty,
+                    r.nerts_bonus,
+                )
             })
-            .collect();
-        if let Some(c) = caller {
-            out[c] += r.nerts_bonus;
-        }
-        out
+            .collect()
     }
 }
