@@ -4,12 +4,15 @@
 //! races the candidates over the sampled deals, [`evaluate`] gives every value, [`knowledge`]
 //! turns what a seat sees into the simulator's input.
 //!
-//! The simulator follows RULES §4 and the discrete-event model of §4.5 (log-normal reaction
-//! delays drawn from 256 quantiles per action class, misses, validation at execution, retries,
-//! sleeping until a foundation changes, the round ending when a Nerts call executes). It leaves
-//! out what a short look-ahead does not need: undo, stalemate rotation and the event log. Cards
-//! are faces `0..52` per seat (the owner is the seat). The greedy policy is the one of
-//! `cardcore.nerts.agents.GreedyAgent`.
+//! The simulator follows the Nerts rules page ("Moves", "The end of a round and scoring") and
+//! the rulebook's clock ([`crate::games::nerts::Round`], the page's "Table speeds": log-normal
+//! reaction delays, here drawn from 256 quantiles per action class, misses, validation at
+//! execution, retries, sleeping until a foundation changes, the round ending when a Nerts call
+//! executes). It leaves out what a short look-ahead does not need: undo, stalemate rotation and
+//! the event log. Cards are faces `0..52` per seat (the owner is the seat). The greedy policy
+//! is the built-in `greedy` agent's ([`crate::nerts_round`]). Move codes and the scoring rule
+//! are the rulebook's ([`crate::games::nerts`]); the table is still this module's own (a fixed-
+//! size copy with masks, see issue #33).
 //!
 //! A seat's stock and waste are one list in *cycle order* (the order the cards come off the
 //! stock in a pass): the first `waste` entries are the waste from bottom to top, the rest the
@@ -35,7 +38,7 @@ pub const MAX_SEATS: usize = 4;
 const THINK: u32 = u32::MAX;
 const NO_MOVE: u32 = u32::MAX - 1;
 
-/// Reaction delays of a table speed (RULES §4.5), in milliseconds.
+/// Reaction delays of a table speed (the rules page's "Table speeds"), in milliseconds.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Timing {
     /// Median delay of a foundation play.
@@ -60,7 +63,7 @@ pub struct Timing {
     pub retry_ms: u32,
 }
 
-/// The table options a rollout needs (RULES §4.7).
+/// The table options a rollout needs (the rules page's "Variants").
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Rules {
     /// Work piles per seat (4 or 5).
