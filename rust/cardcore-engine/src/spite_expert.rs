@@ -31,6 +31,7 @@
 
 use std::time::Duration;
 
+use crate::games::spite_malice::moves::Build;
 use crate::games::spite_malice::{EndReason, Move, Rules, State, StateParts, StockRule};
 use crate::paired::PairedTally;
 use crate::rng::CardRng;
@@ -530,7 +531,10 @@ pub fn reaches_payoff(
                 &mut counts,
                 sides,
                 &mut depth,
-                rules.wild_start,
+                Build {
+                    top: rules.top,
+                    wild_start: rules.wild_start,
+                },
                 &mut budget,
             )
     })
@@ -544,7 +548,7 @@ fn build(
     counts: &mut [u8; 256],
     sides: &[Vec<u8>],
     depth: &mut [usize],
-    wild_start: bool,
+    b: Build,
     budget: &mut u32,
 ) -> bool {
     if e + 1 == payoff {
@@ -558,14 +562,15 @@ fn build(
     // A side card of the value first (it uncovers another card and keeps the hand's), then
     // the hand's natural card; then a wild the same way (a side wild before the hand's).
     for card in [v, WILD] {
-        if card == WILD && e == 0 && !wild_start {
+        // the rulebook's building rule (a wild card on an empty stack only with wild_start)
+        if !b.fits(card, e) {
             break;
         }
         for i in 0..sides.len() {
             let d = depth[i];
             if d > 0 && sides[i][d - 1] == card {
                 depth[i] -= 1;
-                let ok = build(v, payoff, counts, sides, depth, wild_start, budget);
+                let ok = build(v, payoff, counts, sides, depth, b, budget);
                 depth[i] += 1;
                 if ok {
                     return true;
@@ -575,7 +580,7 @@ fn build(
         let c = usize::from(card);
         if counts[c] > 0 {
             counts[c] -= 1;
-            let ok = build(v, payoff, counts, sides, depth, wild_start, budget);
+            let ok = build(v, payoff, counts, sides, depth, b, budget);
             counts[c] += 1;
             if ok {
                 return true;
