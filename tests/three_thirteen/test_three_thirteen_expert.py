@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any, Literal
 
 import pytest
@@ -10,6 +11,7 @@ import cardcore
 from agent_play import play_out, same_at_any_jobs
 from cardcore import _core
 from cardcore.errors import OptionError
+from cardcore.rng import Rng
 from cardcore.three_thirteen.agents import DealSearchAgent, ExpertAgent, HardAgent
 from cardcore.three_thirteen.rules import Options, State
 from tt_tables import expert_params, table
@@ -219,3 +221,48 @@ def test_win_standings_are_checked() -> None:
         assert decide("win", standings) in range(4)
     with pytest.raises(OptionError, match="standings"):
         decide("win", _core.ThreeThirteenStandings(totals=[0, 0, 0], rounds_after=8))
+
+
+@pytest.mark.parametrize(
+    ("players", "opts", "params", "digest"),
+    [
+        (2, {"num_decks": 1, "max_turns_per_round": 40}, {"search": "round"}, "69d1fbbdadd60d0d"),
+        (
+            3,
+            {"forbid_return_of_discard_draw": True, "jokers": 2},
+            {"search": "round", "hard_rollouts": True},
+            "07a0288a68a74c12",
+        ),
+        (
+            3,
+            {"forbid_return_of_discard_draw": True, "jokers": 2, "max_turns_per_round": 60},
+            {"search": "lap"},
+            "157829d16619ccac",
+        ),
+        (
+            3,
+            {"forbid_return_of_discard_draw": True, "jokers": 2},
+            {"search": "laphard"},
+            "08c281d458d2c57f",
+        ),
+    ],
+)
+def test_deal_searches_play_their_pinned_games(
+    players: int, opts: dict[str, Any], params: dict[str, Any], digest: str
+) -> None:
+    """Whole games of the searches that play rounds out (on the rulebook's ``Round``): seats 0
+    and 1 search (8 deals, margin 0: any better mean wins), the others play ``hard``. The
+    moves' digests were taken on the build before the rollouts moved onto the rulebook's
+    round (the golden files pin only the default search, which deals nothing)."""
+    st = State(Options(num_players=players, **opts), 0)
+    agents: list[Any] = [HardAgent() for _ in range(players)]
+    for s in (0, 1):
+        agents[s] = DealSearchAgent(rollouts=8, margin=0.0, **params)
+    rngs = [Rng.for_stream(0, s, "agent") for s in range(players)]
+    h = hashlib.sha256()
+    while not st.is_over:
+        s = st.current
+        move = agents[s].act(st.observation(s), st.legal_moves(), rngs[s])
+        h.update(str(move).encode())
+        st.apply(move)
+    assert h.hexdigest()[:16] == digest
