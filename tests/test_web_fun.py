@@ -24,7 +24,7 @@ from cardcore.web.profile import Profile
 from cardcore.web.rooms import RoomSetup
 from cardcore.web.three_thirteen import ThreeThirteenMatch
 from cardcore.web.turns import TurnTable
-from test_web_games import play_out
+from test_web_games import play_out, states
 
 LOCAL = "http://127.0.0.1:8000"
 WS = "ws://127.0.0.1:8000/ws"
@@ -405,8 +405,6 @@ def test_a_daily_game_counts_for_the_day_it_was_dealt(client: TestClient) -> Non
 
 
 def test_the_reveal_reaches_the_pages_with_each_round_end(client: TestClient) -> None:
-    from test_web_games import states
-
     r = client.post("/api/rooms", json={"game": "three-thirteen", "players": 2}).json()
     rounds_seen: list[int] = []
     with client.websocket_connect(WS) as ws:
@@ -432,3 +430,27 @@ def test_the_reveal_reaches_the_pages_with_each_round_end(client: TestClient) ->
                 ws.send_json({"type": "move", "move": t["legal"][-1]["id"], "seq": seq})
                 waiting = True
     assert rounds_seen == list(range(1, 12))
+
+
+def test_each_person_at_the_table_shows_their_avatar(client: TestClient) -> None:
+    assert client.post("/api/settings", json={"name": "Bob", "avatar": "owl"}).status_code == 200
+    r = client.post(
+        "/api/rooms", json={"game": "three-thirteen", "players": 2, "seats": ["friend"]}
+    ).json()
+    with client.websocket_connect(WS) as host, client.websocket_connect(WS) as guest:
+        host.send_json({"type": "resume", "room": r["room"], "token": r["token"]})
+        guest.send_json({"type": "join", "room": r["room"], "name": "Bob"})
+        for n, st in enumerate(states(host)):
+            seats = st["seats"]
+            if seats[1].get("avatar") == "owl" and seats[0].get("avatar") == "fox":
+                break
+            assert n < 50, seats
+    # an AI seat has none (the page draws its own)
+    solo = client.post("/api/rooms", json={"game": "three-thirteen", "players": 2}).json()
+    with client.websocket_connect(WS) as ws:
+        ws.send_json({"type": "resume", "room": solo["room"], "token": solo["token"]})
+        for n, st in enumerate(states(ws)):
+            if st["seats"][0].get("avatar") == "fox":
+                assert "avatar" not in st["seats"][1]
+                break
+            assert n < 50

@@ -506,6 +506,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         conn = Connection(rate=server.config.message_rate, burst=server.config.message_burst)
         writer = asyncio.create_task(_write(ws, conn))
         strikes = 0
+        tasks: set[asyncio.Task[None]] = set()
         server.unjoined += 1
         joined = False
         join_by = time.monotonic() + server.config.join_seconds
@@ -535,6 +536,10 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
                 try:
                     msg = parse_message(data)
                     _handle(server.lobby, conn, msg)
+                    if msg.type in ("join", "resume") and conn.seat is not None:
+                        task = asyncio.create_task(_avatar(server, conn))
+                        tasks.add(task)  # kept until done (the loop holds tasks weakly)
+                        task.add_done_callback(tasks.discard)
                 except (BadMessage, CardcoreError) as e:
                     reply: dict[str, Any] = {"type": "error", "message": str(e)}
                     if msg is not None and msg.seq is not None:
@@ -630,6 +635,25 @@ def _handle(lobby: Lobby, conn: Connection, msg: Message) -> None:
         room.hand(seat, msg.seat)
     elif msg.type == "rematch":
         lobby.rematch(room, seat)
+
+
+async def _avatar(server: _Server, conn: Connection) -> None:
+    """Shows the avatar of the person who just took a seat (from their profile settings) to
+    everyone at the table."""
+    room, seat = conn.room, conn.seat
+    if server.profile is None or room is None or seat is None:
+        return
+    loop = asyncio.get_running_loop()
+    try:
+        settings = await loop.run_in_executor(
+            server.profile_thread, server.profile.settings, seat.name
+        )
+    except sqlite3.Error:
+        return
+    avatar = settings.get("avatar")
+    if isinstance(avatar, str) and avatar != seat.avatar:
+        seat.avatar = avatar
+        room.broadcast()
 
 
 async def _write(ws: WebSocket, conn: Connection) -> None:

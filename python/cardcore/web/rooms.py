@@ -143,11 +143,15 @@ class Seat:
     stand_in: bool = False
     """An AI plays this person's seat (until they come back, or for good once the host
     handed the seat over: ``kind`` is then ``"ai"``)."""
+    avatar: str | None = None
+    """The person's avatar from their profile settings (read when a page takes the seat)."""
 
     def public(self) -> dict[str, Any]:
-        out = {"name": self.name, "kind": self.kind, "connected": bool(self.conns)}
+        out: dict[str, Any] = {"name": self.name, "kind": self.kind, "connected": bool(self.conns)}
         if self.stand_in and self.kind == "human":
             out["ai_plays"] = True
+        if self.avatar is not None and self.kind == "human":
+            out["avatar"] = self.avatar
         return out
 
 
