@@ -208,3 +208,112 @@ pub fn discards<P: Position>(p: &P, r: DiscardRules, mut f: impl FnMut(usize, us
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A position given as plain lists (`sides`: each stack's top, `Unknown` as `None`).
+    struct Plain {
+        center: Vec<u8>,
+        payoff: Option<u8>,
+        sides: Vec<SideTop>,
+        hand: Vec<u8>,
+    }
+
+    impl Position for Plain {
+        fn slots(&self) -> impl Iterator<Item = (usize, u8)> {
+            self.center.iter().copied().enumerate()
+        }
+        fn payoff_top(&self) -> Option<u8> {
+            self.payoff
+        }
+        fn side_stacks(&self) -> usize {
+            self.sides.len()
+        }
+        fn side_top(&self, k: usize) -> SideTop {
+            self.sides[k]
+        }
+        fn hand(&self) -> impl Iterator<Item = (usize, u8)> {
+            self.hand.iter().copied().enumerate()
+        }
+    }
+
+    const KINGS: Build = Build {
+        top: 12,
+        wild_start: true,
+    };
+
+    #[test]
+    fn building_and_completing() {
+        assert!(KINGS.fits(1, 0) && KINGS.fits(12, 11) && !KINGS.fits(3, 1));
+        assert!(KINGS.fits(WILD, 0) && KINGS.fits(WILD, 11));
+        let strict = Build {
+            top: 13,
+            wild_start: false,
+        };
+        assert!(!strict.fits(WILD, 0) && strict.fits(WILD, 12) && strict.fits(13, 12));
+        assert_eq!((KINGS.after_play(10), KINGS.after_play(11)), (11, 0));
+        assert!(KINGS.complete(12) && !KINGS.complete(11));
+        assert!(!KINGS.fits(1, u8::MAX), "no overflow past any stack");
+    }
+
+    #[test]
+    fn plays_in_the_rules_order() {
+        let p = Plain {
+            center: vec![0, 2, 0],
+            payoff: Some(3),
+            sides: vec![SideTop::Card(1), SideTop::Empty],
+            hand: vec![WILD, 3],
+        };
+        let mut got = Vec::new();
+        plays(&p, KINGS, |s, c| got.push((s, c)));
+        use Source::{Hand, PayOff, Side};
+        let want = [
+            (PayOff, 1),
+            (Side(0), 0),
+            (Side(0), 2),
+            (Hand(0), 0),
+            (Hand(0), 1),
+            (Hand(0), 2),
+            (Hand(1), 1),
+        ];
+        assert_eq!(got, want);
+    }
+
+    #[test]
+    fn discard_rules() {
+        let same = DiscardRules {
+            side_rule: SideRule::SameOrOneLower,
+            must_play_aces: false,
+        };
+        let discards_of = |p: &Plain, r: DiscardRules| {
+            let mut out = Vec::new();
+            discards(p, r, |i, k| out.push((i, k)));
+            out
+        };
+        // 5 on a 6 top or the empty stack; a 9 nowhere but the empty stack; an unknown top
+        // takes no natural
+        let mut p = Plain {
+            center: vec![1],
+            payoff: None,
+            sides: vec![SideTop::Card(6), SideTop::Empty, SideTop::Unknown],
+            hand: vec![5, 9],
+        };
+        assert_eq!(discards_of(&p, same), vec![(0, 0), (0, 1), (1, 1)]);
+        // no stack takes a card: the rule is lifted
+        p.sides = vec![SideTop::Card(2), SideTop::Unknown];
+        assert!(lifted(&p, SideRule::SameOrOneLower));
+        assert_eq!(discards_of(&p, same).len(), 4);
+        // no aces on side stacks; an ace and a free slot: no discard at all
+        let aces = DiscardRules {
+            side_rule: SideRule::NoAces,
+            must_play_aces: true,
+        };
+        p.hand = vec![1, 9];
+        assert!(!ace_playable(&p), "no free slot");
+        assert_eq!(discards_of(&p, aces), vec![(1, 0), (1, 1)]);
+        p.center = vec![3, 0];
+        assert!(ace_playable(&p) && discards_of(&p, aces).is_empty());
+    }
+}
