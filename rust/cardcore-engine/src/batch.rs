@@ -556,3 +556,89 @@ impl Dealt for crate::games::spite_malice::State {
         (rules.observation_size(), rules.num_actions(), rules.players)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::spite_malice::{Rules, State as Spite, StockRule};
+    use crate::rng::CardRng;
+    use crate::spite::SideRule;
+
+    fn rules() -> Rules {
+        Rules {
+            players: 3,
+            decks: 2,
+            jokers: false,
+            payoff_size: 8,
+            hand_size: 5,
+            side_stacks: 4,
+            center_stacks: 0,
+            king_can_start: true,
+            refill_empty_hand: true,
+            completed_to_stock: true,
+            stock_rule: StockRule::TieOnRequiredDraw,
+            side_rule: SideRule::Any,
+            must_play_aces: false,
+            first_player: None,
+            max_turns: 40,
+            win_bonus: 0,
+        }
+    }
+
+    /// Steps a held Spite & Malice batch with random legal actions: every output, the tensors
+    /// as floats (`threads` threads) or as bytes (one thread).
+    fn drive(threads: usize, bytes: bool) -> Vec<Outputs> {
+        let mut batch = Batch::<Spite>::new(rules(), 3, 7).hold_ended();
+        let (d, a, _) = batch.sizes();
+        let mut out = Outputs::default();
+        let mut raw = vec![0u8; 7 * d * 4];
+        let as_floats = |raw: &[u8], out: &mut Outputs| {
+            out.observation = raw
+                .chunks_exact(4)
+                .map(|b| f32::from_ne_bytes([b[0], b[1], b[2], b[3]]))
+                .collect();
+        };
+        if bytes {
+            batch.reset_bytes(&mut raw, &mut out, 1);
+            as_floats(&raw, &mut out);
+        } else {
+            batch.reset(&mut out, threads);
+        }
+        let mut rng = CardRng::new(11);
+        let mut all = vec![out.clone()];
+        for _ in 0..400 {
+            let acts: Vec<i64> = out
+                .mask
+                .chunks(a)
+                .map(|m| {
+                    let legal: Vec<usize> = (0..a).filter(|&k| m[k] == 1).collect();
+                    legal
+                        .get(rng.below(legal.len().max(1) as u64) as usize)
+                        .map_or(0, |&k| k as i64)
+                })
+                .collect();
+            if bytes {
+                batch.step_bytes(&acts, &mut raw, &mut out, 1).unwrap();
+                as_floats(&raw, &mut out);
+            } else {
+                batch.step(&acts, &mut out, threads).unwrap();
+            }
+            all.push(out.clone());
+        }
+        all
+    }
+
+    #[test]
+    fn threads_and_bytes_give_the_same_spite_malice_games() {
+        let one = drive(1, false);
+        assert!(one.iter().any(|o| o.done.contains(&1)));
+        for other in [drive(3, false), drive(1, true)] {
+            for (x, y) in one.iter().zip(&other) {
+                assert_eq!(
+                    (&x.observation, &x.mask, &x.player, &x.reward, &x.done),
+                    (&y.observation, &y.mask, &y.player, &y.reward, &y.done)
+                );
+            }
+        }
+    }
+}
