@@ -236,6 +236,9 @@ def test_killing_the_parent_of_j2_ends_every_process_of_the_run(
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         start_new_session=True,
+        # the signal's default action, even when the test run inherited it ignored (a suite
+        # started under nohup ignores SIGHUP, and so would the run)
+        preexec_fn=None if sig == signal.SIGKILL else lambda: signal.signal(sig, signal.SIG_DFL),
     )
     part = Path(partial_path(str(out)))
     try:
