@@ -504,8 +504,8 @@ impl<G: Dealt> Chunk<'_, G> {
                     true // held over from the last step: dealt again, the action ignored
                 } else {
                     let seat = game.current_player();
-                    // checked legal by `Batch::check`
-                    let _ = game.apply_action(action);
+                    // checked legal by `Batch::check` against this position's mask
+                    game.apply_checked_action(action);
                     if game.is_over() {
                         for (o, r) in reward.iter_mut().zip(game.returns()) {
                             *o = r as f32;

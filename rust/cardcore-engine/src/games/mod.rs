@@ -46,6 +46,13 @@ pub trait State: Clone + Send + Sync + 'static {
     /// # Errors
     /// The action is not legal now (nothing changes).
     fn apply_action(&mut self, action: i64) -> Result<(), IllegalMove>;
+    /// Plays action id `action`, which the caller has checked against the mask
+    /// [`State::write_mask`] wrote for this very position (the batch engines do), so a game
+    /// may skip its own legality check. The default checks anyway (an illegal action then
+    /// changes nothing).
+    fn apply_checked_action(&mut self, action: i64) {
+        let _ = self.apply_action(action);
+    }
     /// One utility per seat once the game is over (all zero before); higher is better.
     fn returns(&self) -> Vec<f64>;
     /// Length of [`State::write_observation`]'s tensor.

@@ -594,6 +594,12 @@ impl State {
         if a >= self.layout.num_actions() || !self.legal_actions_vec().contains(&a) {
             return None;
         }
+        self.decode_action(a)
+    }
+
+    /// The move of action id `a` (below the layout's size) now, without checking it is legal
+    /// (the lowest-numbered card of its face in the hand; None when the hand has none).
+    fn decode_action(&self, a: usize) -> Option<Move> {
         let hand_card = |face: u16| {
             let hand = &self.hands[self.current];
             hand.iter()
@@ -1182,6 +1188,19 @@ impl games::State for State {
                 Ok(())
             }
             None => Err(IllegalMove(format!("action {action} is not legal now"))),
+        }
+    }
+
+    /// The batch engine's step: the action was checked against this position's mask, so
+    /// the legal actions are not listed a second time.
+    fn apply_checked_action(&mut self, action: i64) {
+        let decoded = usize::try_from(action)
+            .ok()
+            .filter(|&a| !self.over && a < self.layout.num_actions())
+            .and_then(|a| self.decode_action(a));
+        match decoded {
+            Some(mv) => self.play(mv),
+            None => debug_assert!(false, "action {action} was not checked legal"),
         }
     }
 
