@@ -631,7 +631,8 @@ impl State {
     }
 
     fn legal_actions_vec(&self) -> Vec<usize> {
-        let mut out = Vec::new();
+        // one allocation: a turn rarely has more legal actions than this
+        let mut out = Vec::with_capacity(64);
         if self.over {
             return out;
         }
