@@ -419,21 +419,8 @@ impl Game {
             *h = c;
         }
         for &step in steps {
-            let mv = match step {
-                Step::PayOff(c) => Move::PayOff { center: c.into() },
-                Step::Side(k, c) => Move::Side {
-                    side: k.into(),
-                    center: c.into(),
-                },
-                Step::Hand(i, c) => Move::Hand {
-                    card: hand[usize::from(i)],
-                    center: c.into(),
-                },
-                Step::Discard(i, k) => Move::Discard {
-                    card: hand[usize::from(i)],
-                    side: k.into(),
-                },
-                Step::None => continue,
+            let Some(mv) = step_move(step, &hand) else {
+                continue;
             };
             st.apply_move(mv)
                 .expect("the planner plays the rulebook's legal moves");
@@ -858,6 +845,27 @@ pub fn decide(table: &Table, params: &ExpertParams, seed: u64) -> Result<Decisio
     })
 }
 
+/// The rulebook move of a planner step, with `hand` the seat's hand as the plan numbers it
+/// (None for [`Step::None`]).
+fn step_move(step: Step, hand: &[u16]) -> Option<Move> {
+    Some(match step {
+        Step::PayOff(c) => Move::PayOff { center: c.into() },
+        Step::Side(k, c) => Move::Side {
+            side: k.into(),
+            center: c.into(),
+        },
+        Step::Hand(i, c) => Move::Hand {
+            card: hand[usize::from(i)],
+            center: c.into(),
+        },
+        Step::Discard(i, k) => Move::Discard {
+            card: hand[usize::from(i)],
+            side: k.into(),
+        },
+        Step::None => return None,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1018,7 +1026,7 @@ mod tests {
     /// before the move.
     #[test]
     fn expert_decisions_are_unchanged() {
-        use crate::games::spite_malice::{Move, Rules, State, StockRule};
+        use crate::games::spite_malice::{Rules, State, StockRule};
         let mut h = Vec::new();
         let (mut decisions, mut deals) = (0, 0);
         for (seed, players, jokers, refill, side_rule, aces, hand_size, cap) in [
@@ -1071,21 +1079,8 @@ mod tests {
                 assert!(!d.steps.is_empty());
                 let hand = st.hands()[seat].clone();
                 for step in d.steps {
-                    let mv = match step {
-                        Step::PayOff(c) => Move::PayOff { center: c.into() },
-                        Step::Side(k, c) => Move::Side {
-                            side: k.into(),
-                            center: c.into(),
-                        },
-                        Step::Hand(i, c) => Move::Hand {
-                            card: hand[usize::from(i)],
-                            center: c.into(),
-                        },
-                        Step::Discard(i, k) => Move::Discard {
-                            card: hand[usize::from(i)],
-                            side: k.into(),
-                        },
-                        Step::None => continue,
+                    let Some(mv) = step_move(step, &hand) else {
+                        continue;
                     };
                     let (k, x, y) = mv.code();
                     st.apply_code(k, x as i64, y as i64).unwrap();
