@@ -92,6 +92,9 @@ pub enum Action {
     },
 }
 
+/// Side stacks whose ranks [`ActionLayout::legal`] keeps on the stack (the rules allow 1 to 8).
+const MAX_STACK_SIDES: usize = 8;
+
 /// The action layout of one game's options.
 #[derive(Clone, Debug)]
 pub struct ActionLayout {
@@ -202,22 +205,51 @@ impl ActionLayout {
             return Err(ActionError::WrongSides(side_tops.len(), self.sides));
         }
         let payoff = payoff_top.map(|c| self.rank(c)).transpose()?;
-        let sides = side_tops
-            .iter()
-            .map(|top| top.map(|c| self.rank(c)).transpose())
-            .collect::<Result<Vec<_>, _>>()?;
-        let mut faces: Vec<u16> = hand
-            .iter()
-            .map(|&c| self.face(c.into()))
-            .collect::<Result<_, _>>()?;
-        faces.sort_unstable();
-        faces.dedup();
+        // on the stack for the sizes the rules allow (no allocation a step), else on the heap
+        let (mut side_buf, side_vec);
+        let sides: &[Option<u8>] = if side_tops.len() <= MAX_STACK_SIDES {
+            side_buf = [None; MAX_STACK_SIDES];
+            for (b, top) in side_buf.iter_mut().zip(side_tops) {
+                *b = top.map(|c| self.rank(c)).transpose()?;
+            }
+            &side_buf[..side_tops.len()]
+        } else {
+            side_vec = side_tops
+                .iter()
+                .map(|top| top.map(|c| self.rank(c)).transpose())
+                .collect::<Result<Vec<_>, _>>()?;
+            &side_vec
+        };
+        let (mut face_buf, mut face_vec);
+        let faces: &[u16] = if self.faces <= 64 {
+            // the hand's distinct faces in face order, through a bit set
+            let mut seen = 0u64;
+            for &c in hand {
+                seen |= 1 << self.face(c.into())?;
+            }
+            face_buf = [0u16; 64];
+            let mut n = 0;
+            while seen != 0 {
+                face_buf[n] = seen.trailing_zeros() as u16;
+                seen &= seen - 1;
+                n += 1;
+            }
+            &face_buf[..n]
+        } else {
+            face_vec = hand
+                .iter()
+                .map(|&c| self.face(c.into()))
+                .collect::<Result<Vec<u16>, _>>()?;
+            face_vec.sort_unstable();
+            face_vec.dedup();
+            &face_vec
+        };
         let view = LayoutView {
             layout: self,
             center,
             payoff,
-            sides: &sides,
-            faces: &faces,
+            sides,
+            faces,
         };
         let slots = self.slots;
         moves::plays(&view, self.build, |src, c| {

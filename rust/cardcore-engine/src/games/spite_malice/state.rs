@@ -637,14 +637,37 @@ impl State {
             return out;
         }
         let seat = self.current;
-        let center: Vec<usize> = self.center.iter().map(Vec::len).collect();
-        let side_tops: Vec<Option<u16>> =
-            self.sides[seat].iter().map(|s| s.last().copied()).collect();
+        // on the stack for the sizes the rules allow (no allocation a step), else on the heap
+        let (mut center_buf, center_vec);
+        let center: &[usize] = if self.center.len() <= 32 {
+            center_buf = [0usize; 32];
+            for (b, stack) in center_buf.iter_mut().zip(&self.center) {
+                *b = stack.len();
+            }
+            &center_buf[..self.center.len()]
+        } else {
+            center_vec = self.center.iter().map(Vec::len).collect::<Vec<usize>>();
+            &center_vec
+        };
+        let (mut tops_buf, tops_vec);
+        let side_tops: &[Option<u16>] = if self.sides[seat].len() <= 8 {
+            tops_buf = [None; 8];
+            for (t, side) in tops_buf.iter_mut().zip(&self.sides[seat]) {
+                *t = side.last().copied();
+            }
+            &tops_buf[..self.sides[seat].len()]
+        } else {
+            tops_vec = self.sides[seat]
+                .iter()
+                .map(|s| s.last().copied())
+                .collect::<Vec<_>>();
+            &tops_vec
+        };
         self.layout
             .legal(
-                &center,
+                center,
                 self.payoffs[seat].last().copied(),
-                &side_tops,
+                side_tops,
                 &self.hands[seat],
                 self.discard_rule(),
                 &mut out,
