@@ -366,10 +366,31 @@ def test_resume_plays_again_what_no_checkpoint_covers(
     extra = full.read_bytes().splitlines(keepends=True)[10 + header : 13 + header]
     out.write_bytes(out.read_bytes() + extra[0] + _swap_scores(extra[1], fmt) + extra[2])
     plan = Path(plan_path(str(out)))
-    plan.write_text(plan.read_text() + '{"records": 15, "bytes"')  # a half-written checkpoint
+    # a checkpoint of the wrong types (a hand-edited ledger), then a half-written one: neither
+    # is a checkpoint, so the ledger ends before them
+    bad = '{"records": 15, "bytes": [9, "x"], "sha256": ["a", "b"]}\n'
+    plan.write_text(plan.read_text() + bad + '{"records": 15, "bytes"')
     code, msg = sim(*args, "--resume")
     assert code == 0, msg
     assert out.read_bytes() == full.read_bytes()
+
+
+def test_a_ledger_line_of_the_wrong_shape_is_no_checkpoint() -> None:
+    """L1: a hand-edited checkpoint must end the ledger, not raise later (a size of the
+    replays file that is not a number was compared with the file's size)."""
+    from cardcore.sim.ledger import Checkpoint
+
+    good = Checkpoint(5, (10, 20), ("a", "b"))
+    assert Checkpoint.parse(good.line()) == good
+    for line in [
+        '{"records": 5, "bytes": [10, "x"], "sha256": ["a", "b"]}',
+        '{"records": 5, "bytes": [10, 20], "sha256": ["a", 7]}',
+        '{"records": 5, "bytes": [10, null], "sha256": ["a", "b"]}',
+        '{"records": -1, "bytes": [10, 20], "sha256": ["a", "b"]}',
+        '{"records": 5, "bytes": [10], "sha256": ["a"]}',
+        '{"records": 5, "bytes"',
+    ]:
+        assert Checkpoint.parse(line) is None, line
 
 
 # --- L2: an empty file name -----------------------------------------------------------------

@@ -54,6 +54,8 @@ class Checkpoint:
                 and type(sizes[0]) is int
                 and isinstance(digests[0], str)
                 and (sizes[1] is None) == (digests[1] is None)
+                and (sizes[1] is None or type(sizes[1]) is int)
+                and (digests[1] is None or isinstance(digests[1], str))
             )
         except (ValueError, TypeError, KeyError):
             return None
