@@ -67,7 +67,7 @@ class Checkpoint:
 def read_plan(path: str) -> tuple[Any, list[Checkpoint]]:
     """The plan (first line, parsed) and the checkpoints after it, up to the first line that
     is not one. Raises ``OSError`` and ``ValueError`` (the plan cannot be read)."""
-    first, *rest = Path(path).read_text(encoding="utf-8").split("\n", 1) or [""]
+    first, *rest = Path(path).read_text(encoding="utf-8").split("\n", 1)
     checkpoints: list[Checkpoint] = []
     for text in rest[0].splitlines() if rest else []:
         cp = Checkpoint.parse(text)
