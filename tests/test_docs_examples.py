@@ -66,7 +66,7 @@ SHELL_BLOCK = re.compile(r"```(?:sh|bash|console)\n(.*?)\n```", re.S)
 
 def _shell_commands() -> list[tuple[str, str]]:
     """Every command of the pages' shell blocks, as (page name, command line)."""
-    out = []
+    out: list[tuple[str, str]] = []
     for page in PAGES:
         for block in SHELL_BLOCK.findall(page.read_text(encoding="utf-8")):
             for line in block.replace("\\\n", " ").splitlines():
