@@ -38,7 +38,8 @@ __all__ = [
 WASTE: Final[int] = _core.NERTS_SRC_WASTE
 NERTS: Final[int] = _core.NERTS_SRC_NERTS
 AUTO: Final[int] = _core.NERTS_NONE
-# Move kinds of a packed code (the `K_*` of rust/cardcore-engine/src/nerts.rs; undo is ours)
+# Move kinds of a packed code (the `K_*` of rust/cardcore-engine/src/games/nerts/moves.rs;
+# undo is ours)
 K_FOUNDATION: Final[int] = _core.NERTS_K_FOUNDATION
 K_WORK: Final[int] = _core.NERTS_K_WORK
 K_FLIP: Final[int] = _core.NERTS_K_FLIP

@@ -9,10 +9,11 @@
 //! * [`spite`]: Spite & Malice turn planner; [`spite_expert`]: the `expert` agent's search;
 //!   [`spite_actions`]: legal action ids and their meaning (the rulebook's);
 //!   [`spite_episode`]: one game of the rulebook stepped natively (RL).
-//! * [`nerts`]: Nerts move generation; [`nerts_rollout`]: Nerts look-ahead simulator;
+//! * [`nerts_rollout`]: Nerts look-ahead simulator;
 //!   [`nerts_round`]: whole rounds of the built-in agents.
 //! * [`games`]: the rulebooks, one per game, behind one `State` trait
-//!   ([`games::three_thirteen`], [`games::spite_malice`]).
+//!   ([`games::three_thirteen`], [`games::spite_malice`], [`games::nerts`]; Nerts move
+//!   generation: [`games::nerts::moves`]).
 //! * [`hash`]: the one fast hasher of the memo tables.
 //! * [`paired`]: the experts' paired comparison of candidate moves over shared deals.
 
@@ -22,7 +23,6 @@ pub mod error;
 pub mod games;
 pub mod hash;
 pub mod meld;
-pub mod nerts;
 pub mod nerts_rollout;
 pub mod nerts_round;
 pub mod paired;

@@ -3,17 +3,19 @@
 //! ([`crate::games::nerts::Round`]), step for step the agents of `cardcore.nerts.agents`: the
 //! same random draws in the same order and the same choices.
 //!
-//! Cards are physical ids (`seat * 52 + face`); moves are the packed codes of [`crate::nerts`]
-//! plus [`K_UNDO`].
+//! Cards are physical ids (`seat * 52 + face`); moves are the packed codes of
+//! [`crate::games::nerts::moves`] plus [`K_UNDO`].
 
 use crate::card::{ACE, builds_down, natural_face, rank_of, suit_of};
 use crate::games::IllegalMove;
+use crate::games::nerts::moves::{
+    K_CALL, K_FLIP, K_FOUNDATION, K_RECYCLE, K_WORK, SRC_NERTS, SRC_WASTE,
+};
 pub use crate::games::nerts::{
     K_UNDO, Layout, LogRow, Pending, Round, Rules as RoundOptions, StalemateRule, UndoRecord,
     action_text,
 };
 use crate::games::nerts::{Policy, UNDO, builds_on_foundation, depth, dst, kind, src};
-use crate::nerts::{K_CALL, K_FLIP, K_FOUNDATION, K_RECYCLE, K_WORK, SRC_NERTS, SRC_WASTE};
 use crate::nerts_rollout::{
     PublicSeat, Racing, Request, RolloutError, Rules, Timing, choose, knowledge,
 };

@@ -3,7 +3,7 @@
 //! length/top shortcut).
 
 use cardcore_engine::card::{face, is_red, rank, suit};
-use cardcore_engine::nerts::{
+use cardcore_engine::games::nerts::moves::{
     F_FILL_ANY, F_PARTIAL, F_RECYCLE, F_RUNNING, K_CALL, K_FLIP, K_FOUNDATION, K_RECYCLE, K_WORK,
     MoveBuf, NONE, PlayerView, SRC_NERTS, SRC_WASTE, count_batch, generate, generate_batch, pack,
 };
@@ -195,7 +195,7 @@ proptest! {
         if let Ok(v) = PlayerView::decode(&bytes) {
             let mut buf = MoveBuf::default();
             generate(&v, &mut buf);
-            prop_assert!(buf.len() <= cardcore_engine::nerts::MAX_MOVES);
+            prop_assert!(buf.len() <= cardcore_engine::games::nerts::moves::MAX_MOVES);
         }
     }
 }

@@ -2,7 +2,7 @@
 //! each other, and positions whose best move is known.
 
 use cardcore_engine::card::face;
-use cardcore_engine::nerts::{K_FLIP, K_FOUNDATION, K_WORK, NONE, SRC_NERTS, pack};
+use cardcore_engine::games::nerts::moves::{K_FLIP, K_FOUNDATION, K_WORK, NONE, SRC_NERTS, pack};
 use cardcore_engine::nerts_rollout::{
     PublicSeat, Racing, Request, Rules, SeatKnowledge, Timing, choose, knowledge,
 };

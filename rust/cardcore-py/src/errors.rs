@@ -4,9 +4,9 @@
 //! No other binding file names an exception class (the classes are private to this module).
 
 use cardcore_engine::error::CardError;
+use cardcore_engine::games::nerts::moves::NertsError;
 use cardcore_engine::games::{BadState, IllegalMove};
 use cardcore_engine::meld::MeldError;
-use cardcore_engine::nerts::NertsError;
 use cardcore_engine::nerts_rollout::RolloutError;
 use cardcore_engine::spite::PlanError;
 use cardcore_engine::spite_actions::ActionError;

@@ -22,9 +22,10 @@ mod three_thirteen;
 /// The private extension module; the public API is the `cardcore` Python package.
 #[pyo3::pymodule(gil_used = false)]
 mod _core {
+    use cardcore_engine::games::nerts::moves as nerts;
     use cardcore_engine::three_thirteen_batch as tt_batch;
     use cardcore_engine::three_thirteen_expert::Search;
-    use cardcore_engine::{card, nerts, rng, spite, spite_episode};
+    use cardcore_engine::{card, rng, spite, spite_episode};
 
     #[pymodule_export]
     use crate::cards::{Card, card_faces, cards_from_ids, format_cards, format_face, parse_cards};

@@ -1,6 +1,8 @@
-//! Bindings of `cardcore_engine::nerts`: move generation for one state or a batch.
+//! Bindings of `cardcore_engine::games::nerts::moves`: move generation for one state or a batch.
 
-use cardcore_engine::nerts::{self, MoveBuf, NertsError, PlayerView, STATE_BYTES};
+use cardcore_engine::games::nerts::moves::{
+    self as nerts, MoveBuf, NertsError, PlayerView, STATE_BYTES,
+};
 use cardcore_engine::nerts_rollout::{
     FullSeat, PublicSeat, Racing, Request, RolloutError, Rules, SeatKnowledge, Timing, TraceStep,
     choose, evaluate, greedy_move, knowledge as seat_knowledge, trace,

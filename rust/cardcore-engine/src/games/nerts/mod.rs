@@ -10,8 +10,9 @@
 //! tie-break from the `"tiebreak"` stream (index 0), in the order the events happen.
 //!
 //! Cards are physical ids (`seat * 52 + face`: each seat plays its own deck). Moves are the
-//! packed codes of [`crate::nerts`] (`[kind, src, depth, dst]` little-endian) plus [`K_UNDO`].
+//! packed codes of [`moves`] (`[kind, src, depth, dst]` little-endian) plus [`K_UNDO`].
 
+pub mod moves;
 mod round;
 mod state;
 mod table;
@@ -22,7 +23,7 @@ pub use round::{Humans, Input, LogRow, Pending, Policy, Round};
 pub use state::{Mixed, State, action_code, action_of_code, num_actions, observation_size};
 pub use table::{Layout, Table, UndoRecord, deal_deck};
 
-pub use crate::nerts::{
+pub use moves::{
     F_FILL_ANY, F_PARTIAL, F_RECYCLE, F_RUNNING, K_CALL, K_FLIP, K_FOUNDATION, K_RECYCLE, K_WORK,
     MAX_WORK, NONE, SRC_NERTS, SRC_WASTE, pack,
 };

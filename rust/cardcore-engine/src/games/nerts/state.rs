@@ -354,8 +354,8 @@ impl RealtimeState for State {
         }
         let w = self.num_work();
         let t = &self.round.table;
-        let mut buf = crate::nerts::MoveBuf::default();
-        crate::nerts::generate(&t.view(seat), &mut buf);
+        let mut buf = super::moves::MoveBuf::default();
+        super::moves::generate(&t.view(seat), &mut buf);
         for &c in buf.as_slice() {
             if let Some(a) = action_of_code(c, w) {
                 mask[a] = 1;

@@ -1,16 +1,16 @@
 //! The Nerts table (`NertsTable`): every seat's layout and the shared foundations. It
-//! validates and applies moves, lists them with [`crate::nerts::generate`], undoes them,
+//! validates and applies moves, lists them with [`super::moves::generate`], undoes them,
 //! applies the stalemate remedies and scores the round. It knows nothing about time.
 
+use super::moves::{
+    F_FILL_ANY, F_PARTIAL, F_RECYCLE, F_RUNNING, K_CALL, K_FLIP, K_FOUNDATION, K_RECYCLE, K_WORK,
+    MAX_WORK, MoveBuf, NONE, PlayerView, SRC_NERTS, SRC_WASTE, generate,
+};
 use super::{
     K_UNDO, Rules, StalemateRule, builds_on_foundation, depth, dst, fits_masks, kind, need_masks,
     seat_points, src,
 };
 use crate::card::{ACE, builds_down, deck_of, natural_face, natural_id, rank_of};
-use crate::nerts::{
-    F_FILL_ANY, F_PARTIAL, F_RECYCLE, F_RUNNING, K_CALL, K_FLIP, K_FOUNDATION, K_RECYCLE, K_WORK,
-    MAX_WORK, MoveBuf, NONE, PlayerView, SRC_NERTS, SRC_WASTE, generate,
-};
 use crate::shuffle::permutations_u8;
 
 /// How to reverse one executed move (`action` is its code).

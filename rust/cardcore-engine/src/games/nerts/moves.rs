@@ -230,10 +230,10 @@ pub const fn pack(kind: u8, src: u8, depth: u8, dst: u8) -> u32 {
 }
 
 /// Whether natural face `face` fits some foundation given the masks (the rulebook's rule:
-/// [`crate::games::nerts::fits_masks`]; a face is the id of deck 0).
+/// [`super::fits_masks`]; a face is the id of deck 0).
 #[inline]
 fn fits_foundation(face: u8, need: &[u16; 4]) -> bool {
-    crate::games::nerts::fits_masks(face, need)
+    super::fits_masks(face, need)
 }
 
 /// Whether a card of `rank`/`red` may go on a work pile whose top is `top` (not empty).
