@@ -30,6 +30,7 @@ __all__ = [
     "AgentFactory",
     "GameRequest",
     "GameSpec",
+    "NativeRl",
     "OptionSpec",
     "agent_label",
     "check_agent",
@@ -153,6 +154,27 @@ class GameRequest:
 
 
 @dataclass(frozen=True)
+class NativeRl:
+    """What the RL environments (:mod:`cardcore.rl`) need of a turn-based game whose protocol
+    state is its Rust rulebook (``_core.State``, the state's ``_s``): they step that state
+    directly, and these name the game's faster native engines beside it. Every list and
+    dispatch of ``cardcore.rl.native`` is derived from the registered specs' fields."""
+
+    rules: Callable[[Any], Any]
+    """The ``_core`` rules object of one of the game's :class:`~cardcore.games.api.Game`
+    objects (its options, as the batch and the episode take them)."""
+    batch: Callable[..., Any] | None = None
+    """The ``_core`` batch class of the rulebook (``cardcore_engine::batch``, called as
+    ``batch(rules, n, seed, threads=t, hold=h)``): ``gymnasium.make_vec`` steps it."""
+    points: bool = False
+    """The batch writes every seat's ``points()`` (Three-Thirteen's penalty totals):
+    :class:`~cardcore.rl.VectorEnv` steps it too, and a shaped reward reads them."""
+    episode: bool = False
+    """The AEC environment steps ``_core.Episode(rules, seed)`` (the rulebook with the legal
+    mask kept between steps) instead of the protocol state's rulebook."""
+
+
+@dataclass(frozen=True)
 class GameSpec:
     """Everything the runner, CLI and replays need to know about one game.
 
@@ -198,6 +220,9 @@ class GameSpec:
     lobby_options: tuple[str, ...] = ()
     """The rules options the web lobby offers when a room is made (any other option of the game
     is still accepted in a room request)."""
+    native_rl: NativeRl | None = None
+    """The game's native RL engines (:class:`NativeRl`); ``None``: the RL environments play it
+    through the embedding protocol only."""
 
     def option(self, name: str) -> OptionSpec:
         for o in self.options:

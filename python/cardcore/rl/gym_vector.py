@@ -3,10 +3,10 @@
 :class:`CardGameVectorEnv` is a ``gymnasium.vector.VectorEnv`` of ``num_envs`` games of a
 turn-based game in self-play: each step takes one action per game for its seat to play, and
 the observation of a game is the tensor of its next seat to play (``info["player"]``).
-Three-Thirteen and Spite & Malice run on the Rust batch of their rulebook
-(``_core.ThreeThirteenBatch``, ``_core.SpiteMaliceBatch``: one native call per step, no Python
-per game, the tensors written straight into the returned array); ``engine="protocol"`` steps
-the games one by one in Python (their protocol states).
+A game whose spec declares a Rust batch of its rulebook (``NativeRl.batch``: Three-Thirteen's
+``_core.ThreeThirteenBatch``, Spite & Malice's ``_core.SpiteMaliceBatch``) runs on it (one
+native call per step, no Python per game, the tensors written straight into the returned
+array); ``engine="protocol"`` steps the games one by one in Python (their protocol states).
 
 Autoreset (``autoreset_mode``, gymnasium 1.x's :class:`~gymnasium.vector.AutoresetMode`):
 ``NEXT_STEP`` (default, as gymnasium's own vector environments), ``SAME_STEP``
@@ -34,13 +34,13 @@ except ModuleNotFoundError as e:  # pragma: no cover (the rl extra)
 from cardcore.errors import IllegalMoveError, OptionError
 from cardcore.games.api import Game
 from cardcore.rl.common import Seeds, observation_space, resolve
-from cardcore.rl.native import AEC_GAMES, BATCH_GAMES, native_rules
+from cardcore.rl.native import native_engines, native_rules
 from cardcore.rl.rewards import check_reward, tracked, utility, zero_sum_gain
 from cardcore.rl.vector import MAX_ENVS
 from cardcore.rng import derive_seed
 
 if TYPE_CHECKING:
-    from cardcore._core import SpiteMaliceRules, ThreeThirteenArrays, ThreeThirteenRules
+    from cardcore._core import ThreeThirteenArrays
 
 __all__ = ["CardGameVectorEnv", "default_threads"]
 
@@ -119,7 +119,7 @@ class CardGameVectorEnv(VectorEnv[Obs, NDArray[np.int64], NDArray[Any]]):
         self.observation_space = batch_space(self.single_observation_space, n)
         self.action_space = batch_space(self.single_action_space, n)
         self._seeds = Seeds()
-        rules = native_rules(g, engine, BATCH_GAMES)
+        rules = native_rules(g, engine, "batch")
         self._rows: _RustRows | _LoopRows
         if rules is not None:
             if threads is None:
@@ -276,14 +276,18 @@ class _RustRows:
     def __init__(
         self,
         game: Game[Any],
-        rules: ThreeThirteenRules | SpiteMaliceRules,
+        rules: Any,
         n: int,
         threads: int,
     ) -> None:
         self.game, self.rules, self.n, self.threads = game, rules, n, threads
         self.a, self.p = game.num_actions, game.num_players
         self.shape = game.observation_shape
-        self.points = game.name == "three-thirteen"  # penalty totals; Spite: none
+        rl = native_engines(game)
+        assert rl is not None  # native_rules(..., "batch") gave rules
+        assert rl.batch is not None
+        self.make = rl.batch
+        self.points = rl.points  # the batch writes points() (Three-Thirteen: penalty totals)
         self.batch: Any = None
         self.last: _Out | None = None
 
@@ -304,13 +308,7 @@ class _RustRows:
         return out
 
     def reset(self, seed: int) -> _Out:
-        from cardcore import _core
-
-        r, t = self.rules, self.threads
-        if isinstance(r, _core.ThreeThirteenRules):
-            self.batch = _core.ThreeThirteenBatch(r, self.n, seed, threads=t, hold=True)
-        else:
-            self.batch = _core.SpiteMaliceBatch(r, self.n, seed, threads=t, hold=True)
+        self.batch = self.make(self.rules, self.n, seed, threads=self.threads, hold=True)
         return self._out(self.batch.reset())
 
     def step(self, acts: NDArray[np.int64], redealt: NDArray[np.bool_]) -> _Out:
@@ -366,7 +364,7 @@ class _LoopRows:
 
     def __init__(self, game: Game[Any], n: int, engine: str) -> None:
         self.game, self.n = game, n
-        self.rules = native_rules(game, engine, AEC_GAMES)
+        self.rules = native_rules(game, engine, "aec")
         self.engine = "rust" if self.rules is not None else "protocol"
         shape = game.observation_shape
         self.obs = np.zeros((n, *shape), np.float32)

@@ -1,93 +1,78 @@
 """The native (Rust) engines of the RL adapters, for the games that have one.
 
-``cardcore_engine::three_thirteen_batch`` (many games per call) and
-``cardcore_engine::spite_episode`` step the games' one Rust rulebook each
-(``cardcore_engine::games``), the rules the protocol states play; the tests still play them
-against the protocol with the same seeds and actions and compare every tensor, mask, seat and
-reward. :class:`~cardcore.rl.VectorEnv` steps many Three-Thirteen games per call and
-``gymnasium.make_vec`` many games of either (``cardcore_engine::batch``); the PettingZoo AEC
-environment steps one game of either (``_core.Episode``).
+A turn-based game declares its engines on its spec (:class:`~cardcore.games.base.NativeRl`,
+``GameSpec.native_rl``); every choice below is derived from the registered specs, and no module
+here names a game. The engines step the game's one Rust rulebook (``cardcore_engine::games``),
+the rules the protocol states play; the tests still play them against the protocol with the
+same seeds and actions and compare every tensor, mask, seat and reward.
+
+* The PettingZoo AEC environment steps ``_core.Episode`` where the game declares one
+  (``episode``), else the protocol state's rulebook (``_core.State``; ``engine="rust"`` and
+  ``"protocol"`` are then the same engine).
+* ``gymnasium.make_vec`` steps the game's batch (``batch``: many games per call,
+  ``cardcore_engine::batch``).
+* :class:`~cardcore.rl.VectorEnv` steps that batch where it writes every seat's ``points()``
+  (``points``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final, Literal
 
 from cardcore.errors import OptionError
 from cardcore.games.api import Game
+from cardcore.games.base import NativeRl, get_game, registered_games
 
-if TYPE_CHECKING:
-    from cardcore._core import SpiteMaliceRules, ThreeThirteenRules
-
-__all__ = ["AEC_GAMES", "BATCH_GAMES", "ENGINES", "VECTOR_GAMES", "native_rules"]
+__all__ = ["ENGINES", "KINDS", "Kind", "native_engines", "native_games", "native_rules"]
 
 ENGINES: Final = ("auto", "rust", "protocol")
 """``engine=`` choices: Rust where the game has it, else the protocol; Rust; the protocol."""
 
-AEC_GAMES: Final = ("spite-malice",)
-"""Games the AEC environment steps in a native engine of their own (a second copy of the
-rules, until the game's protocol state is its rulebook)."""
-
-RULEBOOK_GAMES: Final = ("three-thirteen",)
-"""Games whose protocol state is their one Rust rulebook (``cardcore._core.State``): the
-environments step it directly, ``engine="rust"`` and ``"protocol"`` are the same engine."""
-
-VECTOR_GAMES: Final = ("three-thirteen",)
-"""Games :class:`~cardcore.rl.VectorEnv` steps natively."""
-
-BATCH_GAMES: Final = ("three-thirteen", "spite-malice")
-"""Games ``gymnasium.make_vec`` steps in a native batch (``cardcore_engine::batch``: many games
-of the rulebook per call, ``_core.ThreeThirteenBatch`` and ``_core.SpiteMaliceBatch``)."""
-
-_ACE_MODES: Final = {"low": 0, "high": 1, "both": 2}
+Kind = Literal["aec", "batch", "vector"]
+"""Which environment asks: the AEC environment, ``gymnasium.make_vec``, ``VectorEnv``."""
+KINDS: Final[tuple[Kind, ...]] = ("aec", "batch", "vector")
 
 
-def native_rules(
-    game: Game[Any], engine: str, games: Collection[str] = AEC_GAMES
-) -> ThreeThirteenRules | SpiteMaliceRules | None:
-    """The native engine's rules of ``game`` for ``engine``, or None to play through the
-    protocol (``engine="protocol"``, or ``"auto"`` for a game not in ``games``, those with a
-    native engine for the caller)."""
+def native_engines(game: Game[Any]) -> NativeRl | None:
+    """What ``game``'s registered spec declares for the RL engines (None: nothing; also for a
+    game object whose name is not registered)."""
+    try:
+        return get_game(game.name).native_rl
+    except OptionError:
+        return None
+
+
+def _has(rl: NativeRl, kind: Kind) -> bool:
+    """Whether ``rl`` names an engine of its own for ``kind``."""
+    if kind == "aec":
+        return rl.episode
+    return rl.batch is not None and (kind == "batch" or rl.points)
+
+
+def native_games(kind: Kind) -> tuple[str, ...]:
+    """The registered games (plugins included) with a native engine of their own for
+    ``kind``, from their specs (``"aec"``: besides the protocol state's rulebook)."""
+    out = []
+    for name in registered_games():
+        rl = get_game(name).native_rl
+        if rl is not None and _has(rl, kind):
+            out.append(name)
+    return tuple(out)
+
+
+def native_rules(game: Game[Any], engine: str, kind: Kind = "aec") -> Any:
+    """The ``_core`` rules object of ``game`` for the native engine ``kind`` when ``engine``
+    picks it, or None to play through the protocol (``engine="protocol"``, or ``"auto"`` for a
+    game without that engine). ``engine="rust"`` for a game without it is an
+    :class:`~cardcore.errors.OptionError`, except in the AEC environment for a game whose
+    protocol state is its rulebook (the Rust engine there)."""
     if engine not in ENGINES:
         raise OptionError(f"engine must be auto, rust or protocol, not {engine!r}")
-    if game.name not in games:
-        if engine == "rust" and game.name not in RULEBOOK_GAMES:
+    rl = native_engines(game)
+    if rl is None or not _has(rl, kind):
+        if engine == "rust" and (rl is None or kind != "aec"):
             raise OptionError(f"{game.name} has no Rust engine here (use engine='protocol')")
         return None
     if engine == "protocol":
         return None
-    from cardcore import _core
-
-    o: dict[str, Any] = game.options
-    if game.name == "spite-malice":
-        return _core.SpiteMaliceRules(
-            players=game.num_players,
-            decks=o["num_decks"],
-            jokers=o["wild_mode"] == "jokers",
-            payoff_size=o["payoff_size"],
-            hand_size=o["hand_size"],
-            side_stacks=o["num_side_stacks"],
-            center_stacks=o["num_center_stacks"],
-            king_can_start=bool(o["king_can_start_stack"]),
-            refill_empty_hand=bool(o["refill_empty_hand"]),
-            completed_to_stock=o["completed_stack"] == "shuffle_into_stock",
-            stock_exhausted=str(o["stock_exhausted"]),
-            side_stack_rule=str(o["side_stack_rule"]),
-            must_play_aces=bool(o["must_play_aces"]),
-            first_player=o["first_player"],
-            max_turns=o["max_turns"],
-        )
-    return _core.ThreeThirteenRules(
-        players=game.num_players,
-        decks=o["num_decks"],
-        jokers=o["jokers"],
-        ace_mode=_ACE_MODES[str(o["ace_mode"])],
-        wild_points=o["wild_points"],
-        joker_points=o["joker_points"],
-        first_dealer=o["first_dealer"],
-        shared_win=o["tie_rule"] == "shared_win",
-        forbid_return=bool(o["forbid_return_of_discard_draw"]),
-        min_own_turns=o["min_own_turns_before_out"],
-        max_turns=o["max_turns_per_round"],
-    )
+    return rl.rules(game)

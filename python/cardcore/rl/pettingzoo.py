@@ -42,7 +42,7 @@ from cardcore.rl.common import (
     render_text,
     resolve,
 )
-from cardcore.rl.native import RULEBOOK_GAMES, native_rules
+from cardcore.rl.native import native_engines, native_rules
 from cardcore.rl.rewards import Shaper, check_reward, tracked, utility
 
 if TYPE_CHECKING:
@@ -166,8 +166,8 @@ class TurnBasedEnv(_Seats, AECEnv):  # type: ignore[misc]
         if illegal not in ("raise", "lose"):
             raise OptionError(f"illegal must be 'raise' or 'lose', not {illegal!r}")
         self.illegal = illegal
-        self._rules = native_rules(g, engine)
-        rulebook = g.name in RULEBOOK_GAMES
+        self._rules = native_rules(g, engine, "aec")
+        rulebook = native_engines(g) is not None
         self.engine = (
             "rust" if self._rules is not None or (rulebook and engine != "protocol") else "protocol"
         )

@@ -8,16 +8,17 @@ new game). Game ``i``'s ``k``-th deal comes from
 ``derive_seed(derive_seed(seed, i, "rl-vector"), k, "rl-episode")``, so game ``i`` plays the
 same for every ``n``.
 
-Three-Thirteen has a Rust batch engine (``engine="rust"``, the default for it): every game of
-a call is stepped and observed in one native call on ``threads`` threads, with no Python per
-game. ``engine="protocol"`` drives ``game.new_state`` states through the embedding protocol
-(every game has it); the tests check that both give the same arrays, byte for byte.
+A game whose spec declares a Rust batch that writes every seat's ``points()``
+(``NativeRl.points``: Three-Thirteen) runs on it (``engine="rust"``, the default for it): every
+game of a call is stepped and observed in one native call on ``threads`` threads, with no
+Python per game. ``engine="protocol"`` drives ``game.new_state`` states through the embedding
+protocol (every game has it); the tests check that both give the same arrays, byte for byte.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Final, NamedTuple, cast
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
@@ -25,11 +26,11 @@ from numpy.typing import NDArray
 from cardcore.errors import IllegalMoveError, OptionError
 from cardcore.games.api import Game, check_seed
 from cardcore.rl.common import resolve
-from cardcore.rl.native import VECTOR_GAMES, native_rules
+from cardcore.rl.native import native_engines, native_rules
 from cardcore.rng import derive_seed
 
 if TYPE_CHECKING:
-    from cardcore._core import ThreeThirteenArrays, ThreeThirteenRules
+    from cardcore._core import ThreeThirteenArrays
 
 __all__ = ["MAX_ENVS", "Batch", "VectorEnv"]
 
@@ -60,7 +61,7 @@ engine would need more memory than it can ask for safely)."""
 class VectorEnv:
     """``n`` games of a turn-based game (self-play: every seat is played through the batch).
 
-    ``engine``: ``"auto"`` (Rust for Three-Thirteen, else the protocol), ``"rust"`` or
+    ``engine``: ``"auto"`` (Rust where the game has that batch, else the protocol), ``"rust"`` or
     ``"protocol"``. ``threads`` (Rust engine): threads per call, default 1 (two were slower than
     one in every measured run on 2 shared cores; ask for more where cores are idle).
     """
@@ -78,7 +79,7 @@ class VectorEnv:
         self.game = g = resolve(game, options, realtime=False)
         if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= MAX_ENVS:
             raise OptionError(f"n must be an int in 1..{MAX_ENVS} (~6 KB each), not {n!r}")
-        rules = native_rules(g, engine, VECTOR_GAMES)
+        rules = native_rules(g, engine, "vector")
         self.num_envs = n
         self.num_players = g.num_players
         self.num_actions = g.num_actions
@@ -87,8 +88,7 @@ class VectorEnv:
         self._games: _RustGames | _ProtocolGames
         if rules is not None:
             threads = 1 if threads is None else threads
-            three_thirteen = cast("ThreeThirteenRules", rules)  # VECTOR_GAMES
-            self._games = _RustGames(g, three_thirteen, n, seed, threads)
+            self._games = _RustGames(g, rules, n, seed, threads)
             self.engine = "rust"
         else:
             self._games = _ProtocolGames(g, n, seed)
@@ -175,13 +175,9 @@ class _ProtocolGames:
 
 
 class _RustGames:
-    """Three-Thirteen games in the Rust batch engine (``_core.ThreeThirteenBatch``)."""
+    """The games in the Rust batch of their rulebook (``NativeRl.batch``, with points)."""
 
-    def __init__(
-        self, game: Game[Any], rules: ThreeThirteenRules, n: int, seed: int, threads: int
-    ) -> None:
-        from cardcore import _core
-
+    def __init__(self, game: Game[Any], rules: Any, n: int, seed: int, threads: int) -> None:
         if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
             raise OptionError(f"threads must be a positive int, not {threads!r}")
         self.shapes = (
@@ -192,7 +188,10 @@ class _RustGames:
             (n,),
             (n, game.num_players),
         )
-        self.batch = _core.ThreeThirteenBatch(rules, n, seed, threads=threads)
+        rl = native_engines(game)
+        assert rl is not None  # native_rules(..., "vector") gave rules
+        assert rl.batch is not None
+        self.batch = rl.batch(rules, n, seed, threads=threads)
 
     def _arrays(self, raw: ThreeThirteenArrays) -> Batch:
         dtypes = (np.float32, np.bool_, np.int64, np.float32, np.bool_, np.float32)

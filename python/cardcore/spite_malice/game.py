@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     import numpy as np
     from numpy.typing import NDArray
 
-__all__ = ["SpiteMaliceGame", "game_for"]
+__all__ = ["SpiteMaliceGame", "game_for", "rl_rules"]
 
 _PAYOFF, _SIDE, _HAND, _DISCARD = 0, 1, 2, 3
 MAX_REDEALS: Final = 10_000
@@ -48,6 +48,13 @@ re-deal that meets only the placement rules (the rulebook's ``resample::MAX_REDE
 def game_for(options: Options) -> SpiteMaliceGame:
     """The (shared) game of ``options``."""
     return SpiteMaliceGame(options)
+
+
+def rl_rules(game: object) -> _core.SpiteMaliceRules:
+    """The rulebook's rules of ``game`` for the RL engines (``NativeRl.rules``)."""
+    if not isinstance(game, SpiteMaliceGame):
+        raise TypeError(f"not a {SpiteMaliceGame.name} game: {game!r}")
+    return native_rules(game.rules)
 
 
 class SpiteMaliceGame(api.Game[Move]):

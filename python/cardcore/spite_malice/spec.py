@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
+from cardcore import _core
 from cardcore.errors import (
     IllegalMoveError,
     OptionError,
@@ -23,6 +24,7 @@ from cardcore.games.base import (
     Agent,
     GameRequest,
     GameSpec,
+    NativeRl,
     OptionValue,
     register_game,
     resolve_agent,
@@ -52,7 +54,7 @@ from cardcore.spite_malice.agents import (
     PlannerAgent,
     RandomAgent,
 )
-from cardcore.spite_malice.game import SpiteMaliceGame, game_for
+from cardcore.spite_malice.game import SpiteMaliceGame, game_for, rl_rules
 from cardcore.spite_malice.rules import (
     OPTION_SPECS,
     Options,
@@ -497,5 +499,6 @@ SPEC: Final = register_game(
         play_app="cardcore.play.spite_malice:SpiteMaliceApp",
         web_table="cardcore.web.spite_malice:make_table",
         lobby_options=("target_score",),
+        native_rl=NativeRl(rl_rules, batch=_core.SpiteMaliceBatch, episode=True),
     )
 )

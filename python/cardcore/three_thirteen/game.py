@@ -43,7 +43,7 @@ if TYPE_CHECKING:
     import numpy as np
     from numpy.typing import NDArray
 
-__all__ = ["ThreeThirteenGame", "game_for"]
+__all__ = ["ThreeThirteenGame", "game_for", "rl_rules"]
 
 FACES: Final = _core.THREE_THIRTEEN_FACES
 """Faces in tensors and action ids: the 52 naturals (face codes) and one for every joker."""
@@ -54,6 +54,13 @@ _PHASES: Final = (PHASE_DRAW, PHASE_DISCARD, "over")
 def game_for(options: Options) -> ThreeThirteenGame:
     """The (shared) game of ``options``."""
     return ThreeThirteenGame(options)
+
+
+def rl_rules(game: object) -> _core.ThreeThirteenRules:
+    """The rulebook's rules of ``game`` for the RL engines (``NativeRl.rules``)."""
+    if not isinstance(game, ThreeThirteenGame):
+        raise TypeError(f"not a {ThreeThirteenGame.name} game: {game!r}")
+    return native_rules(game.rules)
 
 
 class ThreeThirteenGame(api.Game[Move]):

@@ -12,10 +12,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
+from cardcore import _core
 from cardcore.errors import IllegalMoveError, OptionError, ReplayMismatchError
 from cardcore.games.base import (
     GameRequest,
     GameSpec,
+    NativeRl,
     OptionValue,
     get_game,
     register_game,
@@ -44,7 +46,7 @@ from cardcore.games.schema import (
 )
 from cardcore.rng import Rng
 from cardcore.three_thirteen.agents import AGENTS
-from cardcore.three_thirteen.game import ThreeThirteenGame, game_for
+from cardcore.three_thirteen.game import ThreeThirteenGame, game_for, rl_rules
 from cardcore.three_thirteen.rules import (
     NUM_ROUNDS,
     OPTION_SPECS,
@@ -274,5 +276,6 @@ SPEC: Final = register_game(
         play_app="cardcore.play.three_thirteen:ThreeThirteenApp",
         web_table="cardcore.web.three_thirteen:make_table",
         lobby_options=("jokers",),
+        native_rl=NativeRl(rl_rules, batch=_core.ThreeThirteenBatch, points=True),
     )
 )
