@@ -144,7 +144,7 @@ fn observation(round: &Round, seat: usize) -> Obs {
         .map(|p| PublicSeat {
             nerts_count: p.nerts.len() as u8,
             nerts_top: p.nerts.last().copied(),
-            work: p.work.clone(),
+            work: p.work.to_vecs(),
             waste_count: p.waste.len() as u8,
             stock_count: p.stock.len() as u8,
             waste_top: p.waste.last().copied(),

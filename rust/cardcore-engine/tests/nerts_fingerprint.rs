@@ -152,7 +152,7 @@ fn public(t: &Table) -> Vec<PublicSeat> {
         .map(|p| PublicSeat {
             nerts_count: p.nerts.len() as u8,
             nerts_top: p.nerts.last().copied(),
-            work: p.work.clone(),
+            work: p.work.iter().map(|w| w.to_vec()).collect(),
             waste_count: p.waste.len() as u8,
             stock_count: p.stock.len() as u8,
             waste_top: p.waste.last().copied(),

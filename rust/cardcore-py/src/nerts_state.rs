@@ -17,7 +17,7 @@ fn ids(cards: &[u8]) -> Vec<u16> {
 }
 
 /// Piles of card ids as lists of Python ints.
-fn piles(cards: &[Vec<u8>]) -> Vec<Vec<u16>> {
+fn piles<P: std::ops::Deref<Target = [u8]>>(cards: &[P]) -> Vec<Vec<u16>> {
     cards.iter().map(|p| ids(p)).collect()
 }
 

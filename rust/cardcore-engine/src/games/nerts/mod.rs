@@ -13,15 +13,17 @@
 //! packed codes of [`moves`] (`[kind, src, depth, dst]` little-endian) plus [`K_UNDO`].
 
 pub mod moves;
+mod piles;
 mod round;
 mod state;
 mod table;
 #[cfg(test)]
 mod tests;
 
+pub use piles::{MAX_SEATS, Needs, Pile, Seats, WORK_CARDS, WorkPiles};
 pub use round::{Humans, Input, LogRow, Pending, Policy, Round};
 pub use state::{Mixed, State, action_code, action_of_code, num_actions, observation_size};
-pub use table::{Layout, Table, UndoRecord, deal_deck};
+pub use table::{DeckPile, Layout, Table, UndoRecord, deal_deck};
 
 pub use moves::{
     F_FILL_ANY, F_PARTIAL, F_RECYCLE, F_RUNNING, K_CALL, K_FLIP, K_FOUNDATION, K_RECYCLE, K_WORK,
@@ -101,21 +103,7 @@ pub fn builds_on_foundation(card: u8, top: u8) -> bool {
     suit_of(top) == suit_of(card) && rank_of(top) + 1 == rank_of(card)
 }
 
-/// Per suit, bit `r` set when a rank-`r` card of that suit fits some foundation now (aces are
-/// not in the masks: they always fit).
-#[must_use]
-pub fn need_masks(foundations: &[Vec<u8>]) -> [u16; 4] {
-    let mut masks = [0u16; 4];
-    for &top in foundations.iter().filter_map(|f| f.last()) {
-        let r = rank_of(top);
-        if r < crate::card::KING {
-            masks[usize::from(suit_of(top))] |= 1 << (r + 1);
-        }
-    }
-    masks
-}
-
-/// Whether `card` fits some foundation given the [`need_masks`].
+/// Whether `card` fits some foundation given the need masks ([`Needs::masks`]).
 #[inline]
 #[must_use]
 pub fn fits_masks(card: u8, masks: &[u16; 4]) -> bool {

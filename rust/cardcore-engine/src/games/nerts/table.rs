@@ -1,16 +1,21 @@
 //! The Nerts table (`NertsTable`): every seat's layout and the shared foundations. It
 //! validates and applies moves, lists them with [`super::moves::generate`], undoes them,
 //! applies the stalemate remedies and scores the round. It knows nothing about time.
+//!
+//! A *lean* table ([`Table::lean`], the rollouts of `hard` and `expert`) is the same table with
+//! the undo log and the foundation piles switched off: it keeps what the foundations take next
+//! ([`Needs`]) and each seat's count of cards on them, so moves, legality and scores are the
+//! same; a foundation play names no foundation id (the automatic target only).
 
 use super::moves::{
     F_FILL_ANY, F_PARTIAL, F_RECYCLE, F_RUNNING, K_CALL, K_FLIP, K_FOUNDATION, K_RECYCLE, K_WORK,
     MAX_WORK, MoveBuf, NONE, PlayerView, SRC_NERTS, SRC_WASTE, generate,
 };
+use super::piles::{Needs, Pile, Seats, WorkPiles};
 use super::{
-    K_UNDO, Rules, StalemateRule, builds_on_foundation, depth, dst, fits_masks, kind, need_masks,
-    seat_points, src,
+    K_UNDO, Rules, StalemateRule, builds_on_foundation, depth, dst, kind, seat_points, src,
 };
-use crate::card::{ACE, builds_down, deck_of, natural_face, natural_id, rank_of};
+use crate::card::{ACE, NATURALS, builds_down, natural_face, natural_id, rank_of};
 use crate::shuffle::permutations_u8;
 
 /// How to reverse one executed move (`action` is its code).
@@ -30,17 +35,22 @@ pub struct UndoRecord {
     pub card: i32,
 }
 
+/// A pile that may hold a whole deck (Nerts pile, stock, waste).
+pub type DeckPile = Pile<{ NATURALS as usize }>;
+
 /// One seat's cards: piles bottom to top, the stock's top last.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Layout {
     /// Nerts pile.
-    pub nerts: Vec<u8>,
+    pub nerts: DeckPile,
     /// Work piles.
-    pub work: Vec<Vec<u8>>,
+    pub work: WorkPiles,
     /// Stock.
-    pub stock: Vec<u8>,
+    pub stock: DeckPile,
     /// Waste.
-    pub waste: Vec<u8>,
+    pub waste: DeckPile,
+    /// The seat's cards on the foundations.
+    pub found: u8,
     /// Recycles this round (passes - 1).
     pub recycles: u32,
     /// Cards per flip.
@@ -55,11 +65,11 @@ impl Layout {
     /// Every card the seat holds (Nerts pile, stock, waste, work piles).
     #[must_use]
     pub fn all_cards(&self) -> Vec<u8> {
-        let mut out: Vec<u8> = self.nerts.clone();
-        out.extend(&self.stock);
-        out.extend(&self.waste);
+        let mut out: Vec<u8> = self.nerts.to_vec();
+        out.extend(self.stock.iter());
+        out.extend(self.waste.iter());
         for p in &self.work {
-            out.extend(p);
+            out.extend(p.iter());
         }
         out
     }
@@ -78,11 +88,16 @@ pub struct Table {
     /// The options.
     pub rules: Rules,
     /// Every seat's cards.
-    pub seats: Vec<Layout>,
-    /// Foundation piles, in the order they were started (ids never shift).
+    pub seats: Seats<Layout>,
+    /// Foundation piles, in the order they were started (ids never shift); none kept by a
+    /// lean table.
     pub foundations: Vec<Vec<u8>>,
+    /// What the foundations take next.
+    pub needs: Needs,
     /// Whether moves are still taken (false once Nerts is called or the round ended).
     pub running: bool,
+    /// No undo log and no foundation piles (see the module docs).
+    pub lean: bool,
 }
 
 /// Seat `seat`'s 52 card ids in shuffled order (permutation `seat` of the `"deck"` stream).
@@ -101,22 +116,43 @@ impl Table {
         let (n, w) = (usize::from(rules.nerts_pile), usize::from(rules.num_work));
         let seats = decks
             .iter()
-            .map(|deck| Layout {
-                nerts: deck[..n].to_vec(),
-                work: deck[n..n + w].iter().map(|&c| vec![c]).collect(),
-                stock: deck[n + w..].iter().rev().copied().collect(),
-                waste: Vec::new(),
-                recycles: 0,
-                flip_count: rules.flip_count,
-                stalemates: 0,
-                undo: Vec::new(),
+            .map(|deck| {
+                let mut work = WorkPiles::empty(w);
+                for (pile, &c) in work.iter_mut().zip(&deck[n..n + w]) {
+                    pile.push(c);
+                }
+                let mut stock = DeckPile::default();
+                stock.extend(deck[n + w..].iter().rev());
+                Layout {
+                    nerts: DeckPile::from_slice(&deck[..n]),
+                    work,
+                    stock,
+                    flip_count: rules.flip_count,
+                    ..Layout::default()
+                }
             })
             .collect();
         Self {
             rules,
             seats,
             foundations: Vec::new(),
+            needs: Needs::default(),
             running: true,
+            lean: false,
+        }
+    }
+
+    /// A lean table (no undo log, no foundation piles) of `seats`, whose foundations take
+    /// `needs` next.
+    #[must_use]
+    pub fn lean(rules: Rules, seats: Seats<Layout>, needs: Needs) -> Self {
+        Self {
+            rules,
+            seats,
+            foundations: Vec::new(),
+            needs,
+            running: true,
+            lean: true,
         }
     }
 
@@ -126,16 +162,17 @@ impl Table {
         self.seats.len()
     }
 
-    /// Per suit, the ranks that fit some foundation now (see [`need_masks`]).
+    /// Per suit, the ranks that fit some foundation now (see [`Needs::masks`]).
     #[must_use]
     pub fn need_masks(&self) -> [u16; 4] {
-        need_masks(&self.foundations)
+        self.needs.masks()
     }
 
     /// Whether `card` fits some foundation now.
+    #[inline]
     #[must_use]
     pub fn fits_foundation(&self, card: u8) -> bool {
-        fits_masks(card, &self.need_masks())
+        self.needs.fits(card)
     }
 
     /// The lowest foundation id `card` (not an ace) may go on.
@@ -147,6 +184,7 @@ impl Table {
     }
 
     /// The top card of source `s` of `seat` (Nerts pile, waste, or work pile `s`).
+    #[inline]
     #[must_use]
     pub fn source_top(&self, seat: usize, s: u8) -> Option<u8> {
         let p = &self.seats[seat];
@@ -240,6 +278,7 @@ impl Table {
     }
 
     /// Whether `seat` may make move `mv` now.
+    #[inline]
     #[must_use]
     pub fn is_legal(&self, seat: usize, mv: u32) -> bool {
         if !self.running || seat >= self.seats.len() {
@@ -255,7 +294,7 @@ impl Table {
                     return self.fits_foundation(card);
                 }
                 let t = usize::from(dst(mv));
-                if rank_of(card) == ACE || t >= self.foundations.len() {
+                if self.lean || rank_of(card) == ACE || t >= self.foundations.len() {
                     return false;
                 }
                 self.foundations[t]
@@ -318,11 +357,16 @@ impl Table {
     }
 
     /// Makes move `mv` for `seat`, which [`Table::is_legal`] has accepted.
+    #[inline]
     pub fn apply(&mut self, seat: usize, mv: u32) {
         let rec = match kind(mv) {
             K_FOUNDATION => {
                 let card = self.pop_source(seat, src(mv));
-                let fid = if rank_of(card) == ACE {
+                self.needs.played(card);
+                self.seats[seat].found += 1;
+                let fid = if self.lean {
+                    0
+                } else if rank_of(card) == ACE {
                     self.foundations.push(vec![card]);
                     self.foundations.len() - 1
                 } else {
@@ -345,14 +389,18 @@ impl Table {
             }
             K_WORK => {
                 let (s, d, j) = (src(mv), usize::from(depth(mv)), usize::from(dst(mv)));
-                let moved = if s == SRC_NERTS || s == SRC_WASTE {
-                    vec![self.pop_source(seat, s)]
+                let n = if s == SRC_NERTS || s == SRC_WASTE {
+                    let card = self.pop_source(seat, s);
+                    self.seats[seat].work[j].push(card);
+                    1
                 } else {
-                    let pile = &mut self.seats[seat].work[usize::from(s)];
-                    pile.split_off(pile.len() - d)
+                    let work = &mut self.seats[seat].work;
+                    let from = work[usize::from(s)];
+                    let at = from.len() - d;
+                    work[j].extend(&from[at..]);
+                    work[usize::from(s)].truncate(at);
+                    d
                 };
-                let n = moved.len();
-                self.seats[seat].work[j].extend(moved);
                 Some(UndoRecord {
                     action: mv,
                     kind: K_WORK,
@@ -365,8 +413,10 @@ impl Table {
             K_FLIP => {
                 let p = &mut self.seats[seat];
                 let k = usize::from(p.flip_count).min(p.stock.len());
-                let packet = p.stock.split_off(p.stock.len() - k);
-                p.waste.extend(packet.iter().rev());
+                let at = p.stock.len() - k;
+                let stock = p.stock;
+                p.waste.extend(stock[at..].iter().rev());
+                p.stock.truncate(at);
                 Some(UndoRecord {
                     action: mv,
                     kind: K_FLIP,
@@ -378,7 +428,9 @@ impl Table {
             }
             K_RECYCLE => {
                 let p = &mut self.seats[seat];
-                p.stock = p.waste.iter().rev().copied().collect();
+                p.stock.clear();
+                let waste = p.waste;
+                p.stock.extend(waste.iter().rev());
                 p.waste.clear();
                 p.recycles += 1;
                 Some(UndoRecord {
@@ -399,7 +451,7 @@ impl Table {
                 return;
             }
         };
-        let depth_limit = self.rules.undo_depth;
+        let depth_limit = if self.lean { 0 } else { self.rules.undo_depth };
         let stack = &mut self.seats[seat].undo;
         if let Some(rec) = rec
             && depth_limit > 0
@@ -425,21 +477,29 @@ impl Table {
                     // an ace that started the newest foundation: the foundation goes
                     self.foundations.remove(rec.dst);
                 }
+                self.needs.taken_back(card);
+                self.seats[seat].found -= 1;
                 self.push_source(seat, rec.src, &[card]);
             }
             K_WORK => {
                 let pile = &mut self.seats[seat].work[rec.dst];
-                let moved = pile.split_off(pile.len() - rec.depth);
-                self.push_source(seat, rec.src, &moved);
+                let at = pile.len() - rec.depth;
+                let moved = *pile;
+                pile.truncate(at);
+                self.push_source(seat, rec.src, &moved[at..]);
             }
             K_FLIP => {
                 let p = &mut self.seats[seat];
-                let packet = p.waste.split_off(p.waste.len() - rec.depth);
-                p.stock.extend(packet.iter().rev());
+                let at = p.waste.len() - rec.depth;
+                let waste = p.waste;
+                p.stock.extend(waste[at..].iter().rev());
+                p.waste.truncate(at);
             }
             _ => {
                 let p = &mut self.seats[seat];
-                p.waste = p.stock.iter().rev().copied().collect();
+                p.waste.clear();
+                let stock = p.stock;
+                p.waste.extend(stock.iter().rev());
                 p.stock.clear();
                 p.recycles -= 1;
             }
@@ -453,7 +513,8 @@ impl Table {
         let rule = self.rules.stalemate_rule;
         let p = &mut self.seats[seat];
         p.stalemates += 1;
-        let waste = std::mem::take(&mut p.waste);
+        let waste = p.waste;
+        p.waste.clear();
         p.stock.extend(waste.iter().rev());
         if rule == StalemateRule::RotateOne && p.stock.len() > 1 {
             p.stock.rotate_right(1);
@@ -466,34 +527,30 @@ impl Table {
     /// Per seat, its cards on the foundations.
     #[must_use]
     pub fn foundation_counts(&self) -> Vec<i32> {
-        let mut counts = vec![0; self.seats.len()];
-        for &c in self.foundations.iter().flatten() {
-            if let Some(n) = counts.get_mut(usize::from(deck_of(c))) {
-                *n += 1;
-            }
-        }
-        counts
+        self.seats.iter().map(|p| i32::from(p.found)).collect()
     }
 
-    /// Round scores: points per own card on a foundation, less the penalty per card left in
-    /// the Nerts pile, plus the caller's bonus.
+    /// Seat `seat`'s round score: points per own card on a foundation, less the penalty per
+    /// card left in the Nerts pile, plus the caller's bonus.
+    #[inline]
+    #[must_use]
+    pub fn score(&self, seat: usize, caller: Option<usize>) -> i32 {
+        let (r, p) = (&self.rules, &self.seats[seat]);
+        seat_points(
+            i32::from(p.found),
+            p.nerts.len() as i32,
+            caller == Some(seat),
+            r.foundation_points,
+            r.nerts_penalty,
+            r.nerts_bonus,
+        )
+    }
+
+    /// Every seat's round score (see [`Table::score`]).
     #[must_use]
     pub fn scores(&self, caller: Option<usize>) -> Vec<i32> {
-        let r = &self.rules;
-        self.foundation_counts()
-            .iter()
-            .zip(&self.seats)
-            .enumerate()
-            .map(|(seat, (&n, p))| {
-                seat_points(
-                    n,
-                    i32::try_from(p.nerts.len()).unwrap_or(0),
-                    caller == Some(seat),
-                    r.foundation_points,
-                    r.nerts_penalty,
-                    r.nerts_bonus,
-                )
-            })
+        (0..self.seats.len())
+            .map(|seat| self.score(seat, caller))
             .collect()
     }
 }

@@ -240,7 +240,8 @@ fn table_and_rollout_simulator_agree_step_by_step() {
 }
 
 /// Undo reverses every kind of move: a legal move then its undo gives back the table (the
-/// undo stack aside); cards are conserved throughout.
+/// undo stack aside); cards are conserved throughout, and the foundations' needs are always
+/// those of the foundation piles.
 #[test]
 fn undo_reverses_each_move() {
     let mut undone = 0;
@@ -264,6 +265,7 @@ fn undo_reverses_each_move() {
             let before = (t.seats.clone(), t.foundations.clone());
             t.apply(seat, mv);
             assert_eq!(all_cards(&t), cards);
+            assert_eq!(t.needs, Needs::of_piles(&t.foundations), "the needs follow");
             if rng.below(3) == 0 {
                 assert!(t.is_legal(seat, UNDO), "{}", action_text(mv));
                 t.apply(seat, UNDO);
@@ -278,6 +280,7 @@ fn undo_reverses_each_move() {
                 };
                 assert_eq!(strip(&t.seats), strip(&before.0), "{}", action_text(mv));
                 assert_eq!(t.foundations, before.1);
+                assert_eq!(t.needs, Needs::of_piles(&t.foundations));
             }
         }
     }
@@ -444,13 +447,13 @@ fn the_tensor_is_seat_relative_and_the_redeal_keeps_what_the_seat_sees() {
                 .table
                 .seats
                 .iter()
-                .map(|p| p.stock.clone())
+                .map(|p| p.stock)
                 .collect::<Vec<_>>(),
             st.round
                 .table
                 .seats
                 .iter()
-                .map(|p| p.stock.clone())
+                .map(|p| p.stock)
                 .collect::<Vec<_>>()
         );
         let mut after = re.clone();
