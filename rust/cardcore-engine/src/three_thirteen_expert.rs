@@ -37,6 +37,7 @@ use std::time::Duration;
 use thiserror::Error;
 
 use crate::card::{JOKER0, MAX_JOKERS, NATURALS};
+use crate::games::three_thirteen::banned_after_draw;
 use crate::meld::{self, MeldError, MeldRules, fast};
 use crate::paired::PairedTally;
 use crate::rng::CardRng;
@@ -284,11 +285,12 @@ impl Round {
     }
 
     /// Draws from the stock (`false`) or takes the pile top (`true`): the drawn card's index
-    /// in the hand (the last) and the index that may not be discarded now.
+    /// in the hand (the last) and the index that may not be discarded now (the rulebook's
+    /// forbid-return rule, [`banned_after_draw`]).
     #[doc(hidden)]
     pub fn draw_last(&mut self, ctx: &Ctx, pile: bool) -> (usize, Option<usize>) {
         let (_, at) = self.draw(pile, false).expect("a card to draw");
-        (at, (pile && ctx.forbid_return).then_some(at))
+        (at, banned_after_draw(ctx.forbid_return, pile, at))
     }
 
     /// Draws from the stock (`false`) or takes the pile top (`true`), then discards greedily.

@@ -5,6 +5,7 @@
 //! Invalid input raises `OptionError` / `CardParseError`, never a panic.
 
 use cardcore_engine::card;
+use cardcore_engine::games::three_thirteen::banned_after_draw;
 use cardcore_engine::meld::{self, AceMode, MeldKind, MeldRules};
 use cardcore_engine::three_thirteen_expert::{
     self as expert, Decision, ExpertParams, Search, Table,
@@ -739,11 +740,10 @@ impl Seen {
         let from_pile: bool = obs
             .getattr(pyo3::intern!(py, "drawn_from_discard"))?
             .extract()?;
-        let banned = if discard_phase && forbid_return && from_pile {
-            drawn.and_then(|d| hand_ids.iter().position(|&c| c == d))
-        } else {
-            None
-        };
+        let banned = drawn
+            .filter(|_| discard_phase)
+            .and_then(|d| banned_after_draw(forbid_return, from_pile, d))
+            .and_then(|d| hand_ids.iter().position(|&c| c == d));
         Ok(Self {
             seat: obs.getattr(pyo3::intern!(py, "seat"))?.extract()?,
             players: obs.getattr(pyo3::intern!(py, "num_players"))?.extract()?,

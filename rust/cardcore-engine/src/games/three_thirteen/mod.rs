@@ -16,7 +16,7 @@ mod state;
 mod tests;
 
 pub use observe::FACES;
-pub use round::Round;
+pub use round::{Round, banned_after_draw};
 pub use state::{Phase, State, StateParts};
 
 use crate::card;

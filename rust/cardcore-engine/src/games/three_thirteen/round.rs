@@ -9,6 +9,15 @@
 //! the card's faces, or a value the search already has) and where the randomness of a rebuild
 //! comes from (the game's deck stream, a rollout's own generator).
 
+/// The forbid-return rule (option `forbid_return_of_discard_draw`, `forbid_return`): after a
+/// draw, what may not be discarded in the same turn: the drawn card (`drawn`, as the caller
+/// names it: a physical id, or its index in the hand) when it was taken from the discard pile
+/// (`from_pile`); nothing else. [`super::State::banned`] and the searches' draws ask this.
+#[must_use]
+pub fn banned_after_draw<T>(forbid_return: bool, from_pile: bool, drawn: T) -> Option<T> {
+    (forbid_return && from_pile).then_some(drawn)
+}
+
 /// The cards and counters of the round in play.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Round {

@@ -295,11 +295,9 @@ impl State {
     /// The card that may not be discarded now, if any.
     #[must_use]
     pub fn banned(&self) -> Option<u8> {
-        if self.rules.forbid_return && self.drawn_from_discard {
-            self.drawn
-        } else {
-            None
-        }
+        let (forbid, from_pile) = (self.rules.forbid_return, self.drawn_from_discard);
+        self.drawn
+            .and_then(|card| super::banned_after_draw(forbid, from_pile, card))
     }
 
     /// The card that action `action` discards now (the lowest copy of its face that may be

@@ -72,6 +72,26 @@ fn an_illegal_move_changes_nothing() {
     assert!(st.apply_action(DRAW_STOCK as i64).is_err());
 }
 
+#[test]
+fn the_forbid_return_rule_bans_only_a_card_taken_from_the_pile() {
+    assert_eq!(banned_after_draw(true, true, 7u8), Some(7));
+    assert_eq!(banned_after_draw(true, false, 7u8), None);
+    assert_eq!(banned_after_draw(false, true, 7usize), None);
+    for forbid in [false, true] {
+        for from_pile in [false, true] {
+            let mut r = rules(3, 0);
+            r.forbid_return = forbid;
+            let mut st = State::new(r, 11, Vec::new()).unwrap();
+            assert_eq!(st.banned(), None);
+            let draw = if from_pile { DRAW_DISCARD } else { DRAW_STOCK };
+            st.apply_action(draw as i64).unwrap();
+            let drawn = st.drawn().unwrap();
+            assert_eq!(st.banned(), (forbid && from_pile).then_some(drawn));
+            assert_eq!(st.banned(), banned_after_draw(forbid, from_pile, drawn));
+        }
+    }
+}
+
 fn parts_of(st: &State) -> StateParts {
     StateParts {
         seed: st.seed(),
