@@ -3,6 +3,8 @@
 
 __version__: str
 RNG_VERSION: str
+GAMES: tuple[str, ...]
+"""The name of every game with a rulebook in the engine crate (``games::GAMES``)."""
 
 # --- cards ---------------------------------------------------------------------------------
 from collections.abc import Iterable as _Iterable  # noqa: E402

@@ -1,5 +1,7 @@
 //! Many games of one rulebook stepped together: the native vector environments
-//! (`cardcore.rl.VectorEnv`, `gymnasium.make_vec`) of Three-Thirteen and Spite & Malice.
+//! (`cardcore.rl.VectorEnv`, `gymnasium.make_vec`) of any rulebook that implements [`Dealt`]
+//! (each game beside its rules: Three-Thirteen in `three_thirteen_batch`, Spite & Malice in
+//! `games::spite_malice`).
 //!
 //! Game `i`'s `k`-th deal is seeded `derive_seed(derive_seed(seed, i, "rl-vector"), k,
 //! "rl-episode")`, as in the Python `VectorEnv`; a game that ends is dealt again at once, or (a
@@ -542,18 +544,6 @@ impl<G: Dealt> Chunk<'_, G> {
             };
             sink.put(i, &row);
         }
-    }
-}
-
-impl Dealt for crate::games::spite_malice::State {
-    type Rules = crate::games::spite_malice::Rules;
-
-    fn deal(rules: &Self::Rules, seed: u64) -> Self {
-        Self::new(rules.clone(), seed, false).expect("rules checked")
-    }
-
-    fn sizes(rules: &Self::Rules) -> (usize, usize, usize) {
-        (rules.observation_size(), rules.num_actions(), rules.players)
     }
 }
 

@@ -56,11 +56,9 @@ mod _core {
     #[pymodule_export]
     use crate::realtime::RealtimeState;
     #[pymodule_export]
-    use crate::rl::{
-        SpiteMaliceBatch, ThreeThirteenArrays, ThreeThirteenBatch, ThreeThirteenRules,
-    };
+    use crate::rl::ThreeThirteenArrays;
     #[pymodule_export]
-    use crate::rl_episode::{Episode, SpiteMaliceRules};
+    use crate::rl_episode::Episode;
     #[pymodule_export]
     use crate::spite::{
         SpiteActions, SpiteDecision, SpiteExpertParams, SpitePlan, SpiteTable, spite_expert_decide,
@@ -68,15 +66,15 @@ mod _core {
     };
     #[pymodule_export]
     use crate::spite_malice::{
-        sm_action_move, sm_apply_code, sm_choose_first_player, sm_from_parts, sm_get,
-        sm_legal_moves, sm_new, sm_observation, sm_parts, sm_why_illegal,
+        SpiteMaliceBatch, SpiteMaliceRules, sm_action_move, sm_apply_code, sm_choose_first_player,
+        sm_from_parts, sm_get, sm_legal_moves, sm_new, sm_observation, sm_parts, sm_why_illegal,
     };
     #[pymodule_export]
     use crate::state::State;
     #[pymodule_export]
     use crate::three_thirteen::{
-        tt_apply_code, tt_current, tt_deadwoods, tt_from_parts, tt_get, tt_legal_codes, tt_new,
-        tt_observation, tt_parts,
+        ThreeThirteenBatch, ThreeThirteenRules, tt_apply_code, tt_current, tt_deadwoods,
+        tt_from_parts, tt_get, tt_legal_codes, tt_new, tt_observation, tt_parts,
     };
 
     #[pymodule_export]
@@ -149,10 +147,13 @@ mod _core {
     const NERTS_F_RUNNING: u8 = nerts::F_RUNNING;
 
     /// `__version__`: the crate's version (a dunder name, which a `const` cannot carry
-    /// without a lint allowance).
+    /// without a lint allowance); `GAMES`: the name of every game with a rulebook here, the
+    /// list `cardcore.games.base` registers the built-in games from.
     #[pymodule_init]
     fn init(m: &pyo3::Bound<'_, pyo3::types::PyModule>) -> pyo3::PyResult<()> {
         use pyo3::types::PyModuleMethods;
-        m.add("__version__", env!("CARGO_PKG_VERSION"))
+        m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+        let names = cardcore_engine::games::GAMES.iter().map(|g| g.name);
+        m.add("GAMES", pyo3::types::PyTuple::new(m.py(), names)?)
     }
 }

@@ -1,65 +1,13 @@
-//! Bindings of `cardcore_engine::three_thirteen_batch`: the Three-Thirteen fast path of
-//! `cardcore.rl.VectorEnv` (many games per call, outputs as `bytearray`s numpy reads in place).
+//! What the bindings of the rulebooks' batches share (`cardcore_engine::batch`, the native
+//! vector environments `cardcore.rl.VectorEnv` and `gymnasium.make_vec`: many games per call,
+//! outputs as `bytearray`s numpy reads in place): the arrays class and `batch_class!`, which
+//! each game's binding file invokes for its own batch class.
 
-use cardcore_engine::batch::{Batch, IllegalAction, Outputs, Row, Rows};
-use cardcore_engine::games::spite_malice::State as SpiteMaliceGame;
-use cardcore_engine::games::three_thirteen::State as ThreeThirteenGame;
-use cardcore_engine::meld::{AceMode, MeldRules};
-use cardcore_engine::three_thirteen_batch::Rules;
+use cardcore_engine::batch::{IllegalAction, Outputs, Row, Rows};
 use pyo3::prelude::*;
 use pyo3::types::PyByteArray;
 
 use crate::errors::{illegal_move_error, option_error};
-use crate::rl_episode::SpiteMaliceRules;
-
-/// Validated Three-Thirteen options for the native engines (built by `cardcore.rl.native`).
-#[pyclass(module = "cardcore._core", frozen)]
-pub struct ThreeThirteenRules(pub Rules);
-
-#[pymethods]
-impl ThreeThirteenRules {
-    /// The options of `cardcore.three_thirteen.Options`, as numbers.
-    #[new]
-    #[pyo3(signature = (
-        *, players, decks, jokers, ace_mode, wild_points, joker_points, first_dealer,
-        shared_win, forbid_return, min_own_turns, max_turns
-    ))]
-    #[allow(clippy::too_many_arguments)]
-    fn new(
-        players: usize,
-        decks: usize,
-        jokers: usize,
-        ace_mode: u8,
-        wild_points: u32,
-        joker_points: u32,
-        first_dealer: Option<usize>,
-        shared_win: bool,
-        forbid_return: bool,
-        min_own_turns: u32,
-        max_turns: u32,
-    ) -> PyResult<Self> {
-        let ace_mode = AceMode::from_code(ace_mode).ok_or_else(|| option_error("bad ace mode"))?;
-        let rules = Rules {
-            players,
-            decks,
-            jokers,
-            meld: MeldRules {
-                ace_mode,
-                wild_points,
-                joker_points,
-            },
-            first_dealer,
-            shared_win,
-            forbid_return,
-            min_own_turns,
-            max_turns,
-        };
-        if !rules.check() {
-            return Err(option_error("options out of range"));
-        }
-        Ok(Self(rules))
-    }
-}
 
 /// What `ThreeThirteenBatch.reset` and `step` return: the arrays of `cardcore.rl.vector.Batch`
 /// as native-endian bytes (`observation` and `reward` float32, `mask` and `done` 0/1 bytes,
@@ -88,7 +36,7 @@ pub(crate) fn bytes_of<'py, const W: usize, T: Copy>(
 }
 
 /// The arrays of `o`, with `observation` the tensors' bytes already written.
-fn arrays(
+pub(crate) fn arrays(
     py: Python<'_>,
     observation: Bound<'_, PyByteArray>,
     o: &Outputs,
@@ -105,7 +53,7 @@ fn arrays(
 
 /// The rows a re-deal wrote, in game order (its other outputs stay empty).
 #[derive(Default)]
-struct Picked(Outputs);
+pub(crate) struct Picked(pub(crate) Outputs);
 
 impl Rows for Picked {
     fn put(&mut self, i: usize, row: &Row<'_>) {
@@ -121,7 +69,7 @@ impl Rows for Picked {
     }
 }
 
-fn illegal(e: &IllegalAction) -> PyErr {
+pub(crate) fn illegal(e: &IllegalAction) -> PyErr {
     if e.action == -1 && e.game > 0 {
         return option_error("expected one action per game");
     }
@@ -136,10 +84,10 @@ fn illegal(e: &IllegalAction) -> PyErr {
 macro_rules! batch_class {
     ($(#[$doc:meta])* $name:ident, $game:ty, $rules:ty) => {
         $(#[$doc])*
-        #[pyclass(module = "cardcore._core")]
+        #[::pyo3::pyclass(module = "cardcore._core")]
         pub struct $name {
-            batch: Batch<$game>,
-            out: Outputs,
+            batch: ::cardcore_engine::batch::Batch<$game>,
+            out: ::cardcore_engine::batch::Outputs,
             threads: usize,
             started: bool,
         }
@@ -149,22 +97,28 @@ macro_rules! batch_class {
             /// released), then returns every array.
             fn call(
                 &mut self,
-                py: Python<'_>,
-                call: impl FnOnce(&mut Batch<$game>, &mut [u8], &mut Outputs, usize)
-                    -> Result<(), IllegalAction> + Send,
-            ) -> PyResult<ThreeThirteenArrays> {
+                py: ::pyo3::Python<'_>,
+                call: impl FnOnce(
+                    &mut ::cardcore_engine::batch::Batch<$game>,
+                    &mut [u8],
+                    &mut ::cardcore_engine::batch::Outputs,
+                    usize,
+                ) -> Result<(), ::cardcore_engine::batch::IllegalAction>
+                    + Send,
+            ) -> ::pyo3::PyResult<$crate::rl::ThreeThirteenArrays> {
                 let n = self.batch.games().len();
                 let d = self.batch.sizes().0;
                 let (batch, out, threads) = (&mut self.batch, &mut self.out, self.threads);
-                let obs = PyByteArray::new_with(py, n * d * 4, |buf| {
-                    py.detach(move || call(batch, buf, out, threads)).map_err(|e| illegal(&e))
+                let obs = ::pyo3::types::PyByteArray::new_with(py, n * d * 4, |buf| {
+                    py.detach(move || call(batch, buf, out, threads))
+                        .map_err(|e| $crate::rl::illegal(&e))
                 })?;
                 self.started = true;
-                arrays(py, obs, &self.out)
+                $crate::rl::arrays(py, obs, &self.out)
             }
         }
 
-        #[pymethods]
+        #[::pyo3::pymethods]
         impl $name {
             /// `n` games of `rules`, seeded as `VectorEnv(game, n, seed)`; `threads` share
             /// each call. `hold=True`: a game that ends is held over until the next step,
@@ -178,21 +132,24 @@ macro_rules! batch_class {
                 seed: u64,
                 threads: usize,
                 hold: bool,
-            ) -> PyResult<Self> {
+            ) -> ::pyo3::PyResult<Self> {
                 if n == 0 {
-                    return Err(option_error("n must be at least 1"));
+                    return Err($crate::errors::option_error("n must be at least 1"));
                 }
-                let batch = Batch::new(rules.0.clone(), seed, n);
+                let batch = ::cardcore_engine::batch::Batch::new(rules.0.clone(), seed, n);
                 Ok(Self {
                     batch: if hold { batch.hold_ended() } else { batch },
-                    out: Outputs::default(),
+                    out: ::cardcore_engine::batch::Outputs::default(),
                     threads: threads.max(1),
                     started: false,
                 })
             }
 
             /// Deals every game anew; the arrays of the seats to play.
-            fn reset(&mut self, py: Python<'_>) -> PyResult<ThreeThirteenArrays> {
+            fn reset(
+                &mut self,
+                py: ::pyo3::Python<'_>,
+            ) -> ::pyo3::PyResult<$crate::rl::ThreeThirteenArrays> {
                 self.call(py, |batch, obs, out, threads| {
                     batch.reset_bytes(obs, out, threads);
                     Ok(())
@@ -202,26 +159,34 @@ macro_rules! batch_class {
             /// Deals again the games whose byte in `rows` is not 0 (`n` bytes); the arrays of
             /// those games only, in game order (tensor, mask, seat, points; `reward` and
             /// `done` empty).
-            fn redeal(&mut self, py: Python<'_>, rows: &[u8]) -> PyResult<ThreeThirteenArrays> {
+            fn redeal(
+                &mut self,
+                py: ::pyo3::Python<'_>,
+                rows: &[u8],
+            ) -> ::pyo3::PyResult<$crate::rl::ThreeThirteenArrays> {
                 let n = self.batch.games().len();
                 if rows.len() != n {
-                    return Err(option_error(format!("expected {n} row flags")));
+                    return Err($crate::errors::option_error(format!("expected {n} row flags")));
                 }
                 if !self.started {
-                    return Err(option_error("call reset() first"));
+                    return Err($crate::errors::option_error("call reset() first"));
                 }
-                let mut picked = Picked::default();
+                let mut picked = $crate::rl::Picked::default();
                 self.batch.redeal_into(rows, &mut picked);
-                let obs = bytes_of(py, &picked.0.observation, f32::to_ne_bytes)?;
-                arrays(py, obs, &picked.0)
+                let obs = $crate::rl::bytes_of(py, &picked.0.observation, f32::to_ne_bytes)?;
+                $crate::rl::arrays(py, obs, &picked.0)
             }
 
             /// Plays one action per game (`actions`: native-endian int64 bytes). An illegal
             /// action raises `IllegalMoveError` and changes nothing.
-            fn step(&mut self, py: Python<'_>, actions: &[u8]) -> PyResult<ThreeThirteenArrays> {
+            fn step(
+                &mut self,
+                py: ::pyo3::Python<'_>,
+                actions: &[u8],
+            ) -> ::pyo3::PyResult<$crate::rl::ThreeThirteenArrays> {
                 let n = self.batch.games().len();
                 if actions.len() != 8 * n {
-                    return Err(option_error(format!("expected {n} int64 actions")));
+                    return Err($crate::errors::option_error(format!("expected {n} int64 actions")));
                 }
                 let acts: Vec<i64> = actions
                     .chunks_exact(8)
@@ -234,16 +199,4 @@ macro_rules! batch_class {
         }
     };
 }
-
-batch_class!(
-    /// `n` Three-Thirteen games stepped together (see `cardcore.rl.vector`).
-    ThreeThirteenBatch,
-    ThreeThirteenGame,
-    ThreeThirteenRules
-);
-batch_class!(
-    /// `n` Spite & Malice games stepped together (`cardcore.rl.gym_vector`).
-    SpiteMaliceBatch,
-    SpiteMaliceGame,
-    SpiteMaliceRules
-);
+pub(crate) use batch_class;

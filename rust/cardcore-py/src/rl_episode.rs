@@ -1,83 +1,15 @@
 //! Bindings of the engines' one-game steppers (`three_thirteen_batch::Episode`,
 //! `spite_episode::Episode`): the fast path of `cardcore.rl.pettingzoo`'s AEC environment.
 
-use cardcore_engine::spite::SideRule;
-use cardcore_engine::spite_episode::{self, StockRule};
+use cardcore_engine::spite_episode;
 use cardcore_engine::three_thirteen_batch;
 use pyo3::prelude::*;
 use pyo3::types::PyByteArray;
 
 use crate::errors::{illegal_move_error, option_error};
-use crate::rl::{ThreeThirteenRules, bytes_of};
-
-/// Validated Spite & Malice options for the native engine (built by `cardcore.rl.native`).
-#[pyclass(module = "cardcore._core", frozen)]
-pub struct SpiteMaliceRules(pub(crate) spite_episode::Rules);
-
-#[pymethods]
-impl SpiteMaliceRules {
-    /// The options of `cardcore.spite_malice.Options` (resolved).
-    #[new]
-    #[pyo3(signature = (
-        *, players, decks, jokers, payoff_size, hand_size, side_stacks, center_stacks,
-        king_can_start, refill_empty_hand, completed_to_stock, stock_exhausted, side_stack_rule,
-        must_play_aces, first_player, max_turns, win_bonus = 0
-    ))]
-    #[allow(clippy::too_many_arguments)]
-    fn new(
-        players: usize,
-        decks: usize,
-        jokers: bool,
-        payoff_size: usize,
-        hand_size: usize,
-        side_stacks: usize,
-        center_stacks: usize,
-        king_can_start: bool,
-        refill_empty_hand: bool,
-        completed_to_stock: bool,
-        stock_exhausted: &str,
-        side_stack_rule: &str,
-        must_play_aces: bool,
-        first_player: Option<usize>,
-        max_turns: u32,
-        win_bonus: u64,
-    ) -> PyResult<Self> {
-        let stock_rule = match stock_exhausted {
-            "tie_on_required_draw" => StockRule::TieOnRequiredDraw,
-            "tie_immediately" => StockRule::TieImmediately,
-            "recycle_then_tie" => StockRule::RecycleThenTie,
-            other => return Err(option_error(format!("stock_exhausted {other:?}"))),
-        };
-        let side_rule = match side_stack_rule {
-            "any" => SideRule::Any,
-            "same_or_one_lower" => SideRule::SameOrOneLower,
-            "no_aces" => SideRule::NoAces,
-            other => return Err(option_error(format!("side_stack_rule {other:?}"))),
-        };
-        let rules = spite_episode::Rules {
-            players,
-            decks,
-            jokers,
-            payoff_size,
-            hand_size,
-            side_stacks,
-            center_stacks,
-            king_can_start,
-            refill_empty_hand,
-            completed_to_stock,
-            stock_rule,
-            side_rule,
-            must_play_aces,
-            first_player,
-            max_turns,
-            win_bonus,
-        };
-        if !rules.check() {
-            return Err(option_error("options out of range"));
-        }
-        Ok(Self(rules))
-    }
-}
+use crate::rl::bytes_of;
+use crate::spite_malice::SpiteMaliceRules;
+use crate::three_thirteen::ThreeThirteenRules;
 
 /// What [`Episode`] needs of a game's engine.
 trait Stepper: Send + Sync {

@@ -3,11 +3,12 @@
 //! `cardcore_engine::games::three_thirteen`.
 
 use cardcore_engine::games::three_thirteen::{Phase, State as Rulebook, StateParts};
+use cardcore_engine::meld::{AceMode, MeldRules};
+use cardcore_engine::three_thirteen_batch::Rules;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
-use crate::errors::{py_err, state_format_error, type_error};
-use crate::rl::ThreeThirteenRules;
+use crate::errors::{option_error, py_err, state_format_error, type_error};
 use crate::state::{AnyState, State};
 
 /// Card ids as Python ints (a `Vec<u8>` would become `bytes`).
@@ -256,3 +257,59 @@ pub fn tt_from_parts(rules: &ThreeThirteenRules, parts: &Bound<'_, PyDict>) -> P
     let st = Rulebook::from_parts(rules.0, x).map_err(py_err)?;
     Ok(State::new(AnyState::ThreeThirteen(st)))
 }
+
+/// Validated Three-Thirteen options for the native engines (built by `cardcore.three_thirteen.state.native_rules`).
+#[pyclass(module = "cardcore._core", frozen)]
+pub struct ThreeThirteenRules(pub Rules);
+
+#[pymethods]
+impl ThreeThirteenRules {
+    /// The options of `cardcore.three_thirteen.Options`, as numbers.
+    #[new]
+    #[pyo3(signature = (
+        *, players, decks, jokers, ace_mode, wild_points, joker_points, first_dealer,
+        shared_win, forbid_return, min_own_turns, max_turns
+    ))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        players: usize,
+        decks: usize,
+        jokers: usize,
+        ace_mode: u8,
+        wild_points: u32,
+        joker_points: u32,
+        first_dealer: Option<usize>,
+        shared_win: bool,
+        forbid_return: bool,
+        min_own_turns: u32,
+        max_turns: u32,
+    ) -> PyResult<Self> {
+        let ace_mode = AceMode::from_code(ace_mode).ok_or_else(|| option_error("bad ace mode"))?;
+        let rules = Rules {
+            players,
+            decks,
+            jokers,
+            meld: MeldRules {
+                ace_mode,
+                wild_points,
+                joker_points,
+            },
+            first_dealer,
+            shared_win,
+            forbid_return,
+            min_own_turns,
+            max_turns,
+        };
+        if !rules.check() {
+            return Err(option_error("options out of range"));
+        }
+        Ok(Self(rules))
+    }
+}
+
+crate::rl::batch_class!(
+    /// `n` Three-Thirteen games stepped together (see `cardcore.rl.vector`).
+    ThreeThirteenBatch,
+    Rulebook,
+    ThreeThirteenRules
+);

@@ -226,3 +226,16 @@ impl Rules {
         }
     }
 }
+
+/// The native vector environments' batch of this rulebook (`crate::batch`).
+impl crate::batch::Dealt for State {
+    type Rules = Rules;
+
+    fn deal(rules: &Rules, seed: u64) -> Self {
+        Self::new(rules.clone(), seed, false).expect("rules checked")
+    }
+
+    fn sizes(rules: &Rules) -> (usize, usize, usize) {
+        (rules.observation_size(), rules.num_actions(), rules.players)
+    }
+}
