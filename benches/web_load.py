@@ -4,15 +4,28 @@
     python benches/web_load.py --clients 20 --rooms 5 --seconds 3
     python benches/web_load.py --json               # the figures as one JSON object
     python benches/web_load.py --server-path OTHER/python   # serve another checkout's code
+    python benches/web_load.py --callgrind          # server instructions a move (valgrind)
 
 The server runs in its own process (``cardcore.web`` under uvicorn on 127.0.0.1); each room
 has four human seats (no AI), and each client plays a legal move as soon as it is its turn.
-Prints the move round trip (send -> the state that acknowledges it) as median and p99, the
-errors seen, the CPU time per move of the server (from when it accepts connections: its start
-is not counted) and of the simulated clients (on a busy
-machine the latencies mostly measure the other work; CPU per move much less), the bytes the
-clients received per move, and the machine's load average before and after. Traffic stays on
-127.0.0.1; every loop is bounded in time.
+A client does what a page does with every frame: it receives it, parses its JSON and applies
+it to its copy of the state (:class:`cardcore.web.patch.Mirror`); it reads its legal moves
+from that copy. It is kept lean (one timeout for its whole run, no task a frame) because it
+shares the machine's cores with the server: its own cost shows in the round trips.
+
+Prints the move round trip (send -> the state that acknowledges it) as median (p50) and p99,
+moves a second, the errors seen, the CPU time per move of the server (user and system, from
+when it accepts connections: its start is not counted) and of the simulated clients (on a
+busy machine the latencies mostly measure the other work; CPU per move much less), the bytes
+the clients received per move, and the machine's load average before and after.
+
+``--callgrind`` runs the server under valgrind's callgrind instead (by default 20 clients in
+5 rooms): after ``--warm`` seconds its counters are zeroed, after ``--seconds`` more they are
+dumped, and the instructions are divided by the moves acknowledged in between (start-up,
+imports and handshakes not counted). That server keeps no data folder: under valgrind it plays
+about 50 times fewer moves a second, so the rooms' saving, about once a second, would count 50
+times what it costs a move at full speed. Instruction counts hardly change with the machine's
+load, where CPU times do. Traffic stays on 127.0.0.1; every loop is bounded in time.
 """
 
 from __future__ import annotations
@@ -21,10 +34,12 @@ import argparse
 import asyncio
 import json
 import os
+import shutil
 import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from pathlib import Path
@@ -35,7 +50,7 @@ import sys, uvicorn
 from cardcore.web.app import ServerConfig, create_app, uvicorn_options
 fields = ServerConfig.__dataclass_fields__  # older checkouts (--server-path) lack some
 extra = {"max_unjoined": 10_000} if "max_unjoined" in fields else {}
-if "save_every" in fields:  # rooms saved to a data folder, as cardcore serve does
+if "save_every" in fields and "--no-store" not in sys.argv:  # rooms saved, as serve does
     import tempfile
     from pathlib import Path
     extra["data_dir"] = Path(tempfile.mkdtemp(prefix="cardcore-web-load-"))
@@ -43,7 +58,7 @@ app = create_app(ServerConfig(ai_delay=0, room_burst=10_000, room_rate=10_000,
                               max_rooms=10_000, message_rate=1_000, message_burst=2_000,
                               **extra))
 options = uvicorn_options()
-if len(sys.argv) > 2:
+if len(sys.argv) > 2 and sys.argv[2] != "--no-store":
     options["loop"] = sys.argv[2]
 uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[1]), **options)
 """
@@ -56,14 +71,16 @@ def free_port() -> int:
         return port
 
 
-def cpu_seconds(pid: int) -> float:
-    """CPU time (user + system) a process has used so far (Linux ``/proc``; 0 elsewhere). CPU
-    per move is the figure that a busy machine does not change much; latencies it does."""
+def cpu_split(pid: int) -> tuple[float, float]:
+    """User and system CPU seconds a process has used so far (Linux ``/proc``; zeros
+    elsewhere). CPU per move is the figure that a busy machine does not change much;
+    latencies it does."""
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        return 0.0, 0.0
+    tick = os.sysconf("SC_CLK_TCK")
+    return int(fields[11]) / tick, int(fields[12]) / tick
 
 
 def create_room(base: str) -> dict[str, Any]:
@@ -82,62 +99,76 @@ async def client(
     ws_url: str,
     hello: dict[str, Any],
     stop: float,
-    rtts: list[float],
+    acks: list[tuple[float, float]],
     errors: list[str],
     received: list[int],
 ) -> None:
+    """One page: every frame received, parsed and applied; a move sent whenever the page's
+    copy of the state offers one. ``acks`` gets ``(round trip, when acknowledged)`` per move
+    (``time.perf_counter`` seconds)."""
     import websockets
 
     from cardcore.web.patch import Mirror
 
     mirror = Mirror()
+    loads, clock = json.loads, time.perf_counter
     async with websockets.connect(ws_url, max_size=2**22) as ws:
         await ws.send(json.dumps(hello))
         seq, sent_at, pending = 0, 0.0, False
         sheet_sent = False
-        while time.monotonic() < stop:
-            try:
-                raw = await asyncio.wait_for(ws.recv(), timeout=max(0.01, stop - time.monotonic()))
-            except TimeoutError:
-                break
-            received[0] += len(raw)
-            msg = json.loads(raw)
-            if msg["type"] == "error":
-                errors.append(msg["message"])
-                pending = False
-                continue
-            if not mirror.feed(msg):
-                continue
-            if pending and msg.get("ack") == seq:
-                rtts.append(time.perf_counter() - sent_at)
-                pending = False
-            state = mirror.state
-            assert state is not None
-            if state["status"] != "playing":
-                continue
-            t = state["table"]
-            if t["sheet_open"]:
-                if not sheet_sent:
-                    await ws.send('{"type":"next"}')
-                    sheet_sent = True
-                continue
-            sheet_sent = False
-            if t["legal"] and not pending:
-                seq += 1
-                pending, sent_at = True, time.perf_counter()
-                move = t["legal"][-1]["id"]
-                await ws.send(json.dumps({"type": "move", "move": move, "seq": seq}))
+        try:
+            async with asyncio.timeout(max(0.01, stop - time.monotonic())):
+                async for raw in ws:
+                    received[0] += len(raw)
+                    msg = loads(raw)
+                    if msg["type"] == "error":
+                        errors.append(msg["message"])
+                        pending = False
+                        continue
+                    if not mirror.feed(msg):
+                        continue
+                    if pending and msg.get("ack") == seq:
+                        now = clock()
+                        acks.append((now - sent_at, now))
+                        pending = False
+                    state = mirror.state
+                    assert state is not None
+                    if state["status"] != "playing":
+                        continue
+                    t = state["table"]
+                    if t["sheet_open"]:
+                        if not sheet_sent:
+                            await ws.send('{"type":"next"}')
+                            sheet_sent = True
+                        continue
+                    sheet_sent = False
+                    if t["legal"] and not pending:
+                        seq += 1
+                        pending, sent_at = True, clock()
+                        move = t["legal"][-1]["id"]
+                        await ws.send(f'{{"type":"move","move":{move},"seq":{seq}}}')
+        except TimeoutError:
+            pass
 
 
-async def run(clients: int, rooms: int, seconds: float, port: int) -> dict[str, Any]:
+async def run(
+    clients: int,
+    rooms: int,
+    seconds: float,
+    port: int,
+    window: tuple[float, Any, Any] | None = None,
+) -> dict[str, Any]:
+    """Plays for ``seconds``. ``window``: ``(warm-up seconds, start, end)``: ``start()`` and
+    ``end()`` (blocking, run in a thread) mark the part that is measured; the moves
+    acknowledged between them are counted."""
     base = f"http://127.0.0.1:{port}"
     ws_url = f"ws://127.0.0.1:{port}/ws"
     per_room = clients // rooms
-    rtts: list[float] = []
+    acks: list[tuple[float, float]] = []
     errors: list[str] = []
     received = [0]
     tasks = []
-    stop = time.monotonic() + seconds
+    stop = time.monotonic() + seconds + (window[0] if window else 0.0)
     for _ in range(rooms):
         room = create_room(base)
         hellos = [{"type": "resume", "room": room["room"], "token": room["token"]}]
@@ -145,11 +176,47 @@ async def run(clients: int, rooms: int, seconds: float, port: int) -> dict[str, 
             {"type": "join", "room": room["room"], "name": f"P{i}"} for i in range(1, per_room)
         ]
         for hello in hellos:
-            tasks.append(asyncio.create_task(client(ws_url, hello, stop, rtts, errors, received)))
+            tasks.append(asyncio.create_task(client(ws_url, hello, stop, acks, errors, received)))
             await asyncio.sleep(0)
+    measured = None
+    if window is not None:
+        warm, start, end = window
+        await asyncio.sleep(warm)
+        await asyncio.to_thread(start)
+        t0 = time.perf_counter()
+        await asyncio.sleep(max(0.0, stop - time.monotonic() - 1.0))
+        t1 = time.perf_counter()
+        await asyncio.to_thread(end)
+        measured = sum(1 for _, at in acks if t0 <= at <= t1)
     results = await asyncio.gather(*tasks, return_exceptions=True)
     errors += [repr(r) for r in results if isinstance(r, BaseException)]
-    return {"rtts": rtts, "errors": errors, "received": received[0]}
+    return {"acks": acks, "errors": errors, "received": received[0], "measured": measured}
+
+
+def _start_server(
+    port: int,
+    server_path: str | None,
+    loop: str | None,
+    prefix: list[str],
+    wait: float,
+    store: bool = True,
+) -> subprocess.Popen[bytes]:
+    env = dict(os.environ)
+    if server_path:
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (server_path, env.get("PYTHONPATH")) if p)
+    args = [*prefix, sys.executable, "-c", SERVER, str(port), *([loop] if loop else [])]
+    args += [] if store else ["--no-store"]
+    server = subprocess.Popen(args, env=env)
+    deadline = time.monotonic() + wait
+    while True:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                return server
+        except OSError:
+            if time.monotonic() > deadline or server.poll() is not None:
+                server.terminate()
+                raise RuntimeError("the server did not start") from None
+            time.sleep(0.05)
 
 
 def load(
@@ -159,75 +226,134 @@ def load(
     server_path: str | None = None,
     loop: str | None = None,
 ) -> dict[str, Any]:
-    """Runs the load; returns moves, median/p99 round trip (ms) and errors. ``server_path``:
-    a folder put first on the server's ``PYTHONPATH`` (another checkout's ``python/``);
-    ``loop``: the server's event loop (uvicorn's ``asyncio`` or ``uvloop``; default: the
-    server's own choice)."""
+    """Runs the load; returns moves, moves a second, median/p99 round trip (ms), errors and
+    CPU a move. ``server_path``: a folder put first on the server's ``PYTHONPATH`` (another
+    checkout's ``python/``); ``loop``: the server's event loop (uvicorn's ``asyncio`` or
+    ``uvloop``; default: the server's own choice)."""
     port = free_port()
-    env = dict(os.environ)
-    if server_path:
-        env["PYTHONPATH"] = os.pathsep.join(p for p in (server_path, env.get("PYTHONPATH")) if p)
     load_before = os.getloadavg()[0]
-    args = [sys.executable, "-c", SERVER, str(port), *([loop] if loop else [])]
-    server = subprocess.Popen(args, env=env)
+    server = _start_server(port, server_path, loop, [], 30)
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                    break
-            except OSError:
-                if time.monotonic() > deadline or server.poll() is not None:
-                    raise RuntimeError("the server did not start") from None
-                time.sleep(0.05)
         client_cpu = time.process_time()
-        started = cpu_seconds(server.pid)  # starting up (imports) is not the moves' cost
+        started = cpu_split(server.pid)  # starting up (imports) is not the moves' cost
         out = asyncio.run(run(clients, rooms, seconds, port))
         client_cpu = time.process_time() - client_cpu
-        server_cpu = cpu_seconds(server.pid) - started
+        ended = cpu_split(server.pid)
     finally:
         server.terminate()
         server.wait(10)
-    rtts = sorted(out["rtts"])
-    ms = [r * 1000 for r in rtts]
+    user, system = ended[0] - started[0], ended[1] - started[1]
+    ms = sorted(rtt * 1000 for rtt, _ in out["acks"])
+    n = len(ms)
     return {
         "clients": clients,
         "rooms": rooms,
         "seconds": seconds,
-        "moves": len(ms),
+        "moves": n,
+        "moves_per_second": n / seconds,
         "median_ms": statistics.median(ms) if ms else None,
-        "p99_ms": ms[min(len(ms) - 1, int(len(ms) * 0.99))] if ms else None,
+        "p99_ms": ms[min(n - 1, int(n * 0.99))] if ms else None,
         "errors": out["errors"],
-        "kb_per_move": out["received"] / 1000 / len(ms) if ms else None,
+        "kb_per_move": out["received"] / 1000 / n if n else None,
         "load_average": [load_before, os.getloadavg()[0]],
-        "server_cpu_ms_per_move": 1000 * server_cpu / len(ms) if ms else None,
-        "client_cpu_ms_per_move": 1000 * client_cpu / len(ms) if ms else None,
+        "server_cpu_ms_per_move": 1000 * (user + system) / n if n else None,
+        "server_user_ms_per_move": 1000 * user / n if n else None,
+        "server_system_ms_per_move": 1000 * system / n if n else None,
+        "client_cpu_ms_per_move": 1000 * client_cpu / n if n else None,
+    }
+
+
+def callgrind(
+    clients: int = 20,
+    rooms: int = 5,
+    seconds: float = 40.0,
+    warm: float = 15.0,
+    server_path: str | None = None,
+) -> dict[str, Any]:
+    """The server's instructions a move under callgrind (see the module's docstring)."""
+    valgrind, control = shutil.which("valgrind"), shutil.which("callgrind_control")
+    if valgrind is None or control is None:
+        raise RuntimeError("--callgrind needs valgrind and callgrind_control on the PATH")
+    port = free_port()
+    with tempfile.TemporaryDirectory(prefix="cardcore-web-callgrind-") as tmp:
+        out_file = Path(tmp) / "callgrind.out"
+        prefix = [valgrind, "--tool=callgrind", f"--callgrind-out-file={out_file}", "-q"]
+        server = _start_server(port, server_path, None, prefix, 600, store=False)
+        pid = str(server.pid)
+
+        def control_run(flag: str) -> None:
+            subprocess.run([control, flag, pid], check=True, capture_output=True, timeout=120)
+
+        try:
+            out = asyncio.run(
+                run(
+                    clients,
+                    rooms,
+                    seconds,
+                    port,
+                    (warm, lambda: control_run("-z"), lambda: control_run("-d")),
+                )
+            )
+        finally:
+            server.terminate()
+            server.wait(120)
+        dumps = sorted(Path(tmp).glob("callgrind.out.*"))
+        if not dumps:
+            raise RuntimeError("callgrind wrote no dump")
+        totals = [line for line in dumps[0].read_text().splitlines() if line.startswith("totals:")]
+        instructions = int(totals[0].split()[1])
+    moves = out["measured"]
+    return {
+        "clients": clients,
+        "rooms": rooms,
+        "seconds": seconds,
+        "moves": moves,
+        "instructions": instructions,
+        "instructions_per_move": instructions / moves if moves else None,
+        "errors": out["errors"],
     }
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--clients", type=int, default=200)
-    ap.add_argument("--rooms", type=int, default=50)
-    ap.add_argument("--seconds", type=float, default=60.0)
+    ap.add_argument("--clients", type=int, help="simulated pages (default 200; 20 --callgrind)")
+    ap.add_argument("--rooms", type=int, help="rooms of four (default 50; 5 with --callgrind)")
+    ap.add_argument("--seconds", type=float, help="seconds measured (default 60; 40 --callgrind)")
     ap.add_argument("--json", action="store_true", help="print the figures as JSON")
     ap.add_argument("--server-path", help="serve the code of another checkout's python/ folder")
     ap.add_argument("--loop", choices=("asyncio", "uvloop"), help="the server's event loop")
+    ap.add_argument("--callgrind", action="store_true", help="count server instructions a move")
+    ap.add_argument("--warm", type=float, default=15.0, help="--callgrind: seconds before")
     a = ap.parse_args()
-    r = load(a.clients, a.rooms, a.seconds, a.server_path, a.loop)
+    if a.callgrind:
+        c = callgrind(
+            a.clients or 20, a.rooms or 5, a.seconds or 40.0, a.warm, server_path=a.server_path
+        )
+        if a.json:
+            print(json.dumps(c))
+            return
+        print(
+            f"server under callgrind, {c['clients']} clients in {c['rooms']} rooms:"
+            f" {c['moves']} moves in {c['seconds']:.0f} s measured,"
+            f" {c['instructions_per_move'] / 1e6:.3f} M instructions a move,"
+            f" {len(c['errors'])} errors"
+        )
+        return
+    r = load(a.clients or 200, a.rooms or 50, a.seconds or 60.0, a.server_path, a.loop)
     if a.json:
         print(json.dumps(r))
         return
     print(
-        "| clients | rooms | seconds | moves | moves/s | median ms | p99 ms | errors |"
-        " server CPU ms/move | client CPU ms/move | KB/move | load average |"
+        "| clients | rooms | seconds | moves | moves/s | p50 ms | p99 ms | errors |"
+        " server CPU ms/move (user + system) | client CPU ms/move | KB/move | load average |"
     )
     print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     print(
         f"| {r['clients']} | {r['rooms']} | {r['seconds']:.0f} | {r['moves']} |"
-        f" {r['moves'] / r['seconds']:.0f} | {r['median_ms']:.1f} | {r['p99_ms']:.1f} |"
-        f" {len(r['errors'])} | {r['server_cpu_ms_per_move']:.2f} |"
-        f" {r['client_cpu_ms_per_move']:.2f} | {r['kb_per_move']:.2f} |"
+        f" {r['moves_per_second']:.0f} | {r['median_ms']:.1f} | {r['p99_ms']:.1f} |"
+        f" {len(r['errors'])} | {r['server_cpu_ms_per_move']:.3f}"
+        f" ({r['server_user_ms_per_move']:.3f} + {r['server_system_ms_per_move']:.3f}) |"
+        f" {r['client_cpu_ms_per_move']:.3f} | {r['kb_per_move']:.2f} |"
         f" {r['load_average'][0]:.1f}–{r['load_average'][1]:.1f} |"
     )
     if r["errors"]:
