@@ -20,12 +20,13 @@ busy machine the latencies mostly measure the other work; CPU per move much less
 the clients received per move, and the machine's load average before and after.
 
 ``--callgrind`` runs the server under valgrind's callgrind instead (by default 20 clients in
-5 rooms): after ``--warm`` seconds its counters are zeroed, after ``--seconds`` more they are
-dumped, and the instructions are divided by the moves acknowledged in between (start-up,
-imports and handshakes not counted). That server keeps no data folder: under valgrind it plays
-about 50 times fewer moves a second, so the rooms' saving, about once a second, would count 50
-times what it costs a move at full speed. Instruction counts hardly change with the machine's
-load, where CPU times do. Traffic stays on 127.0.0.1; every loop is bounded in time.
+5 rooms): once ``--warm`` moves (200) were acknowledged its counters are zeroed, after
+``--moves`` more (800) they are dumped, and the instructions are divided by the moves
+acknowledged in between (start-up, imports and handshakes not counted). That server keeps no
+data folder: under valgrind it plays about 50 times fewer moves a second, so the rooms' saving,
+about once a second, would count 50 times what it costs a move at full speed. Instruction
+counts hardly change with the machine's load, where CPU times do. Traffic stays on 127.0.0.1;
+every loop is bounded in time.
 """
 
 from __future__ import annotations
@@ -156,11 +157,12 @@ async def run(
     rooms: int,
     seconds: float,
     port: int,
-    window: tuple[float, Any, Any] | None = None,
+    window: tuple[int, int, Any, Any] | None = None,
 ) -> dict[str, Any]:
-    """Plays for ``seconds``. ``window``: ``(warm-up seconds, start, end)``: ``start()`` and
-    ``end()`` (blocking, run in a thread) mark the part that is measured; the moves
-    acknowledged between them are counted."""
+    """Plays for ``seconds``. ``window``: ``(warm-up moves, measured moves, start, end)``:
+    ``start()`` runs (blocking, in a thread) once the warm-up moves were acknowledged,
+    ``end()`` once the measured ones were too (or at the end); the moves acknowledged in
+    between are counted."""
     base = f"http://127.0.0.1:{port}"
     ws_url = f"ws://127.0.0.1:{port}/ws"
     per_room = clients // rooms
@@ -168,7 +170,7 @@ async def run(
     errors: list[str] = []
     received = [0]
     tasks = []
-    stop = time.monotonic() + seconds + (window[0] if window else 0.0)
+    stop = time.monotonic() + seconds
     for _ in range(rooms):
         room = create_room(base)
         hellos = [{"type": "resume", "room": room["room"], "token": room["token"]}]
@@ -180,11 +182,13 @@ async def run(
             await asyncio.sleep(0)
     measured = None
     if window is not None:
-        warm, start, end = window
-        await asyncio.sleep(warm)
+        warm, moves, start, end = window
+        while len(acks) < warm and time.monotonic() < stop:
+            await asyncio.sleep(0.1)
         await asyncio.to_thread(start)
         t0 = time.perf_counter()
-        await asyncio.sleep(max(0.0, stop - time.monotonic() - 1.0))
+        while len(acks) < warm + moves and time.monotonic() < stop - 1:
+            await asyncio.sleep(0.1)
         t1 = time.perf_counter()
         await asyncio.to_thread(end)
         measured = sum(1 for _, at in acks if t0 <= at <= t1)
@@ -266,11 +270,14 @@ def load(
 def callgrind(
     clients: int = 20,
     rooms: int = 5,
-    seconds: float = 40.0,
-    warm: float = 15.0,
+    moves: int = 800,
+    warm: int = 200,
     server_path: str | None = None,
+    seconds: float = 600.0,
 ) -> dict[str, Any]:
-    """The server's instructions a move under callgrind (see the module's docstring)."""
+    """The server's instructions a move under callgrind (see the module's docstring), over
+    ``moves`` moves after ``warm`` (a fixed count: a move's cost grows as a round goes on,
+    so a faster server would otherwise be measured later in its games)."""
     valgrind, control = shutil.which("valgrind"), shutil.which("callgrind_control")
     if valgrind is None or control is None:
         raise RuntimeError("--callgrind needs valgrind and callgrind_control on the PATH")
@@ -291,7 +298,7 @@ def callgrind(
                     rooms,
                     seconds,
                     port,
-                    (warm, lambda: control_run("-z"), lambda: control_run("-d")),
+                    (warm, moves, lambda: control_run("-z"), lambda: control_run("-d")),
                 )
             )
         finally:
@@ -306,7 +313,6 @@ def callgrind(
     return {
         "clients": clients,
         "rooms": rooms,
-        "seconds": seconds,
         "moves": moves,
         "instructions": instructions,
         "instructions_per_move": instructions / moves if moves else None,
@@ -318,23 +324,26 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--clients", type=int, help="simulated pages (default 200; 20 --callgrind)")
     ap.add_argument("--rooms", type=int, help="rooms of four (default 50; 5 with --callgrind)")
-    ap.add_argument("--seconds", type=float, help="seconds measured (default 60; 40 --callgrind)")
+    ap.add_argument(
+        "--seconds", type=float, help="seconds played (default 60; at most 600 with --callgrind)"
+    )
     ap.add_argument("--json", action="store_true", help="print the figures as JSON")
     ap.add_argument("--server-path", help="serve the code of another checkout's python/ folder")
     ap.add_argument("--loop", choices=("asyncio", "uvloop"), help="the server's event loop")
     ap.add_argument("--callgrind", action="store_true", help="count server instructions a move")
-    ap.add_argument("--warm", type=float, default=15.0, help="--callgrind: seconds before")
+    ap.add_argument("--moves", type=int, default=800, help="--callgrind: moves measured")
+    ap.add_argument("--warm", type=int, default=200, help="--callgrind: moves before")
     a = ap.parse_args()
     if a.callgrind:
         c = callgrind(
-            a.clients or 20, a.rooms or 5, a.seconds or 40.0, a.warm, server_path=a.server_path
+            a.clients or 20, a.rooms or 5, a.moves, a.warm, a.server_path, a.seconds or 600.0
         )
         if a.json:
             print(json.dumps(c))
             return
         print(
             f"server under callgrind, {c['clients']} clients in {c['rooms']} rooms:"
-            f" {c['moves']} moves in {c['seconds']:.0f} s measured,"
+            f" {c['moves']} moves measured after {a.warm},"
             f" {c['instructions_per_move'] / 1e6:.3f} M instructions a move,"
             f" {len(c['errors'])} errors"
         )
