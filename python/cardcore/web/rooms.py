@@ -31,7 +31,7 @@ from cardcore.errors import CardcoreError
 from cardcore.games.api import dump
 from cardcore.rng import new_seed
 from cardcore.web.limits import TokenBucket
-from cardcore.web.patch import Memo, diff
+from cardcore.web.patch import diffs
 from cardcore.web.tables import Outcome, Table
 
 __all__ = [
@@ -97,11 +97,17 @@ class Connection:
     """One browser's socket as the room sees it: an outbox of JSON texts.
 
     The server's writer task drains :attr:`outbox`; ``None`` in it means "close". :attr:`sent`
-    is the ``state`` document the browser holds (``None`` until it has one).
+    is the ``state`` document the browser holds (``None`` until it has one). When the server
+    sets :attr:`send_now`, a message goes out at once while nothing waits before it (no task
+    switch a message); the outbox takes the rest, in order.
     """
 
     def __init__(self, *, rate: float = 30.0, burst: float = 60.0) -> None:
         self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
+        self.send_now: Callable[[str], bool] | None = None
+        """Sends a text at once, or returns False (it then goes to the outbox)."""
+        self.busy = False
+        """The writer task holds a message it has not finished sending."""
         self.closed = False
         self.close_reason = ""
         self.room: Room | None = None
@@ -116,6 +122,9 @@ class Connection:
     def push_text(self, text: str) -> None:
         """Queues a message already written as JSON text."""
         if self.closed:
+            return
+        send = self.send_now
+        if send is not None and not self.busy and self.outbox.empty() and send(text):
             return
         if self.outbox.qsize() >= OUTBOX_LIMIT:
             self.close("too slow: messages were not being read")
@@ -533,22 +542,34 @@ class Room:
             return
         room = self._room_part()
         views = self._table_views([s.index for s in seats])
-        memo: Memo = {}  # what the seats' documents share is compared once
+        sends: list[tuple[Connection, dict[str, Any], int]] = []  # page, document, its pair
+        pairs: list[tuple[dict[str, Any], dict[str, Any]]] = []
+        index: dict[tuple[int, int], int] = {}  # pages that held the same document: one diff
         for seat, view in zip(seats, views, strict=True):
             doc = self._document(seat, room, view)
-            patches: dict[int, list[Any]] = {}  # pages that held the same document
             for conn in seat.conns:
-                acked = ack is not None and ack[0] is conn
-                tail = f',"ack":{ack[1]}}}' if ack is not None and acked else "}"
                 if conn.sent is None:
-                    conn.push_text(dump(doc)[:-1] + tail)
-                else:
-                    ops = patches.get(id(conn.sent))
-                    if ops is None:
-                        ops = patches[id(conn.sent)] = diff(conn.sent, doc, memo)
-                    if ops or acked:
-                        conn.push_text(f'{{"type":"patch","ops":{dump(ops)}{tail}')
-                conn.sent = doc
+                    sends.append((conn, doc, -1))
+                    continue
+                key = (id(conn.sent), id(doc))
+                i = index.get(key)
+                if i is None:
+                    i = index[key] = len(pairs)
+                    pairs.append((conn.sent, doc))
+                sends.append((conn, doc, i))
+        patches = diffs(pairs) if pairs else []  # what the documents share is compared once
+        texts: dict[int, str] = {}
+        for conn, doc, i in sends:
+            acked = ack is not None and ack[0] is conn
+            tail = f',"ack":{ack[1]}}}' if ack is not None and acked else "}"
+            if i < 0:
+                conn.push_text(dump(doc)[:-1] + tail)
+            elif patches[i] or acked:
+                text = texts.get(i)
+                if text is None:
+                    text = texts[i] = f'{{"type":"patch","ops":{dump(patches[i])}'
+                conn.push_text(text + tail)
+            conn.sent = doc
 
     async def close(self) -> None:
         """Stops the driver and disconnects everyone."""

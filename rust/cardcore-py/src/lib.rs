@@ -6,6 +6,7 @@ mod boundary;
 mod budget;
 mod cards;
 mod errors;
+mod json_diff;
 mod meld;
 mod nerts;
 mod nerts_round;
@@ -29,6 +30,8 @@ mod _core {
 
     #[pymodule_export]
     use crate::cards::{Card, card_faces, cards_from_ids, format_cards, format_face, parse_cards};
+    #[pymodule_export]
+    use crate::json_diff::web_diffs;
     #[pymodule_export]
     use crate::meld::{
         MeldArrangement, ThreeThirteenDecision, ThreeThirteenExpertParams, ThreeThirteenHardParams,

@@ -1,0 +1,226 @@
+//! `web_diffs`: the operations that turn one JSON document (Python dicts, lists and scalars)
+//! into another, for the web table's patches (`cardcore.web.patch.diff` documents the format
+//! and the rules). It walks both documents on the Python objects themselves: a member that is
+//! the same object in both is skipped at once, so the parts of a view that did not change cost
+//! one pointer comparison.
+
+use std::collections::HashMap;
+
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyFloat, PyList};
+
+type Memo<'py> = HashMap<(usize, usize), (Vec<Bound<'py, PyAny>>, Vec<Bound<'py, PyAny>>)>;
+
+struct Diff<'py> {
+    py: Python<'py>,
+    out: Bound<'py, PyList>,
+    path: Vec<Bound<'py, PyAny>>,
+    /// The operations written for a pair of objects (by address; both documents hold them
+    /// while the call lasts) and the path where: the same pair at the same path in another
+    /// pair of documents (a public pile every seat's view shares) is compared once.
+    memo: Memo<'py>,
+}
+
+impl<'py> Diff<'py> {
+    /// The current path, with `last` after it when given.
+    fn path(&self, last: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyList>> {
+        let list = PyList::new(self.py, &self.path)?;
+        if let Some(key) = last {
+            list.append(key)?;
+        }
+        Ok(list)
+    }
+
+    fn set(&self, key: Option<&Bound<'py, PyAny>>, value: &Bound<'py, PyAny>) -> PyResult<()> {
+        let op = PyList::new(self.py, [self.path(key)?.into_any(), value.clone()])?;
+        self.out.append(op)
+    }
+
+    fn remove(&self, key: &Bound<'py, PyAny>) -> PyResult<()> {
+        self.out
+            .append(PyList::new(self.py, [self.path(Some(key))?])?)
+    }
+
+    fn object(&mut self, old: &Bound<'py, PyDict>, new: &Bound<'py, PyDict>) -> PyResult<()> {
+        let mut kept = 0;
+        for (key, value) in new.iter() {
+            match old.get_item(&key)? {
+                None => self.set(Some(&key), &value)?,
+                Some(was) => {
+                    kept += 1;
+                    if !was.is(&value) {
+                        self.member(&key, &was, &value)?;
+                    }
+                }
+            }
+        }
+        if kept != old.len() {
+            for key in old.keys() {
+                if !new.contains(&key)? {
+                    self.remove(&key)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Member or element `key` went from `was` to `value` (not the same object).
+    fn member(
+        &mut self,
+        key: &Bound<'py, PyAny>,
+        was: &Bound<'py, PyAny>,
+        value: &Bound<'py, PyAny>,
+    ) -> PyResult<()> {
+        if was.get_type_ptr() != value.get_type_ptr() {
+            return self.set(Some(key), value); // True == 1, but it is not the same JSON
+        }
+        let container =
+            value.is_exact_instance_of::<PyDict>() || value.is_exact_instance_of::<PyList>();
+        if !container {
+            if was.ne(value)? {
+                self.set(Some(key), value)?;
+            }
+            return Ok(());
+        }
+        self.path.push(key.clone());
+        let done = self.tree(was, value);
+        self.path.pop();
+        done
+    }
+
+    /// Two dicts or two lists (not the same object) at the current path.
+    fn tree(&mut self, was: &Bound<'py, PyAny>, value: &Bound<'py, PyAny>) -> PyResult<()> {
+        let pair = (was.as_ptr() as usize, value.as_ptr() as usize);
+        if let Some((path, ops)) = self.memo.get(&pair) {
+            if same_path(path, &self.path)? {
+                for op in ops {
+                    self.out.append(op)?;
+                }
+                return Ok(());
+            }
+        }
+        let start = self.out.len();
+        if same(was, value)? {
+            // equal copies: compared in C, nothing written
+        } else if let Ok(new) = value.cast_exact::<PyDict>() {
+            self.object(was.cast_exact::<PyDict>()?, new)?;
+        } else {
+            self.list(was.cast_exact::<PyList>()?, value.cast_exact::<PyList>()?)?;
+        }
+        let ops = self.out.get_slice(start, self.out.len()).iter().collect();
+        self.memo.insert(pair, (self.path.clone(), ops));
+        Ok(())
+    }
+
+    fn list(&mut self, old: &Bound<'py, PyList>, new: &Bound<'py, PyList>) -> PyResult<()> {
+        let (n, m) = (old.len(), new.len());
+        if n == m {
+            for i in 0..n {
+                let (a, b) = (old.get_item(i)?, new.get_item(i)?);
+                if !a.is(&b) {
+                    self.member(&i.into_pyobject(self.py)?.into_any(), &a, &b)?;
+                }
+            }
+        } else if m > n && same(new.get_slice(0, n).as_any(), old.as_any())? {
+            for i in n..m {
+                self.set(
+                    Some(&i.into_pyobject(self.py)?.into_any()),
+                    &new.get_item(i)?,
+                )?;
+            }
+        } else if m < n && same(old.get_slice(0, m).as_any(), new.as_any())? {
+            self.remove(&m.into_pyobject(self.py)?.into_any())?;
+        } else {
+            self.set(None, new.as_any())?;
+        }
+        Ok(())
+    }
+}
+
+/// Equal as JSON: `==` (in C) holds `[True] == [1]` and `{"n": 1} == {"n": 1.0}`;
+/// [`exact`] then tells those apart, and members in another order (compared member by
+/// member afterwards, as a change would be: the result is right, only slower). The reference
+/// (Python) implementation compares `marshal`'s bytes instead of [`exact`].
+fn same(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<bool> {
+    Ok(a.get_type_ptr() == b.get_type_ptr() && a.eq(b)? && exact(a, b)?)
+}
+
+/// Given `a == b`: the same types throughout, members in the same order, floats bit for bit.
+fn exact(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<bool> {
+    if a.is(b) {
+        return Ok(true);
+    }
+    if a.get_type_ptr() != b.get_type_ptr() {
+        return Ok(false);
+    }
+    if let Ok(x) = a.cast_exact::<PyList>() {
+        let y = b.cast_exact::<PyList>()?;
+        if x.len() != y.len() {
+            return Ok(false);
+        }
+        for (p, q) in x.iter().zip(y.iter()) {
+            if !exact(&p, &q)? {
+                return Ok(false);
+            }
+        }
+        return Ok(true);
+    }
+    if let Ok(x) = a.cast_exact::<PyDict>() {
+        let y = b.cast_exact::<PyDict>()?;
+        if x.len() != y.len() {
+            return Ok(false);
+        }
+        for ((ka, va), (kb, vb)) in x.iter().zip(y.iter()) {
+            let key = ka.is(&kb) || (ka.get_type_ptr() == kb.get_type_ptr() && ka.eq(&kb)?);
+            if !key || !exact(&va, &vb)? {
+                return Ok(false);
+            }
+        }
+        return Ok(true);
+    }
+    if let Ok(x) = a.cast_exact::<PyFloat>() {
+        // -0.0 == 0.0, but marshal (and JSON) tell them apart
+        return Ok(x.value().to_bits() == b.cast_exact::<PyFloat>()?.value().to_bits());
+    }
+    Ok(true)
+}
+
+fn same_path(a: &[Bound<'_, PyAny>], b: &[Bound<'_, PyAny>]) -> PyResult<bool> {
+    if a.len() != b.len() {
+        return Ok(false);
+    }
+    for (x, y) in a.iter().zip(b) {
+        if !(x.is(y) || (x.get_type_ptr() == y.get_type_ptr() && x.eq(y)?)) {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+/// For each `(old, new)` pair of JSON objects, the operations that turn `old` into `new` (see
+/// `cardcore.web.patch.diff`). What the pairs share (the same pair of objects at the same
+/// path) is compared once.
+#[pyfunction]
+pub(crate) fn web_diffs<'py>(
+    pairs: Vec<(Bound<'py, PyDict>, Bound<'py, PyDict>)>,
+) -> PyResult<Vec<Bound<'py, PyList>>> {
+    let mut out = Vec::with_capacity(pairs.len());
+    let Some(first) = pairs.first() else {
+        return Ok(out);
+    };
+    let py = first.0.py();
+    let mut d = Diff {
+        py,
+        out: PyList::empty(py),
+        path: Vec::new(),
+        memo: HashMap::new(),
+    };
+    for (old, new) in &pairs {
+        d.out = PyList::empty(py);
+        if !old.is(new) {
+            d.object(old, new)?;
+        }
+        out.push(d.out.clone());
+    }
+    Ok(out)
+}
