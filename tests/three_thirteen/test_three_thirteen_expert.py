@@ -266,3 +266,39 @@ def test_deal_searches_play_their_pinned_games(
         h.update(str(move).encode())
         st.apply(move)
     assert h.hexdigest()[:16] == digest
+
+
+@pytest.mark.parametrize(
+    ("players", "opts", "epsilon", "digest"),
+    [
+        (
+            2,
+            {"forbid_return_of_discard_draw": True, "jokers": 2, "max_turns_per_round": 30},
+            0.01,
+            "1f0f5aa81c9d76ba",
+        ),
+        (
+            3,
+            {"num_decks": 1, "min_own_turns_before_out": 2, "max_turns_per_round": 30},
+            0.0,
+            "fdda521b9ce5e445",
+        ),
+    ],
+)
+def test_the_infer_search_plays_its_pinned_games(
+    players: int, opts: dict[str, Any], epsilon: float, digest: str
+) -> None:
+    """The first 5 rounds of games with seat 0 on ``search="infer"`` (1 deal a decision, margin 0; the
+    others ``hard``): its hand inference replays the round's public history. The digests were
+    taken on the build before that replay moved onto the rulebook's ``Round``."""
+    st = State(Options(num_players=players, **opts), 1)
+    agents: list[Any] = [HardAgent() for _ in range(players)]
+    agents[0] = DealSearchAgent(rollouts=1, margin=0.0, search="infer", infer_epsilon=epsilon)
+    rngs = [Rng.for_stream(1, s, "agent") for s in range(players)]
+    h = hashlib.sha256()
+    while not st.is_over and st.round <= 5:
+        s = st.current
+        move = agents[s].act(st.observation(s), st.legal_moves(), rngs[s])
+        h.update(str(move).encode())
+        st.apply(move)
+    assert h.hexdigest()[:16] == digest
