@@ -25,6 +25,7 @@
 //! rejected with [`ExpertError::Table`]; without a history (after a stock rebuild) callers
 //! use uniform deals.
 
+use crate::games::three_thirteen::banned_after_draw;
 use crate::meld::fast;
 use crate::paired::PairedTally;
 use crate::rng::CardRng;
@@ -185,15 +186,22 @@ impl Model {
             return bad("not one turn per turn played (a stock rebuild?)");
         }
         let dealt = table.hand.len() - usize::from(table.discard_phase);
-        let mut pile: Vec<u8> = history.upcard.into_iter().collect();
         if history.upcard.is_none()
             && history.turns.first().map(|t| t.draw) != Some(Draw::PileUnknown)
         {
             return bad("an unknown up-card that was not taken on the first turn");
         }
-        let mut taken: Vec<Vec<u8>> = vec![Vec::new(); p];
-        let mut own = vec![0u32; p];
-        let mut out: Option<usize> = None;
+        // The round's public part, played by the rulebook's own turn rules (`Round::take`,
+        // `Round::end_turn`): the pile, each seat's pickups it still holds, its turns and who
+        // went out. Hands and stock stay empty (hidden); a stock draw changes nothing public.
+        let mut round = Round {
+            hands: vec![Vec::new(); p],
+            pile: history.upcard.into_iter().collect(),
+            current: table.first % p,
+            own_turns: vec![0; p],
+            taken: vec![Vec::new(); p],
+            ..Round::default()
+        };
         let mut opponents: Vec<Opponent> = (0..p)
             .filter(|&s| s != table.seat)
             .map(|seat| Opponent {
@@ -203,48 +211,43 @@ impl Model {
                 taken_now: table.taken[seat].clone(),
             })
             .collect();
-        let seen_of = hard::seen_by;
         let n = history.turns.len();
+        let mut over = false;
         for (t, turn) in history.turns.iter().enumerate() {
-            let s = (table.first + t) % p;
-            if out == Some(s) {
+            let s = round.current;
+            if round.out == Some(s) {
                 return bad("a turn after going out");
+            }
+            if over {
+                return bad("a turn after the round ended");
             }
             if matches!(turn.draw, Draw::PileUnknown) && t != 0 {
                 return bad("an unknown pile top after the first turn");
             }
-            let top = pile.last().copied();
-            let seen_draw = seen_of(&pile, &taken, s);
-            let taken_before = taken[s].clone();
-            match turn.draw {
-                Draw::Stock => {}
-                Draw::Pile(c) => {
-                    if top != Some(c) {
-                        return bad("a pile card that was not the top");
-                    }
-                    pile.pop();
-                    taken[s].push(c);
+            let top = round.pile.last().copied();
+            let seen_draw = round.seen_by(s);
+            let taken_before = round.taken[s].clone();
+            if let Draw::Pile(c) = turn.draw {
+                if top != Some(c) {
+                    return bad("a pile card that was not the top");
                 }
-                Draw::PileUnknown => {}
+                round.take(true);
             }
-            let seen_discard = seen_of(&pile, &taken, s);
-            let feed = taken[(s + 1) % p].clone();
-            if let Some(k) = taken[s].iter().position(|&c| c == turn.discard) {
-                taken[s].swap_remove(k);
-            }
-            pile.push(turn.discard);
-            let final_turn = out.is_some();
-            let can_go_out = own[s] >= table.min_own_turns;
-            own[s] += 1;
-            let out_rule = !final_turn && own[s] > table.min_own_turns;
+            let seen_discard = round.seen_by(s);
+            let feed = round.taken[(s + 1) % p].clone();
+            let final_turn = round.out.is_some();
+            let can_go_out = round.own_turns[s] >= table.min_own_turns;
             // The seat that went out did so on its last turn.
             let went_out = table.out_seat == Some(s) && t + p >= n;
-            if went_out {
-                if final_turn {
-                    return bad("two seats went out");
-                }
-                out = Some(s);
+            if went_out && final_turn {
+                return bad("two seats went out");
             }
+            // no turn cap here: the round it ends asks no decision
+            over = !round.end_turn(turn.discard, table.min_own_turns, u32::MAX, |_| went_out);
+            if went_out && round.out != Some(s) {
+                return bad("going out before the turns the rules ask");
+            }
+            let out_rule = !final_turn && round.own_turns[s] > table.min_own_turns;
             if s == table.seat {
                 continue;
             }
@@ -262,7 +265,7 @@ impl Model {
                 seen_discard,
                 feed,
                 taken_before,
-                taken_after: taken[s].clone(),
+                taken_after: round.taken[s].clone(),
                 draw: turn.draw,
                 discard: turn.discard,
                 final_turn,
@@ -271,14 +274,15 @@ impl Model {
                 went_out,
             });
         }
-        if out != table.out_seat {
+        if round.out != table.out_seat {
             return bad("the seat that went out");
         }
         // The pile now: in the discard phase the seat may have taken the top.
+        let pile = &round.pile;
         let pile_ok = if table.discard_phase {
-            pile == table.pile || pile[..pile.len().saturating_sub(1)] == table.pile[..]
+            *pile == table.pile || pile[..pile.len().saturating_sub(1)] == table.pile[..]
         } else {
-            pile == table.pile
+            *pile == table.pile
         };
         if !pile_ok {
             return bad("the pile it leads to is not the table's");
@@ -346,7 +350,7 @@ impl Model {
                 continue;
             };
             let at = insert_sorted(hand, card);
-            let banned = (pile && self.forbid_return).then_some(at);
+            let banned = banned_after_draw(self.forbid_return, pile, at);
             let view = self.view(hand, &t.seen_discard, t.final_turn);
             match hard::discard(&view, banned, &t.feed, &self.hard) {
                 Ok(Some(i)) if hand[i] == t.discard => {}

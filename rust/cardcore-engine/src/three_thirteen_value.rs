@@ -21,6 +21,7 @@
 //! value's discard minus the margin after the stock draw.
 
 use crate::card::{JOKER0, rank};
+use crate::games::three_thirteen::banned_after_draw;
 use crate::meld::{MeldError, fast};
 use crate::three_thirteen_expert::{Decision, ExpertError, ExpertParams, Search, Table};
 use crate::three_thirteen_hard::{
@@ -256,7 +257,7 @@ pub fn draw_features(
     if let Some(k) = seen.iter().rposition(|&f| f == top) {
         seen.remove(k);
     }
-    let banned = forbid_return.then_some(view.hand.len());
+    let banned = banned_after_draw(forbid_return, true, view.hand.len());
     let took = View {
         hand: &hand,
         seen: &seen,

@@ -135,7 +135,7 @@ impl Game {
     pub(super) fn hard_turn(&mut self) -> bool {
         let take = self.hard_draw();
         let at = self.draw(take);
-        let banned = (take && self.ctx.forbid_return).then_some(at);
+        let banned = banned_after_draw(self.ctx.forbid_return, take, at);
         let i = self.hard_discard(banned);
         self.discard(i)
     }

@@ -68,16 +68,8 @@ impl Round {
     /// last. `None` (nothing
     /// changes) when that pile is empty.
     pub fn draw(&mut self, from_pile: bool, sorted: bool) -> Option<(u8, usize)> {
-        let s = self.current;
-        let card = if from_pile {
-            self.pile.pop()?
-        } else {
-            self.stock.pop()?
-        };
-        if from_pile {
-            self.taken[s].push(card);
-        }
-        let hand = &mut self.hands[s];
+        let card = self.take(from_pile)?;
+        let hand = &mut self.hands[self.current];
         let at = if sorted {
             hand.partition_point(|&x| x < card)
         } else {
@@ -85,6 +77,23 @@ impl Round {
         };
         hand.insert(at, card);
         Some((card, at))
+    }
+
+    /// The public part of [`Round::draw`]: the seat to play takes the discard pile's top
+    /// (`from_pile`, which joins its public pickups) or the stock's, and the card is returned
+    /// without going into a hand. `None` (nothing changes) when that pile is empty. A replay of
+    /// the public history (the `expert`'s hand inference) plays this alone.
+    #[inline]
+    pub fn take(&mut self, from_pile: bool) -> Option<u8> {
+        let card = if from_pile {
+            self.pile.pop()?
+        } else {
+            self.stock.pop()?
+        };
+        if from_pile {
+            self.taken[self.current].push(card);
+        }
+        Some(card)
     }
 
     /// The seat to play discards card `i` of its hand and ends its turn: it goes out when it has
@@ -100,8 +109,24 @@ impl Round {
         max_turns: u32,
         goes_out: impl FnOnce(&[u8]) -> bool,
     ) -> bool {
+        let card = self.hands[self.current].remove(i);
+        self.end_turn(card, min_own_turns, max_turns, goes_out)
+    }
+
+    /// The public part of [`Round::discard`], given the card the seat to play let go (already
+    /// out of its hand): the card leaves the seat's public pickups and goes on the pile, and
+    /// the turn ends by the same rules (`goes_out` is given the seat's hand as it is). Returns
+    /// false when the round is over. A replay of the public history plays this alone, with
+    /// `goes_out` what the history shows.
+    #[inline]
+    pub fn end_turn(
+        &mut self,
+        card: u8,
+        min_own_turns: u32,
+        max_turns: u32,
+        goes_out: impl FnOnce(&[u8]) -> bool,
+    ) -> bool {
         let s = self.current;
-        let card = self.hands[s].remove(i);
         if let Some(k) = self.taken[s].iter().position(|&c| c == card) {
             self.taken[s].remove(k);
         }
@@ -202,6 +227,37 @@ mod tests {
         r.draw(false, false);
         assert!(!r.discard(0, 0, 1, |_| false), "the cap ends the round");
         assert_eq!(r.current, 0);
+    }
+
+    #[test]
+    fn the_public_part_of_a_turn_alone_keeps_the_same_public_round() {
+        // the turns of `going_out_gives_every_other_seat_one_final_turn`, replayed with the
+        // hands and the stock hidden (empty): pile, pickups, turns and going out as played
+        let mut r = round();
+        let mut public = Round {
+            hands: vec![Vec::new(); 2],
+            stock: Vec::new(),
+            ..round()
+        };
+        let turns: [(bool, usize, bool); 3] =
+            [(true, 3, false), (false, 0, true), (false, 0, true)];
+        for (from_pile, i, out) in turns {
+            let (card, _) = r.draw(from_pile, false).unwrap();
+            if from_pile {
+                assert_eq!(public.take(true), Some(card));
+            }
+            let discarded = r.hands[r.current][i];
+            let going = r.discard(i, 0, 100, |_| out);
+            assert_eq!(public.end_turn(discarded, 0, 100, |_| out), going);
+            assert_eq!(
+                (&public.pile, &public.taken, &public.own_turns),
+                (&r.pile, &r.taken, &r.own_turns)
+            );
+            assert_eq!(
+                (public.current, public.turns, public.out, public.final_left),
+                (r.current, r.turns, r.out, r.final_left)
+            );
+        }
     }
 
     #[test]
