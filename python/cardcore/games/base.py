@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 from typing import Any, Final, Protocol, runtime_checkable
 
+from cardcore import _core
 from cardcore.errors import OptionError, UnregisteredAgentError
 from cardcore.games.schema import RecordSchema
 
@@ -397,14 +398,12 @@ ENTRY_POINT_GROUP: Final = "cardcore.games"
 """The entry-point group third-party games register under (see ``docs/plugins.md``)."""
 
 _REGISTRY: dict[str, GameSpec] = {}
-_BUILTIN_MODULES = {
-    "three-thirteen": "cardcore.three_thirteen.spec",
-    "spite-malice": "cardcore.spite_malice.spec",
-    "nerts": "cardcore.nerts.spec",
-}
+_BUILTIN_MODULES: Final = {name: f"cardcore.{name.replace('-', '_')}.spec" for name in _core.GAMES}
+"""Each built-in game's spec module: ``cardcore.<game>.spec`` for every game whose rulebook is
+in the engine crate (``_core.GAMES``, the crate's ``games::GAMES``)."""
 BUILTIN_GAMES: Final = tuple(_BUILTIN_MODULES)
-"""The games that ship with cardcore (the one list: the RL environments' ids and the other
-per-game tables are derived from it and from each game's spec)."""
+"""The games that ship with cardcore (the one list, kept in Rust: the RL environments' ids and
+the other per-game tables are derived from it and from each game's spec)."""
 
 
 _REFERENCE = re.compile(r"[A-Za-z_][\w.]*:[A-Za-z_]\w*")

@@ -11,10 +11,14 @@ from importlib import resources
 from typing import Final
 
 from cardcore.errors import OptionError
+from cardcore.games.base import BUILTIN_GAMES
 
 __all__ = ["RULES_GAMES", "rules_text"]
 
-RULES_GAMES: Final = ("three-thirteen", "spite-malice", "nerts")
+RULES_GAMES: Final = tuple(
+    name for name in BUILTIN_GAMES if resources.files(__name__).joinpath(f"{name}.md").is_file()
+)
+"""The built-in games with a page here (every one: ``tests/test_rules_pages.py``)."""
 
 
 def rules_text(game: str) -> str:
