@@ -92,14 +92,6 @@ pub const fn next_in_suit(face: u8) -> u8 {
     face + 1
 }
 
-/// Whether natural `card` builds down on natural `top` (Solitaire-style piles): one rank lower
-/// and of the other colour.
-#[inline]
-#[must_use]
-pub const fn builds_down(card: u8, top: u8) -> bool {
-    rank(top) == rank(card) + 1 && is_red(top) != is_red(card)
-}
-
 /// Integer types that hold physical card ids, deck numbers and deck counts (the engines use
 /// `u8` ids in Nerts, `u16` in Spite & Malice, `usize`, and the bindings wider types while
 /// checking Python ints). Ids are never negative.
@@ -460,10 +452,6 @@ mod tests {
             if r < KING {
                 let n = next_in_suit(f);
                 assert_eq!((rank(n), suit(n)), (r + 1, s));
-            }
-            for t in 0..NATURALS {
-                let want = rank(t) == r + 1 && (suit(t) % 3 == 0) != (s % 3 == 0);
-                assert_eq!(builds_down(f, t), want, "{f} on {t}");
             }
         }
         assert_eq!(per_suit, [13; 4]);

@@ -24,13 +24,13 @@ use std::sync::OnceLock;
 use thiserror::Error;
 
 use crate::card::{
-    ACE, KING, NATURALS, builds_down, deck_of, face, is_natural, is_red, natural_face,
-    next_in_suit, rank, rank_of, suit, suit_of,
+    ACE, KING, NATURALS, deck_of, face, is_natural, is_red, natural_face, next_in_suit, rank,
+    rank_of, suit, suit_of,
 };
 use crate::games::nerts::moves::{
     K_CALL, K_FLIP, K_FOUNDATION, K_RECYCLE, K_WORK, MAX_WORK, NONE, SRC_NERTS, SRC_WASTE, pack,
 };
-use crate::games::nerts::{depth, dst, kind, seat_points, src};
+use crate::games::nerts::{builds_down, depth, dst, kind, seat_points, src};
 use crate::rng::{CardRng, splitmix64};
 
 /// Most seats at a table.

@@ -6,7 +6,7 @@
 //! Cards are physical ids (`seat * 52 + face`); moves are the packed codes of
 //! [`crate::games::nerts::moves`] plus [`K_UNDO`].
 
-use crate::card::{ACE, builds_down, natural_face, rank_of, suit_of};
+use crate::card::{natural_face, rank_of, suit_of};
 use crate::games::IllegalMove;
 use crate::games::nerts::moves::{
     K_CALL, K_FLIP, K_FOUNDATION, K_RECYCLE, K_WORK, SRC_NERTS, SRC_WASTE,
@@ -15,7 +15,7 @@ pub use crate::games::nerts::{
     K_UNDO, Layout, LogRow, Pending, Round, Rules as RoundOptions, StalemateRule, UndoRecord,
     action_text,
 };
-use crate::games::nerts::{Policy, UNDO, builds_on_foundation, depth, dst, kind, src};
+use crate::games::nerts::{Policy, UNDO, builds_down, depth, dst, fits_foundations, kind, src};
 use crate::nerts_rollout::{
     PublicSeat, Racing, Request, RolloutError, Rules, Timing, choose, knowledge,
 };
@@ -183,11 +183,7 @@ impl Obs {
     }
 
     fn fits_foundation(&self, card: u8) -> bool {
-        rank_of(card) == ACE
-            || self
-                .foundations
-                .iter()
-                .any(|f| f.last().is_some_and(|&t| builds_on_foundation(card, t)))
+        fits_foundations(card, &self.foundations)
     }
 
     fn foundation_gap(&self, card: u8) -> u8 {

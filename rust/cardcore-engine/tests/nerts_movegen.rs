@@ -5,7 +5,8 @@
 use cardcore_engine::card::{face, is_red, rank, suit};
 use cardcore_engine::games::nerts::moves::{
     F_FILL_ANY, F_PARTIAL, F_RECYCLE, F_RUNNING, K_CALL, K_FLIP, K_FOUNDATION, K_RECYCLE, K_WORK,
-    MoveBuf, NONE, PlayerView, SRC_NERTS, SRC_WASTE, count_batch, generate, generate_batch, pack,
+    MoveBuf, NONE, PlayerView, SRC_NERTS, SRC_WASTE, count_batch, generate, generate_batch,
+    is_legal, pack,
 };
 use proptest::prelude::*;
 
@@ -178,6 +179,15 @@ fn player() -> impl Strategy<Value = Full> {
         })
 }
 
+/// Every code of kinds 0..=5 with sources 0..=7, depths 0..=14 and targets 0..=5 or "auto".
+fn every_code() -> impl Iterator<Item = u32> {
+    (0..=5u8).flat_map(|k| {
+        (0..=7u8).flat_map(move |s| {
+            (0..=14u8).flat_map(move |d| (0..=5u8).chain([NONE]).map(move |j| pack(k, s, d, j)))
+        })
+    })
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(4000))]
 
@@ -188,6 +198,25 @@ proptest! {
         let mut buf = MoveBuf::default();
         generate(&v, &mut buf);
         prop_assert_eq!(buf.as_slice().to_vec(), p.oracle());
+    }
+
+    /// Legality and generation are one set of rules: over every code, `is_legal` takes exactly
+    /// the oracle's moves (the bytes a kind does not read aside: a foundation play's depth, all
+    /// three of a flip, recycle or call).
+    #[test]
+    fn legality_equals_the_oracle(p in player()) {
+        let v = p.view();
+        let legal = p.oracle();
+        for code in every_code() {
+            let [k, s, _, j] = code.to_le_bytes();
+            let shape = match k {
+                K_FOUNDATION => pack(k, s, 1, j),
+                K_FLIP..=K_CALL => pack(k, 0, 0, 0),
+                _ => code,
+            };
+            let want = legal.contains(&shape);
+            prop_assert_eq!(is_legal(&v, code), want, "{:08x}", code);
+        }
     }
 
     #[test]

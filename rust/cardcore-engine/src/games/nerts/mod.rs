@@ -27,10 +27,10 @@ pub use table::{DeckPile, Layout, Table, UndoRecord, deal_deck};
 
 pub use moves::{
     F_FILL_ANY, F_PARTIAL, F_RECYCLE, F_RUNNING, K_CALL, K_FLIP, K_FOUNDATION, K_RECYCLE, K_WORK,
-    MAX_WORK, NONE, SRC_NERTS, SRC_WASTE, pack,
+    MAX_WORK, NONE, SRC_NERTS, SRC_WASTE, builds_down, builds_on_foundation, fits_foundations,
+    fits_masks, pack,
 };
 
-use crate::card::{ACE, rank_of, suit_of};
 use crate::games::GameInfo;
 
 /// The registry entry of Nerts.
@@ -93,21 +93,6 @@ pub const fn seat_points(
     bonus: i32,
 ) -> i32 {
     points * on_foundations - penalty * nerts_left + if called { bonus } else { 0 }
-}
-
-/// The foundation rule, once: physical card `card` may go on a foundation whose top is `top`
-/// (the next rank of the same suit; an ace starts a foundation of its own).
-#[inline]
-#[must_use]
-pub fn builds_on_foundation(card: u8, top: u8) -> bool {
-    suit_of(top) == suit_of(card) && rank_of(top) + 1 == rank_of(card)
-}
-
-/// Whether `card` fits some foundation given the need masks ([`Needs::masks`]).
-#[inline]
-#[must_use]
-pub fn fits_masks(card: u8, masks: &[u16; 4]) -> bool {
-    rank_of(card) == ACE || masks[usize::from(suit_of(card))] >> rank_of(card) & 1 == 1
 }
 
 /// What a global stalemate does (`stalemate_rule`).

@@ -1,5 +1,7 @@
-//! Nerts (Pounce, Racing Demon) move generation: every legal action of one player (the Nerts
-//! rules page, "Moves").
+//! The Nerts (Pounce, Racing Demon) move rules, once (the rules page, "Moves"): the foundation
+//! rule, the work-pile rule, what may move from where to where, every legal move of one player
+//! ([`generate`]) and whether one move is legal ([`is_legal`], over the packed view or the
+//! table's layouts through [`Seat`]). The table, the built-in agents and the bindings ask here.
 //!
 //! A player is described by a fixed 32-byte [`PlayerView`]; no heap work happens per call.
 //! Because every work pile is a descending, alternating-colour run from its base card, a pile is
@@ -31,7 +33,7 @@
 
 use thiserror::Error;
 
-use crate::card::{KING, NATURALS, is_natural, is_red, rank};
+use crate::card::{ACE, KING, NATURALS, is_natural, is_red, rank, rank_of, suit_of};
 
 /// Bytes of one encoded player state.
 pub const STATE_BYTES: usize = 32;
@@ -229,17 +231,228 @@ pub const fn pack(kind: u8, src: u8, depth: u8, dst: u8) -> u32 {
     u32::from_le_bytes([kind, src, depth, dst])
 }
 
-/// Whether natural face `face` fits some foundation given the masks (the rulebook's rule:
-/// [`super::fits_masks`]; a face is the id of deck 0).
+// The move rules, once. The generator below, [`is_legal`] (over a [`PlayerView`] or the
+// table's layouts, [`Seat`]) and the built-in agents ask these; nothing else states them.
+
+/// The foundation rule: the suit and rank of the card that goes next on a foundation whose top
+/// card is `top` (the same suit, one rank up; none on a king). An ace starts a foundation of its
+/// own.
 #[inline]
-fn fits_foundation(face: u8, need: &[u16; 4]) -> bool {
-    super::fits_masks(face, need)
+#[must_use]
+pub fn foundation_next(top: u8) -> Option<(u8, u8)> {
+    let r = rank_of(top);
+    (r < KING).then(|| (suit_of(top), r + 1))
 }
 
-/// Whether a card of `rank`/`red` may go on a work pile whose top is `top` (not empty).
+/// Whether card `card` may go on a foundation whose top card is `top` (cards are faces or
+/// physical ids).
 #[inline]
-fn fits_work(card_rank: u8, card_red: bool, top: u8) -> bool {
-    rank(top) == card_rank + 1 && is_red(top) != card_red
+#[must_use]
+pub fn builds_on_foundation(card: u8, top: u8) -> bool {
+    foundation_next(top) == Some((suit_of(card), rank_of(card)))
+}
+
+/// Whether `card` fits some foundation of `foundations` (bottom to top) now.
+#[inline]
+#[must_use]
+pub fn fits_foundations(card: u8, foundations: &[Vec<u8>]) -> bool {
+    rank_of(card) == ACE
+        || foundations
+            .iter()
+            .any(|f| f.last().is_some_and(|&t| builds_on_foundation(card, t)))
+}
+
+/// Whether `card` fits some foundation given the need masks (`Needs::masks`: per suit, bit `r`
+/// set when a rank-`r` card of that suit fits some foundation; aces are not in the masks).
+#[inline]
+#[must_use]
+pub fn fits_masks(card: u8, masks: &[u16; 4]) -> bool {
+    rank_of(card) == ACE || masks[usize::from(suit_of(card))] >> rank_of(card) & 1 == 1
+}
+
+/// The work-pile rule: a card of rank `rank` and colour `red` goes on a work-pile card of rank
+/// `on_rank` and colour `on_red` when it is one rank lower and of the other colour (so every
+/// work pile is a descending run of alternating colours).
+#[inline]
+#[must_use]
+pub const fn builds_down_on(rank: u8, red: bool, on_rank: u8, on_red: bool) -> bool {
+    on_rank == rank + 1 && on_red != red
+}
+
+/// The work-pile rule for two natural faces: `card` builds down on `top`.
+#[inline]
+#[must_use]
+pub const fn builds_down(card: u8, top: u8) -> bool {
+    builds_down_on(rank(card), is_red(card), rank(top), is_red(top))
+}
+
+/// Rank and colour of the card `depth` deep (1 = the top) in a work pile whose top card has
+/// rank `top_rank` and colour `top_red` (a pile is a run: one rank up and the other colour per
+/// card).
+#[inline]
+#[must_use]
+pub const fn run_card(top_rank: u8, top_red: bool, depth: u8) -> (u8, bool) {
+    (top_rank + depth - 1, top_red != ((depth - 1) & 1 == 1))
+}
+
+/// What an empty work pile takes from source `src`: anything with `fill_any`, else only the
+/// Nerts top.
+#[inline]
+#[must_use]
+pub const fn fills_empty(src: u8, fill_any: bool) -> bool {
+    fill_any || src == SRC_NERTS
+}
+
+/// The depths a work pile of `len` cards may move onto another pile: the whole pile, or with
+/// `partial` any top segment.
+#[inline]
+#[must_use]
+pub const fn lift_depths(len: u8, partial: bool) -> std::ops::RangeInclusive<u8> {
+    (if partial { 1 } else { len })..=len
+}
+
+/// Whether a seat may flip: its stock has cards.
+#[inline]
+#[must_use]
+pub const fn may_flip(stock: usize) -> bool {
+    stock > 0
+}
+
+/// Whether a seat may recycle: its stock is empty, its waste is not, and it has passes left.
+#[inline]
+#[must_use]
+pub const fn may_recycle(stock: usize, waste: usize, passes_left: bool) -> bool {
+    stock == 0 && waste > 0 && passes_left
+}
+
+/// Whether a seat may call Nerts: its Nerts pile is empty.
+#[inline]
+#[must_use]
+pub const fn may_call(nerts: usize) -> bool {
+    nerts == 0
+}
+
+/// What the move rules read of one seat: the packed [`PlayerView`] and the table's layouts
+/// (`Table::seat`) both give it, so [`is_legal`] is one function for both.
+pub trait Seat {
+    /// Whether the round takes moves.
+    fn running(&self) -> bool;
+    /// Work piles.
+    fn num_work(&self) -> usize;
+    /// Face of the top card of source `src` (Nerts pile, waste, work pile `src`); `None` when
+    /// the pile is empty or there is no such source.
+    fn top(&self, src: u8) -> Option<u8>;
+    /// Cards in work pile `i` (`i < num_work`).
+    fn work_len(&self, i: usize) -> usize;
+    /// Rank and colour of the card `depth` deep in work pile `i` (`1 <= depth <= work_len`).
+    fn work_card(&self, i: usize, depth: u8) -> (u8, bool);
+    /// Whether natural face `face` fits some foundation now.
+    fn fits_foundation(&self, face: u8) -> bool;
+    /// Cards in the stock, the waste and the Nerts pile.
+    fn counts(&self) -> (usize, usize, usize);
+    /// Whether stock passes are left to recycle.
+    fn passes_left(&self) -> bool;
+    /// `allow_partial_pile_moves`.
+    fn partial(&self) -> bool;
+    /// Empty work piles take anything.
+    fn fill_any(&self) -> bool;
+}
+
+impl Seat for PlayerView {
+    fn running(&self) -> bool {
+        self.flags & F_RUNNING != 0
+    }
+
+    fn num_work(&self) -> usize {
+        usize::from(self.num_work).min(MAX_WORK)
+    }
+
+    fn top(&self, src: u8) -> Option<u8> {
+        let t = match src {
+            SRC_NERTS => self.nerts_top,
+            SRC_WASTE => self.waste_top,
+            i if usize::from(i) < MAX_WORK => self.work_top[usize::from(i)],
+            _ => NONE,
+        };
+        (t != NONE).then_some(t)
+    }
+
+    fn work_len(&self, i: usize) -> usize {
+        usize::from(self.work_len[i])
+    }
+
+    fn work_card(&self, i: usize, depth: u8) -> (u8, bool) {
+        let top = self.work_top[i];
+        run_card(rank(top), is_red(top), depth)
+    }
+
+    fn fits_foundation(&self, face: u8) -> bool {
+        fits_masks(face, &self.need)
+    }
+
+    fn counts(&self) -> (usize, usize, usize) {
+        (
+            usize::from(self.stock),
+            usize::from(self.waste),
+            usize::from(self.nerts_count),
+        )
+    }
+
+    fn passes_left(&self) -> bool {
+        self.flags & F_RECYCLE != 0
+    }
+
+    fn partial(&self) -> bool {
+        self.flags & F_PARTIAL != 0
+    }
+
+    fn fill_any(&self) -> bool {
+        self.flags & F_FILL_ANY != 0
+    }
+}
+
+/// Whether `seat` may make move `mv` now: exactly the moves [`generate`] lists, and a
+/// flip, recycle or call whatever its other bytes. A foundation play that names its foundation
+/// is not decided here (the view does not know foundation ids): `false`.
+#[inline]
+#[must_use]
+pub fn is_legal<S: Seat>(seat: &S, mv: u32) -> bool {
+    let [k, s, d, j] = mv.to_le_bytes();
+    if !seat.running() {
+        return false;
+    }
+    let (stock, waste, nerts) = seat.counts();
+    match k {
+        K_FOUNDATION => j == NONE && seat.top(s).is_some_and(|c| seat.fits_foundation(c)),
+        K_WORK => {
+            let (w, j) = (seat.num_work(), usize::from(j));
+            if j >= w || usize::from(s) == j {
+                return false;
+            }
+            let (r, red) = if s == SRC_NERTS || s == SRC_WASTE {
+                match seat.top(s) {
+                    Some(c) if d == 1 => (rank(c), is_red(c)),
+                    _ => return false,
+                }
+            } else if usize::from(s) < w {
+                let len = u8::try_from(seat.work_len(usize::from(s))).unwrap_or(u8::MAX);
+                if d == 0 || !lift_depths(len, seat.partial()).contains(&d) {
+                    return false;
+                }
+                seat.work_card(usize::from(s), d)
+            } else {
+                return false;
+            };
+            match seat.top(j as u8) {
+                None => fills_empty(s, seat.fill_any()),
+                Some(t) => builds_down_on(r, red, rank(t), is_red(t)),
+            }
+        }
+        K_FLIP => may_flip(stock),
+        K_RECYCLE => may_recycle(stock, waste, seat.passes_left()),
+        K_CALL => may_call(nerts),
+        _ => false,
+    }
 }
 
 /// Writes every legal move of `v` into `out` (replacing its contents), in a fixed order:
@@ -247,36 +460,39 @@ fn fits_work(card_rank: u8, card_red: bool, top: u8) -> bool {
 /// (by source, target, depth), Flip, Recycle, `CallNerts`.
 pub fn generate(v: &PlayerView, out: &mut MoveBuf) {
     out.len = 0;
-    if v.flags & F_RUNNING == 0 {
+    if !v.running() {
         return;
     }
-    let nw = usize::from(v.num_work).min(MAX_WORK);
+    let nw = v.num_work();
+    // Rank and colour of each work pile's top card, read once.
+    let mut tops = [None; MAX_WORK];
+    for (slot, &t) in tops.iter_mut().zip(&v.work_top).take(nw) {
+        if t != NONE {
+            *slot = Some((rank(t), is_red(t)));
+        }
+    }
     // Foundation plays.
-    if v.nerts_top != NONE && fits_foundation(v.nerts_top, &v.need) {
-        out.push(K_FOUNDATION, SRC_NERTS, 1, NONE);
+    for s in [SRC_NERTS, SRC_WASTE] {
+        if v.top(s).is_some_and(|c| v.fits_foundation(c)) {
+            out.push(K_FOUNDATION, s, 1, NONE);
+        }
     }
-    if v.waste_top != NONE && fits_foundation(v.waste_top, &v.need) {
-        out.push(K_FOUNDATION, SRC_WASTE, 1, NONE);
-    }
-    for i in 0..nw {
-        let top = v.work_top[i];
-        if top != NONE && fits_foundation(top, &v.need) {
+    for (i, &t) in v.work_top.iter().enumerate().take(nw) {
+        if t != NONE && v.fits_foundation(t) {
             out.push(K_FOUNDATION, i as u8, 1, NONE);
         }
     }
-    let fill_any = v.flags & F_FILL_ANY != 0;
+    let fill_any = v.fill_any();
     // Single cards from the Nerts pile and the waste.
-    for (src, top) in [(SRC_NERTS, v.nerts_top), (SRC_WASTE, v.waste_top)] {
-        if top == NONE {
+    for src in [SRC_NERTS, SRC_WASTE] {
+        let Some(c) = v.top(src) else {
             continue;
-        }
-        let (r, red) = (rank(top), is_red(top));
-        for j in 0..nw {
-            let t = v.work_top[j];
-            let ok = if t == NONE {
-                fill_any || src == SRC_NERTS
-            } else {
-                fits_work(r, red, t)
+        };
+        let (r, red) = (rank(c), is_red(c));
+        for (j, top) in tops.iter().enumerate().take(nw) {
+            let ok = match *top {
+                None => fills_empty(src, fill_any),
+                Some((tr, tred)) => builds_down_on(r, red, tr, tred),
             };
             if ok {
                 out.push(K_WORK, src, 1, j as u8);
@@ -284,35 +500,32 @@ pub fn generate(v: &PlayerView, out: &mut MoveBuf) {
         }
     }
     // Segments between work piles.
-    let partial = v.flags & F_PARTIAL != 0;
+    let partial = v.partial();
     for i in 0..nw {
-        let len = v.work_len[i];
-        if len == 0 {
+        let (len, Some((r0, red0))) = (v.work_len[i], tops[i]) else {
             continue;
-        }
-        let top = v.work_top[i];
-        let (r0, red0) = (rank(top), is_red(top));
-        let first = if partial { 1 } else { len };
-        for j in 0..nw {
+        };
+        let depths = lift_depths(len, partial);
+        let si = i as u8;
+        for (j, top) in tops.iter().enumerate().take(nw) {
             if j == i {
                 continue;
             }
-            let t = v.work_top[j];
-            let (si, dj) = (i as u8, j as u8);
-            if t == NONE {
-                if fill_any {
-                    for k in first..=len {
-                        out.push(K_WORK, si, k, dj);
+            let dj = j as u8;
+            match *top {
+                None => {
+                    if fills_empty(si, fill_any) {
+                        for k in depths.clone() {
+                            out.push(K_WORK, si, k, dj);
+                        }
                     }
                 }
-            } else {
-                // The only depth whose bottom card has rank top(j) - 1.
-                let want = rank(t);
-                if want > r0 {
-                    let k = want - r0; // bottom rank r0 + k - 1 == want - 1
-                    if k >= first && k <= len {
-                        let red = red0 != ((k - 1) & 1 == 1);
-                        if red != is_red(t) {
+                // Only the card one rank below the target's top can go on it.
+                Some((tr, tred)) => {
+                    if tr > r0 && depths.contains(&(tr - r0)) {
+                        let k = tr - r0;
+                        let (br, bred) = run_card(r0, red0, k);
+                        if builds_down_on(br, bred, tr, tred) {
                             out.push(K_WORK, si, k, dj);
                         }
                     }
@@ -320,12 +533,13 @@ pub fn generate(v: &PlayerView, out: &mut MoveBuf) {
             }
         }
     }
-    if v.stock > 0 {
+    let (stock, waste, nerts) = v.counts();
+    if may_flip(stock) {
         out.push(K_FLIP, 0, 0, 0);
-    } else if v.waste > 0 && v.flags & F_RECYCLE != 0 {
+    } else if may_recycle(stock, waste, v.passes_left()) {
         out.push(K_RECYCLE, 0, 0, 0);
     }
-    if v.nerts_count == 0 {
+    if may_call(nerts) {
         out.push(K_CALL, 0, 0, 0);
     }
 }
@@ -385,7 +599,7 @@ pub fn count_batch(states: &[u8]) -> Result<u64, NertsError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::card::face;
+    use crate::card::{face, suit};
 
     fn view() -> PlayerView {
         PlayerView {
@@ -420,5 +634,47 @@ mod tests {
         let mut bad = v.encode();
         bad[8] = 9; // 8s with 9 cards would need rank 16
         assert!(PlayerView::decode(&bad).is_err());
+    }
+
+    /// The work-pile rule for every pair of faces: one rank lower, the other colour; and the
+    /// run's cards below a top follow it.
+    #[test]
+    fn work_rule_every_face() {
+        for f in 0..NATURALS {
+            for t in 0..NATURALS {
+                let want = rank(t) == rank(f) + 1 && (suit(t) % 3 == 0) != (suit(f) % 3 == 0);
+                assert_eq!(builds_down(f, t), want, "{f} on {t}");
+            }
+            for d in 1..=(KING + 1 - rank(f)) {
+                let (r, red) = run_card(rank(f), is_red(f), d);
+                assert_eq!(r, rank(f) + d - 1);
+                if d > 1 {
+                    let (r1, red1) = run_card(rank(f), is_red(f), d - 1);
+                    assert!(builds_down_on(r1, red1, r, red), "{f} depth {d}");
+                }
+            }
+        }
+    }
+
+    /// The foundation rule for every pair of faces (deck 0 and deck 3 ids), and the table's
+    /// [`super::super::Needs`] of one foundation against it.
+    #[test]
+    fn foundation_rule_every_face() {
+        for c in 0..NATURALS {
+            for t in 0..NATURALS {
+                let want = suit(t) == suit(c) && rank(t) + 1 == rank(c);
+                assert_eq!(builds_on_foundation(c, t), want, "{c} on {t}");
+                assert_eq!(
+                    builds_on_foundation(c + 156, t + 52),
+                    want,
+                    "{c} on {t} ids"
+                );
+                let piles = [vec![t]];
+                let needs = super::super::Needs::of_piles(&piles);
+                assert_eq!(fits_masks(c, &needs.masks()), want || rank(c) == ACE);
+                assert_eq!(needs.fits(c + 52), want || rank(c) == ACE);
+                assert_eq!(fits_foundations(c, &piles), want || rank(c) == ACE);
+            }
+        }
     }
 }

@@ -1,5 +1,5 @@
 //! The Nerts table (`NertsTable`): every seat's layout and the shared foundations. It
-//! validates and applies moves, lists them with [`super::moves::generate`], undoes them,
+//! validates and applies moves, lists them with [`moves::generate`] and checks them with [`moves::is_legal`], undoes them,
 //! applies the stalemate remedies and scores the round. It knows nothing about time.
 //!
 //! A *lean* table ([`Table::lean`], the rollouts of `hard` and `expert`) is the same table with
@@ -8,14 +8,14 @@
 //! same; a foundation play names no foundation id (the automatic target only).
 
 use super::moves::{
-    F_FILL_ANY, F_PARTIAL, F_RECYCLE, F_RUNNING, K_CALL, K_FLIP, K_FOUNDATION, K_RECYCLE, K_WORK,
-    MAX_WORK, MoveBuf, NONE, PlayerView, SRC_NERTS, SRC_WASTE, generate,
+    self, F_FILL_ANY, F_PARTIAL, F_RECYCLE, F_RUNNING, K_CALL, K_FLIP, K_FOUNDATION, K_RECYCLE,
+    K_WORK, MAX_WORK, MoveBuf, NONE, PlayerView, SRC_NERTS, SRC_WASTE, generate,
 };
 use super::piles::{Needs, Pile, Seats, WorkPiles};
 use super::{
     K_UNDO, Rules, StalemateRule, builds_on_foundation, depth, dst, kind, seat_points, src,
 };
-use crate::card::{ACE, NATURALS, builds_down, natural_face, natural_id, rank_of};
+use crate::card::{ACE, NATURALS, is_red_id, natural_face, natural_id, rank_of};
 use crate::shuffle::permutations_u8;
 
 /// How to reverse one executed move (`action` is its code).
@@ -79,6 +79,68 @@ impl Layout {
     pub fn waste_fan(&self) -> &[u8] {
         let k = usize::from(self.flip_count).min(self.waste.len());
         &self.waste[self.waste.len() - k..]
+    }
+}
+
+/// One seat of a [`Table`] as the move rules read it ([`Table::seat`]).
+#[derive(Clone, Copy, Debug)]
+pub struct SeatOf<'a> {
+    table: &'a Table,
+    seat: usize,
+}
+
+impl moves::Seat for SeatOf<'_> {
+    #[inline]
+    fn running(&self) -> bool {
+        self.table.running
+    }
+
+    #[inline]
+    fn num_work(&self) -> usize {
+        self.table.seats[self.seat].work.len()
+    }
+
+    #[inline]
+    fn top(&self, src: u8) -> Option<u8> {
+        self.table.source_top(self.seat, src).map(natural_face)
+    }
+
+    #[inline]
+    fn work_len(&self, i: usize) -> usize {
+        self.table.seats[self.seat].work[i].len()
+    }
+
+    #[inline]
+    fn work_card(&self, i: usize, depth: u8) -> (u8, bool) {
+        let pile = &self.table.seats[self.seat].work[i];
+        let card = pile[pile.len() - usize::from(depth)];
+        (rank_of(card), is_red_id(card))
+    }
+
+    #[inline]
+    fn fits_foundation(&self, face: u8) -> bool {
+        self.table.fits_foundation(face)
+    }
+
+    #[inline]
+    fn counts(&self) -> (usize, usize, usize) {
+        let p = &self.table.seats[self.seat];
+        (p.stock.len(), p.waste.len(), p.nerts.len())
+    }
+
+    #[inline]
+    fn passes_left(&self) -> bool {
+        self.table.may_recycle(self.seat)
+    }
+
+    #[inline]
+    fn partial(&self) -> bool {
+        self.table.rules.partial
+    }
+
+    #[inline]
+    fn fill_any(&self) -> bool {
+        self.table.rules.fill_any
     }
 }
 
@@ -277,63 +339,35 @@ impl Table {
         true
     }
 
-    /// Whether `seat` may make move `mv` now.
+    /// What the move rules read of `seat` (see [`moves::Seat`]).
+    #[inline]
+    #[must_use]
+    pub fn seat(&self, seat: usize) -> SeatOf<'_> {
+        SeatOf { table: self, seat }
+    }
+
+    /// Whether `seat` may make move `mv` now: the rules' [`moves::is_legal`] on its layout,
+    /// a foundation play that names its foundation, or `Undo`.
     #[inline]
     #[must_use]
     pub fn is_legal(&self, seat: usize, mv: u32) -> bool {
         if !self.running || seat >= self.seats.len() {
             return false;
         }
-        let p = &self.seats[seat];
         match kind(mv) {
-            K_FOUNDATION => {
-                let Some(card) = self.source_top(seat, src(mv)) else {
+            K_FOUNDATION if dst(mv) != NONE => {
+                let (Some(card), Some(f)) = (
+                    self.source_top(seat, src(mv)),
+                    self.foundations.get(usize::from(dst(mv))),
+                ) else {
                     return false;
                 };
-                if dst(mv) == NONE {
-                    return self.fits_foundation(card);
-                }
-                let t = usize::from(dst(mv));
-                if self.lean || rank_of(card) == ACE || t >= self.foundations.len() {
-                    return false;
-                }
-                self.foundations[t]
-                    .last()
-                    .is_some_and(|&top| builds_on_foundation(card, top))
+                !self.lean
+                    && rank_of(card) != ACE
+                    && f.last().is_some_and(|&top| builds_on_foundation(card, top))
             }
-            K_WORK => {
-                let (s, d, j) = (src(mv), usize::from(depth(mv)), usize::from(dst(mv)));
-                let w = p.work.len();
-                if j >= w || usize::from(s) == j {
-                    return false;
-                }
-                let card = if s == SRC_NERTS || s == SRC_WASTE {
-                    if d != 1 {
-                        return false;
-                    }
-                    match self.source_top(seat, s) {
-                        Some(c) => c,
-                        None => return false,
-                    }
-                } else if usize::from(s) < w {
-                    let pile = &p.work[usize::from(s)];
-                    if !(1..=pile.len()).contains(&d) || (!self.rules.partial && d != pile.len()) {
-                        return false;
-                    }
-                    pile[pile.len() - d]
-                } else {
-                    return false;
-                };
-                match p.work[j].last() {
-                    None => self.rules.fill_any || s == SRC_NERTS,
-                    Some(&top) => builds_down(natural_face(card), natural_face(top)),
-                }
-            }
-            K_FLIP => !p.stock.is_empty(),
-            K_RECYCLE => p.stock.is_empty() && !p.waste.is_empty() && self.may_recycle(seat),
-            K_CALL => p.nerts.is_empty(),
             K_UNDO => self.undo_legal(seat),
-            _ => false,
+            _ => moves::is_legal(&self.seat(seat), mv),
         }
     }
 
