@@ -288,9 +288,9 @@ def test_deal_searches_play_their_pinned_games(
 def test_the_infer_search_plays_its_pinned_games(
     players: int, opts: dict[str, Any], epsilon: float, digest: str
 ) -> None:
-    """The first 5 rounds of games with seat 0 on ``search="infer"`` (1 deal a decision, margin 0; the
-    others ``hard``): its hand inference replays the round's public history. The digests were
-    taken on the build before that replay moved onto the rulebook's ``Round``."""
+    """The first 5 rounds of games with seat 0 on ``search="infer"`` (1 deal a decision,
+    margin 0; the others ``hard``): its hand inference replays the round's public history. The
+    digests were taken on the build before that replay moved onto the rulebook's ``Round``."""
     st = State(Options(num_players=players, **opts), 1)
     agents: list[Any] = [HardAgent() for _ in range(players)]
     agents[0] = DealSearchAgent(rollouts=1, margin=0.0, search="infer", infer_epsilon=epsilon)

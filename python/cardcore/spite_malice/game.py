@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Final
 from cardcore import _core
 from cardcore._core import SPITE_CENTER_ROWS
 from cardcore.cards import JOKER0, NATURALS, face_of
-from cardcore.errors import IllegalMoveError, StateFormatError
+from cardcore.errors import IllegalMoveError, OptionError, StateFormatError
 from cardcore.games import api
 from cardcore.games.codec import codec
 from cardcore.spite_malice.moves import (
@@ -53,7 +53,7 @@ def game_for(options: Options) -> SpiteMaliceGame:
 def rl_rules(game: object) -> _core.SpiteMaliceRules:
     """The rulebook's rules of ``game`` for the RL engines (``NativeRl.rules``)."""
     if not isinstance(game, SpiteMaliceGame):
-        raise TypeError(f"not a {SpiteMaliceGame.name} game: {game!r}")
+        raise OptionError(f"not a {SpiteMaliceGame.name} game: {game!r}")
     return native_rules(game.rules)
 
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from cardcore import _core
 from cardcore.cards import JOKER0, NATURALS
-from cardcore.errors import IllegalMoveError, StateFormatError
+from cardcore.errors import IllegalMoveError, OptionError, StateFormatError
 from cardcore.games import api
 from cardcore.games.codec import codec
 from cardcore.three_thirteen.rules import (
@@ -59,7 +59,7 @@ def game_for(options: Options) -> ThreeThirteenGame:
 def rl_rules(game: object) -> _core.ThreeThirteenRules:
     """The rulebook's rules of ``game`` for the RL engines (``NativeRl.rules``)."""
     if not isinstance(game, ThreeThirteenGame):
-        raise TypeError(f"not a {ThreeThirteenGame.name} game: {game!r}")
+        raise OptionError(f"not a {ThreeThirteenGame.name} game: {game!r}")
     return native_rules(game.rules)
 
 
