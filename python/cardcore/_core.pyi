@@ -983,6 +983,13 @@ def nerts_agent_act(
     legal: list[int],
     rng: Rng,
 ) -> tuple[int | None, tuple[int, list[int | None] | None, int, int, int | None]]: ...
+def nerts_memory_update(
+    cycle: list[int | None] | None,
+    waste: int,
+    stalemates: int,
+    obs: _Any,
+    stalemate_rule: str,
+) -> tuple[list[int | None], int, int]: ...
 def nerts_result(state: RealtimeState) -> tuple[str | None, int | None, list[int]]: ...
 
 @_final

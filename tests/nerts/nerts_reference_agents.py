@@ -1,6 +1,8 @@
 """The oracle of the built-in Nerts agents: 0.4.0's Python agents (``cardcore.nerts.agents``),
 which the Rust agents (``cardcore_engine::nerts_round``) replaced; tests play both and compare
-their decisions. :func:`twin` makes the oracle's agent of a public one.
+their decisions. :func:`twin` makes the oracle's agent of a public one. :class:`StockMemory` is
+0.4.0's ``cardcore.nerts.lookahead.StockMemory``, whose ``update`` now runs the Rust agents'
+memory.
 
 0.4.0's docstring: Nerts agents: ``random``, ``greedy`` and ``hard`` (the default).
 
@@ -20,7 +22,7 @@ from cardcore.cards import rank_of, suit_of
 from cardcore.errors import ArgumentTypeError, OptionError
 from cardcore.games.checks import check_int, check_real
 from cardcore.nerts.engine import NertsObservation
-from cardcore.nerts.lookahead import Racing, StockMemory, choose
+from cardcore.nerts.lookahead import Racing, choose
 from cardcore.nerts.rules import (
     NERTS,
     WASTE,
@@ -41,7 +43,62 @@ __all__ = [
     "RandomAgent",
     "RuleOfThumbAgent",
     "Search",
+    "StockMemory",
 ]
+
+
+class StockMemory:
+    """One seat's own stock and waste in cycle order, as far as it has seen them.
+
+    Call :meth:`update` with every observation of the seat; it returns the cycle (``None`` for
+    a card not seen yet). A change it cannot explain (a stalemate remedy it missed, a replayed
+    position) makes it forget what it knew rather than guess.
+    """
+
+    __slots__ = ("cycle", "stalemates", "waste")
+
+    def __init__(self) -> None:
+        self.cycle: list[int | None] | None = None
+        self.waste = 0
+        self.stalemates = 0
+
+    def update(self, obs: NertsObservation) -> list[int | None]:
+        me = obs.me
+        w, top = me.waste_count, me.waste_top
+        total = w + me.stock_count
+        cyc = self.cycle
+        if cyc is not None and obs.stalemates != self.stalemates:
+            # every stalemate remedy turned the waste over; rotate_one also moved one card
+            if obs.table_options.stalemate_rule == "rotate_one" and len(cyc) > 1:
+                for _ in range(obs.stalemates - self.stalemates):
+                    cyc = cyc[1:] + cyc[:1]
+            self.waste = 0
+        if cyc is not None:
+            t0, w0 = len(cyc), self.waste
+            if total == t0 - 1 and w == w0 - 1:
+                del cyc[w0 - 1]  # the waste top was played
+            elif total == t0 + 1 and w == w0 + 1:
+                cyc.insert(w0, top)  # an undone waste play
+            elif total != t0:
+                cyc = None
+        if cyc is not None and w and cyc[w - 1] not in (None, top):
+            cyc = None
+        if cyc is not None and not _visible(obs).isdisjoint(cyc):  # None is never visible
+            cyc = None
+        if cyc is None:
+            cyc = [None] * total
+        if w:
+            cyc[w - 1] = top
+        self.cycle, self.waste, self.stalemates = cyc, w, obs.stalemates
+        return cyc
+
+
+def _visible(obs: NertsObservation) -> set[int]:
+    me = obs.me
+    seen: set[int] = set().union(*me.work, *obs.foundation_piles)
+    if me.nerts_top is not None:
+        seen.add(me.nerts_top)
+    return seen
 
 
 class RandomAgent:

@@ -3,12 +3,14 @@ remembers a wrong card, knowledge stays consistent through whole rounds, values 
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator, Sequence
 from typing import Any
 
 import pytest
 
 from cardcore import _core
+from cardcore.errors import StateFormatError
 from cardcore.nerts import GreedyAgent, Options, Round
 from cardcore.nerts.engine import NertsObservation
 from cardcore.nerts.lookahead import (
@@ -20,6 +22,7 @@ from cardcore.nerts.lookahead import (
     table_timing,
 )
 from cardcore.nerts.rules import Action, Undo
+from nerts_reference_agents import StockMemory as ReferenceMemory
 from nerts_reference_engine import Round as ReferenceRound
 
 OPTION_SETS = [
@@ -86,6 +89,7 @@ class Recorder:
     def __init__(self, rnd_ref: list[ReferenceRound]) -> None:
         self.greedy = GreedyAgent()
         self.memory: dict[int, StockMemory] = {}
+        self.reference: dict[int, ReferenceMemory] = {}
         self.rnd_ref = rnd_ref
         self.decisions = 0
         self.known = 0
@@ -95,6 +99,13 @@ class Recorder:
         choice = self.greedy.act(obs, legal, rng)
         memory = self.memory.setdefault(obs.seat, StockMemory())
         cycle = memory.update(obs)
+        oracle = self.reference.setdefault(obs.seat, ReferenceMemory())
+        assert cycle == oracle.update(obs)
+        assert (memory.cycle, memory.waste, memory.stalemates) == (
+            oracle.cycle,
+            oracle.waste,
+            oracle.stalemates,
+        )
         if not self.rnd_ref:  # a decision inside Round() itself, at t = 0
             return choice
         if legal == self.rnd_ref[0].legal(obs.seat):  # not the re-decision after a miss
@@ -145,6 +156,68 @@ def test_memory_follows_stalemate_rotations() -> None:
         rnd.run()
         rotations += rnd.table.players[0].stalemates
     assert rotations > 0
+
+
+def _memories(memory: StockMemory, oracle: ReferenceMemory) -> None:
+    assert (memory.cycle, memory.waste, memory.stalemates) == (
+        oracle.cycle,
+        oracle.waste,
+        oracle.stalemates,
+    )
+
+
+@pytest.mark.parametrize("given", OPTION_SETS[:3] + OPTION_SETS[5:])
+def test_stock_memory_forgets_like_the_oracle(given: dict[str, Any]) -> None:
+    """Observations of a seat fed out of order (replayed positions, missed moves and
+    stalemates, undone waste plays): the memory (Rust) keeps and forgets what 0.4.0's Python
+    memory did, step by step."""
+    players = int(given.get("num_players", 2))
+    opts = Options.from_mapping(players, {k: v for k, v in given.items() if k != "num_players"})
+    rng = random.Random(players)
+    branches: set[str] = set()
+    for seed in range(3):
+        rnd = Round(opts, seed, [GreedyAgent() for _ in range(players)])
+        seen: list[NertsObservation] = []
+        while rnd.step() and len(seen) < 400:
+            seen.append(rnd.observation(0))
+        for start in range(0, len(seen), 50):
+            feed = seen[start : start + 50]
+            for _ in range(3):
+                memory, oracle = StockMemory(), ReferenceMemory()
+                for obs in feed:
+                    before = oracle.cycle
+                    cycle = oracle.update(obs)
+                    assert memory.update(obs) == cycle
+                    _memories(memory, oracle)
+                    kept = before is not None and any(c is not None for c in cycle)
+                    branches.add("kept" if kept else "fresh")
+                feed = rng.sample(feed, len(feed))
+    assert branches == {"kept", "fresh"}
+
+
+def test_stock_memory_runs_the_rust_memory(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``StockMemory.update`` is the built-in agents' memory (``_core.nerts_memory_update``),
+    not a copy; a memory whose waste is longer than its cycle is refused."""
+    rnd = Round(Options(), 1, [GreedyAgent(), GreedyAgent()])
+    for _ in range(30):
+        rnd.step()
+    obs = rnd.observation(0)
+    calls: list[tuple[Any, ...]] = []
+    real = _core.nerts_memory_update
+
+    def spy(*args: Any) -> tuple[list[int | None], int, int]:
+        calls.append(args)
+        return real(*args)
+
+    monkeypatch.setattr(_core, "nerts_memory_update", spy)
+    memory = StockMemory()
+    cycle = memory.update(obs)
+    assert len(calls) == 1
+    assert cycle is memory.cycle
+    assert cycle == ReferenceMemory().update(obs)
+    memory.cycle, memory.waste = [None], 2
+    with pytest.raises(StateFormatError, match="waste of 2 cards past a cycle of 1"):
+        memory.update(obs)
 
 
 def test_values_are_seeded_and_per_candidate() -> None:

@@ -32,7 +32,9 @@ __all__ = [
 
 
 class StockMemory:
-    """One seat's own stock and waste in cycle order, as far as it has seen them.
+    """One seat's own stock and waste in cycle order, as far as it has seen them: the memory of
+    the built-in ``hard`` and ``expert`` agents (kept in Rust, ``cardcore_engine::nerts_round``;
+    this object holds its state).
 
     Call :meth:`update` with every observation of the seat; it returns the cycle (``None`` for
     a card not seen yet). A change it cannot explain (a stalemate remedy it missed, a replayed
@@ -47,42 +49,14 @@ class StockMemory:
         self.stalemates = 0
 
     def update(self, obs: NertsObservation) -> list[int | None]:
-        me = obs.me
-        w, top = me.waste_count, me.waste_top
-        total = w + me.stock_count
-        cyc = self.cycle
-        if cyc is not None and obs.stalemates != self.stalemates:
-            # every stalemate remedy turned the waste over; rotate_one also moved one card
-            if obs.table_options.stalemate_rule == "rotate_one" and len(cyc) > 1:
-                for _ in range(obs.stalemates - self.stalemates):
-                    cyc = cyc[1:] + cyc[:1]
-            self.waste = 0
-        if cyc is not None:
-            t0, w0 = len(cyc), self.waste
-            if total == t0 - 1 and w == w0 - 1:
-                del cyc[w0 - 1]  # the waste top was played
-            elif total == t0 + 1 and w == w0 + 1:
-                cyc.insert(w0, top)  # an undone waste play
-            elif total != t0:
-                cyc = None
-        if cyc is not None and w and cyc[w - 1] not in (None, top):
-            cyc = None
-        if cyc is not None and not _visible(obs).isdisjoint(cyc):  # None is never visible
-            cyc = None
-        if cyc is None:
-            cyc = [None] * total
-        if w:
-            cyc[w - 1] = top
-        self.cycle, self.waste, self.stalemates = cyc, w, obs.stalemates
-        return cyc
-
-
-def _visible(obs: NertsObservation) -> set[int]:
-    me = obs.me
-    seen: set[int] = set().union(*me.work, *obs.foundation_piles)
-    if me.nerts_top is not None:
-        seen.add(me.nerts_top)
-    return seen
+        """The cycle after ``obs`` (a new list, also kept as :attr:`cycle`); raises
+        :class:`~cardcore.errors.StateFormatError` for a memory whose waste is longer than its
+        cycle."""
+        cycle, self.waste, self.stalemates = _core.nerts_memory_update(
+            self.cycle, self.waste, self.stalemates, obs, obs.table_options.stalemate_rule
+        )
+        self.cycle = cycle
+        return cycle
 
 
 Racing = tuple[int, int, float] | tuple[int, int, float, float]

@@ -454,8 +454,13 @@ fn distinct(candidates: &[u32], work: &[Vec<u8>], keep: Option<u32>) -> Vec<u32>
 }
 
 impl StockMemory {
-    /// `StockMemory.update`: the cycle after this observation.
-    fn update(&mut self, obs: &Obs, rule: StalemateRule) -> Vec<Option<u8>> {
+    /// The cycle after this observation (`cardcore.nerts.lookahead.StockMemory.update`, which
+    /// calls this). A change it cannot explain (a stalemate remedy it missed, a replayed
+    /// position) makes it forget what it knew rather than guess.
+    ///
+    /// # Panics
+    /// A remembered `waste` beyond the remembered cycle (never the case after an update).
+    pub fn update(&mut self, obs: &Obs, rule: StalemateRule) -> Vec<Option<u8>> {
         let me = obs.me();
         let w = usize::from(me.waste_count);
         let top = me.waste_top;

@@ -47,7 +47,7 @@ mod _core {
         nerts_moves_batch, nerts_rollouts, nerts_sim_trace,
     };
     #[pymodule_export]
-    use crate::nerts_round::nerts_agent_act;
+    use crate::nerts_round::{nerts_agent_act, nerts_memory_update};
     #[pymodule_export]
     use crate::nerts_state::{
         nerts_agents, nerts_decks, nerts_inputs, nerts_is_legal, nerts_legal_codes, nerts_log,

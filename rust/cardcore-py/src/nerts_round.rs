@@ -2,7 +2,7 @@
 //! `cardcore.nerts.engine.native_options` and `cardcore.nerts.agents.native_agent_state`).
 
 use crate::boundary::same_fields;
-use crate::errors::option_error;
+use crate::errors::{option_error, state_format_error};
 use crate::nerts::NertsRacing;
 use crate::random::Rng;
 use cardcore_engine::nerts_rollout::{PublicSeat, Racing};
@@ -71,13 +71,17 @@ fn bad(why: &str) -> PyErr {
     option_error(why)
 }
 
+fn stalemate_rule(name: &str) -> PyResult<StalemateRule> {
+    match name {
+        "rotate_one" => Ok(StalemateRule::RotateOne),
+        "flip_one" => Ok(StalemateRule::FlipOne),
+        "end_round" => Ok(StalemateRule::EndRound),
+        _ => Err(bad("unknown stalemate rule")),
+    }
+}
+
 pub(crate) fn options(o: OptionsDict) -> PyResult<RoundOptions> {
-    let stalemate_rule = match o.stalemate_rule.as_str() {
-        "rotate_one" => StalemateRule::RotateOne,
-        "flip_one" => StalemateRule::FlipOne,
-        "end_round" => StalemateRule::EndRound,
-        _ => return Err(bad("unknown stalemate rule")),
-    };
+    let stalemate_rule = stalemate_rule(&o.stalemate_rule)?;
     Ok(RoundOptions {
         num_work: o.num_work,
         flip_count: o.flip_count,
@@ -187,4 +191,38 @@ pub(crate) fn nerts_agent_act(
     let code = py.detach(|| sa.decide(&o, &obs, &legal, &mut g));
     rng.get().put(g);
     Ok((code, agent_row(&sa)))
+}
+
+/// A stock memory `(cycle or None, waste, stalemates)` after one more observation of its seat
+/// at a table whose stalemate rule is `stalemate_rule` (`StockMemory.update` of the built-in
+/// agents): the new cycle (`None` for a card not seen), waste and stalemates.
+#[pyfunction]
+pub(crate) fn nerts_memory_update(
+    cycle: Option<Vec<Option<u8>>>,
+    waste: u32,
+    stalemates: u32,
+    obs: &Bound<'_, PyAny>,
+    stalemate_rule: &str,
+) -> PyResult<(Vec<Option<u16>>, u32, u32)> {
+    if let Some(c) = &cycle
+        && waste as usize > c.len()
+    {
+        return Err(state_format_error(format!(
+            "stock memory: a waste of {waste} cards past a cycle of {}",
+            c.len()
+        )));
+    }
+    let rule = self::stalemate_rule(stalemate_rule)?;
+    let obs = observation(obs)?;
+    let mut m = StockMemory {
+        cycle,
+        waste,
+        stalemates,
+    };
+    let c = m.update(&obs, rule);
+    Ok((
+        c.into_iter().map(|x| x.map(u16::from)).collect(),
+        m.waste,
+        m.stalemates,
+    ))
 }
