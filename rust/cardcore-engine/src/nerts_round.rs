@@ -15,7 +15,9 @@ pub use crate::games::nerts::{
     K_UNDO, Layout, LogRow, Pending, Round, Rules as RoundOptions, StalemateRule, UndoRecord,
     action_text,
 };
-use crate::games::nerts::{Policy, UNDO, builds_down, depth, dst, fits_foundations, kind, src};
+use crate::games::nerts::{
+    Policy, UNDO, builds_down, builds_on_foundation, depth, dst, fits_foundations, kind, src,
+};
 use crate::nerts_rollout::{
     PublicSeat, Racing, Request, RolloutError, Rules, Timing, choose, knowledge,
 };
@@ -382,14 +384,14 @@ fn waste_unlock(
     waste_work: &[u32],
     work: &[Vec<u8>],
 ) -> Option<u32> {
-    let below = (suit_of(nerts_top), rank_of(nerts_top) - 1);
     for &fa in found {
         let card = match src(fa) {
             SRC_WASTE => waste_top,
             s if s < 5 => work[usize::from(s)].last().copied(),
             _ => None,
         };
-        if card.is_some_and(|c| (suit_of(c), rank_of(c)) == below) {
+        // a card whose foundation the Nerts top goes on next
+        if card.is_some_and(|c| builds_on_foundation(nerts_top, c)) {
             return Some(fa);
         }
     }
