@@ -1,5 +1,5 @@
 """The Rust rollout simulator (``cardcore_engine::nerts_rollout``, which the hard agent's
-look-ahead plays, still its own table) against the oracle, 0.4.0's Python table
+look-ahead plays: the rulebook's table in its lean mode) against the oracle, 0.4.0's Python table
 (``nerts_reference_table.NertsTable``; ``games::nerts::tests`` ties it to the rulebook's table
 the same way in Rust). Both are driven through the same random action sequences (legal and
 illegal) from real deals, and after every step the legality verdict and the full table (every

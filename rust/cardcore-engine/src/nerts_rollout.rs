@@ -1,40 +1,41 @@
-//! Nerts rollouts: a compact whole-table simulator that plays sampled deals forward in real
-//! time with the greedy policy. The `hard` agent scores each of its candidate moves by the mean
-//! score difference these rollouts reach (Monte Carlo over the cards it cannot see): [`choose`]
-//! races the candidates over the sampled deals, [`evaluate`] gives every value, [`knowledge`]
-//! turns what a seat sees into the simulator's input.
+//! Nerts rollouts: plays sampled deals forward in real time with the greedy policy. The `hard`
+//! agent scores each of its candidate moves by the mean score difference these rollouts reach
+//! (Monte Carlo over the cards it cannot see): [`choose`] races the candidates over the
+//! sampled deals, [`evaluate`] gives every value, [`knowledge`] turns what a seat sees into the
+//! simulator's input.
 //!
-//! The simulator follows the Nerts rules page ("Moves", "The end of a round and scoring") and
-//! the rulebook's clock ([`crate::games::nerts::Round`], the page's "Table speeds": log-normal
-//! reaction delays, here drawn from 256 quantiles per action class, misses, validation at
-//! execution, retries, sleeping until a foundation changes, the round ending when a Nerts call
-//! executes). It leaves out what a short look-ahead does not need: undo, stalemate rotation and
-//! the event log. Cards are faces `0..52` per seat (the owner is the seat). The greedy policy
-//! is the built-in `greedy` agent's ([`crate::nerts_round`]). Move codes and the scoring rule
-//! are the rulebook's ([`crate::games::nerts`]); the table is still this module's own (a fixed-
-//! size copy with masks, see issue #33).
+//! The rollouts play the rulebook's table ([`crate::games::nerts::Table`]) in its lean mode (no
+//! undo log, no foundation piles): its legality, its moves and its scores. Beside it they keep
+//! the greedy policy's caches of each seat's work piles (`Side`, refreshed after every
+//! apply). The clock is the agents' own model of the rulebook's ([`crate::games::nerts::Round`],
+//! the rules page's "Table speeds": log-normal reaction delays, here drawn from 256 quantiles
+//! per action class, misses, validation at execution, retries, sleeping until a foundation
+//! changes, the round ending when a Nerts call executes); it leaves out what a short look-ahead
+//! does not need: stalemate remedies and the event log. The greedy policy is the built-in
+//! `greedy` agent's ([`crate::nerts_round`]).
 //!
-//! A seat's stock and waste are one list in *cycle order* (the order the cards come off the
-//! stock in a pass): the first `waste` entries are the waste from bottom to top, the rest the
-//! stock from top to bottom. Flipping moves the boundary, recycling resets it, playing the waste
-//! top removes the entry just before it.
+//! The inputs give cards as faces `0..52` per seat (the owner is the seat), and a seat's stock
+//! and waste as one list in *cycle order* (the order the cards come off the stock in a pass):
+//! the first `waste` entries are the waste from bottom to top, the rest the stock from top to
+//! bottom.
 
 use std::sync::OnceLock;
 
 use thiserror::Error;
 
 use crate::card::{
-    ACE, KING, NATURALS, deck_of, face, is_natural, is_red, natural_face, next_in_suit, rank,
-    rank_of, suit, suit_of,
+    ACE, KING, NATURALS, deck_of, face, is_natural, is_red, natural_face, natural_id, rank,
 };
 use crate::games::nerts::moves::{
     K_CALL, K_FLIP, K_FOUNDATION, K_RECYCLE, K_WORK, MAX_WORK, NONE, SRC_NERTS, SRC_WASTE, pack,
 };
-use crate::games::nerts::{builds_down, depth, dst, kind, seat_points, src};
+use crate::games::nerts::{
+    Cycle, Layout, Needs, Pile, Rules as RuleOptions, Seats, StalemateRule, Table as RuleTable,
+    WORK_CARDS, WorkPiles, builds_down, depth, dst, kind, src,
+};
 use crate::rng::{CardRng, splitmix64};
 
-/// Most seats at a table.
-pub const MAX_SEATS: usize = 4;
+pub use crate::games::nerts::MAX_SEATS;
 const THINK: u32 = u32::MAX;
 const NO_MOVE: u32 = u32::MAX - 1;
 
@@ -124,19 +125,6 @@ pub struct PublicSeat {
     pub waste_top: Option<u8>,
 }
 
-/// Foundation needs (`need[suit][rank]`, see [`Request::need`]) of the foundation piles.
-fn foundation_needs(piles: &[Vec<u8>]) -> [[u8; 16]; 4] {
-    let mut need = [[0u8; 16]; 4];
-    for top in piles.iter().filter_map(|p| p.last()) {
-        let r = usize::from(rank_of(*top));
-        if r < usize::from(KING) {
-            let cell = &mut need[usize::from(suit_of(*top))][r + 1];
-            *cell = cell.saturating_add(1);
-        }
-    }
-    need
-}
-
 /// Every seat as seat `me` may know it (faces `0..52` per seat, [`NONE`] for a card it has not
 /// seen): what the table shows, plus `me`'s own stock and waste in cycle order as far as it
 /// remembers them (`None` = not seen) and its recycles; for each seat the pool of its cards
@@ -151,7 +139,7 @@ pub fn knowledge(
     own_cycle: &[Option<u8>],
     recycles: u32,
 ) -> Result<(Vec<SeatKnowledge>, [[u8; 16]; 4]), RolloutError> {
-    let need = foundation_needs(foundation_piles);
+    let need = Needs::of_piles(foundation_piles).count;
     let mut on_foundations = [0u64; MAX_SEATS];
     for &c in foundation_piles.iter().flatten() {
         if let Some(bits) = on_foundations.get_mut(usize::from(deck_of(c))) {
@@ -216,19 +204,12 @@ pub fn knowledge(
 #[error("{0}")]
 pub struct RolloutError(pub String);
 
+/// The greedy policy's caches of one seat's work piles, kept beside the lean rulebook table
+/// (its sidecar) and refreshed by [`Lean::apply`] after the table's own apply. Faces
+/// (`0..52`) throughout.
 #[derive(Clone, Copy)]
-struct Seat {
-    nerts: [u8; 52],
-    nerts_len: u8,
-    work: [[u8; 13]; MAX_WORK],
-    work_len: [u8; MAX_WORK],
-    cyc: [u8; 52],
-    cyc_len: u8,
-    ptr: u8,
-    recycles: u32,
-    found: u8,
-    /// Each work pile's top ([`NONE`] when empty) and its [`CARD_KEY`] (0 when empty), kept
-    /// up to date by every change of a pile.
+struct Side {
+    /// Each work pile's top ([`NONE`] when empty) and its [`CARD_KEY`] (0 when empty).
     tops: [u8; MAX_WORK],
     keys: [u8; MAX_WORK],
     /// Bit `face` of every pile top, bit `key` of every pile top's key (with how many tops
@@ -237,12 +218,12 @@ struct Seat {
     key_bits: u32,
     key_count: [u8; 32],
     /// Per parity of `rank + red`, bit `rank` of every pile top of that parity (the same
-    /// information as `key_bits`, arranged for [`Table::pile_move`]).
+    /// information as `key_bits`, arranged for [`Lean::pile_move`]).
     targets: [u32; 2],
     empty: u8,
     /// Bit `face` for every card in the work piles.
     in_piles: u64,
-    /// The greedy policy's pile move ([`Table::pile_move`]) for `pile_fit`, the foundations'
+    /// The greedy policy's pile move ([`Lean::pile_move`]) for `pile_fit`, the foundations'
     /// fit bits of the cards under the pile tops (nothing else changes it); `pile_ok` is
     /// cleared when a pile changes.
     pile_fit: u64,
@@ -257,17 +238,8 @@ struct Seat {
     stuck_mask: u64,
 }
 
-impl Seat {
+impl Side {
     const EMPTY: Self = Self {
-        nerts: [0; 52],
-        nerts_len: 0,
-        work: [[0; 13]; MAX_WORK],
-        work_len: [0; MAX_WORK],
-        cyc: [0; 52],
-        cyc_len: 0,
-        ptr: 0,
-        recycles: 0,
-        found: 0,
         tops: [NONE; MAX_WORK],
         keys: [0; MAX_WORK],
         top_bits: 0,
@@ -284,9 +256,22 @@ impl Seat {
         stuck_mask: 0,
     };
 
+    /// The caches of a seat's work piles, from scratch.
+    fn of(work: &[Pile<WORK_CARDS>]) -> Self {
+        let mut side = Self::EMPTY;
+        for (i, pile) in work.iter().enumerate() {
+            for &c in pile.iter() {
+                side.in_piles |= 1 << FACE[usize::from(c)];
+            }
+            side.pile_changed(i, pile);
+        }
+        debug_assert!(side.masks_ok(work));
+        side
+    }
+
     /// Refreshes the top and key of pile `i` after it changed (and the masks of both).
     #[inline]
-    fn pile_changed(&mut self, i: usize) {
+    fn pile_changed(&mut self, i: usize, pile: &[u8]) {
         let old = self.tops[i];
         if old != NONE {
             self.top_bits &= !(1 << old);
@@ -297,13 +282,8 @@ impl Seat {
                 self.targets[(k ^ (k >> 1)) & 1] &= !(1 << (k >> 1));
             }
         }
-        let len = usize::from(self.work_len[i]);
-        if len == 0 {
-            self.tops[i] = NONE;
-            self.keys[i] = 0;
-            self.empty |= 1 << i;
-        } else {
-            let top = self.work[i][len - 1];
+        if let Some(&top) = pile.last() {
+            let top = FACE[usize::from(top)];
             let key = CARD_KEY[usize::from(top)];
             self.tops[i] = top;
             self.keys[i] = key;
@@ -312,36 +292,46 @@ impl Seat {
             self.key_count[usize::from(key)] += 1;
             self.key_bits |= 1 << key;
             self.targets[usize::from((key ^ (key >> 1)) & 1)] |= 1 << (key >> 1);
+        } else {
+            self.tops[i] = NONE;
+            self.keys[i] = 0;
+            self.empty |= 1 << i;
         }
         self.pile_ok = false;
         self.stuck = false;
     }
 
-    fn masks_ok(&self) -> bool {
+    fn masks_ok(&self, work: &[Pile<WORK_CARDS>]) -> bool {
         let mut tb = 0u64;
         let mut kb = 0u32;
         let mut em = 0u8;
+        let mut cards = 0u64;
         for j in 0..MAX_WORK {
-            let len = usize::from(self.work_len[j]);
-            if len == 0 {
-                em |= 1 << j;
-                if self.tops[j] != NONE {
-                    return false;
+            match work.get(j).and_then(|p| p.last()) {
+                None => {
+                    em |= 1 << j;
+                    if self.tops[j] != NONE {
+                        return false;
+                    }
                 }
-            } else {
-                let t = self.work[j][len - 1];
-                if self.tops[j] != t || self.keys[j] != CARD_KEY[usize::from(t)] {
-                    return false;
+                Some(&t) => {
+                    let t = FACE[usize::from(t)];
+                    if self.tops[j] != t || self.keys[j] != CARD_KEY[usize::from(t)] {
+                        return false;
+                    }
+                    tb |= 1 << t;
+                    kb |= 1 << self.keys[j];
                 }
-                tb |= 1 << t;
-                kb |= 1 << self.keys[j];
             }
         }
-        tb == self.top_bits && kb == self.key_bits && em == self.empty
+        for &c in work.iter().flat_map(|p| p.iter()) {
+            cards |= 1 << FACE[usize::from(c)];
+        }
+        tb == self.top_bits && kb == self.key_bits && em == self.empty && cards == self.in_piles
     }
 
-    /// The greedy policy's build of `card` (from source `s`): onto the first pile top it fits
-    /// (its key plus one rank with the other colour), else into the first empty pile if
+    /// The greedy policy's build of face `card` (from source `s`): onto the first pile top it
+    /// fits (its key plus one rank with the other colour), else into the first empty pile if
     /// `fill` allows; `NO_MOVE` when neither (or no card).
     #[inline]
     fn build(&self, s: u8, card: u8, nw: usize, fill: bool) -> u32 {
@@ -356,102 +346,24 @@ impl Seat {
                 }
             }
         }
-        let first_empty = self.first_empty();
+        let first_empty = self.empty.trailing_zeros() as usize;
         if first_empty < nw && fill {
             return pack(K_WORK, s, 1, first_empty as u8);
         }
         NO_MOVE
     }
-
-    /// The first empty pile (`MAX_WORK` or more when none is).
-    #[inline]
-    fn first_empty(&self) -> usize {
-        self.empty.trailing_zeros() as usize
-    }
-
-    /// Refreshes every pile's top and key and the cards in the piles (after the piles were
-    /// laid out on an empty seat).
-    fn piles_laid_out(&mut self) {
-        self.in_piles = 0;
-        for i in 0..MAX_WORK {
-            for &c in &self.work[i][..usize::from(self.work_len[i])] {
-                self.in_piles |= 1 << c;
-            }
-            self.pile_changed(i);
-        }
-        debug_assert!(self.masks_ok());
-    }
-
-    #[inline]
-    fn nerts_top(&self) -> u8 {
-        if self.nerts_len == 0 {
-            NONE
-        } else {
-            self.nerts[usize::from(self.nerts_len) - 1]
-        }
-    }
-
-    #[inline]
-    fn waste_top(&self) -> u8 {
-        if self.ptr == 0 {
-            NONE
-        } else {
-            self.cyc[usize::from(self.ptr) - 1]
-        }
-    }
-
-    #[inline]
-    fn work_top(&self, i: usize) -> u8 {
-        self.tops[i]
-    }
-
-    fn pop_waste(&mut self) -> u8 {
-        let p = usize::from(self.ptr);
-        let card = self.cyc[p - 1];
-        self.cyc.copy_within(p..usize::from(self.cyc_len), p - 1);
-        self.ptr -= 1;
-        self.cyc_len -= 1;
-        card
-    }
-
-    fn pop_source(&mut self, src: u8) -> u8 {
-        match src {
-            SRC_NERTS => {
-                self.nerts_len -= 1;
-                self.stuck = false;
-                self.nerts[usize::from(self.nerts_len)]
-            }
-            SRC_WASTE => self.pop_waste(),
-            i => {
-                let i = usize::from(i);
-                self.work_len[i] -= 1;
-                let card = self.work[i][usize::from(self.work_len[i])];
-                self.in_piles &= !(1 << card);
-                self.pile_changed(i);
-                card
-            }
-        }
-    }
-
-    fn push_work(&mut self, i: usize, card: u8) {
-        let len = usize::from(self.work_len[i]);
-        self.work[i][len] = card;
-        self.work_len[i] += 1;
-        self.in_piles |= 1 << card;
-        self.pile_changed(i);
-        debug_assert!(self.masks_ok());
-    }
 }
 
-#[derive(Clone, Copy)]
-struct Table {
-    seats: [Seat; MAX_SEATS],
-    n: usize,
-    /// `need[suit][rank]`: foundations whose next card is that rank (aces always fit).
-    need: [[u8; 16]; 4],
-    /// Bit `face` set when that card fits some foundation now (aces always).
-    fit: u64,
-}
+/// Face of each physical card id (`NONE` past the four decks, and for `NONE`).
+const FACE: [u8; 256] = {
+    let mut faces = [NONE; 256];
+    let mut id = 0;
+    while id < MAX_SEATS * NATURALS as usize {
+        faces[id] = (id % NATURALS as usize) as u8;
+        id += 1;
+    }
+    faces
+};
 
 /// `rank * 2 + red` of each natural face: a card fits a work-pile top whose key is its own key
 /// plus 2 with the colour bit flipped.
@@ -465,150 +377,113 @@ const CARD_KEY: [u8; 52] = {
     keys
 };
 
-impl Table {
+/// The face of card `card` (`NONE` for none).
+#[inline]
+fn face_of(card: Option<u8>) -> u8 {
+    card.map_or(NONE, |c| FACE[usize::from(c)])
+}
+
+/// The rollouts' table: the rulebook's table in its lean mode (no undo log, no foundation
+/// piles) and the greedy policy's caches beside it.
+#[derive(Clone)]
+struct Lean {
+    table: RuleTable,
+    side: [Side; MAX_SEATS],
+}
+
+impl Lean {
+    /// The lean table of `seats`, whose foundations take `need` next.
+    fn new(rules: &Rules, seats: Seats<Layout>, need: &[[u8; 16]; 4]) -> Self {
+        let mut side = [Side::EMPTY; MAX_SEATS];
+        for (s, p) in side.iter_mut().zip(seats.iter()) {
+            *s = Side::of(&p.work);
+        }
+        Self {
+            table: RuleTable::lean(rule_options(rules), seats, Needs::from_counts(*need)),
+            side,
+        }
+    }
+
+    /// Seats at the table.
     #[inline]
-    fn fits_foundation(&self, card: u8) -> bool {
-        is_natural(card) && self.fit >> card & 1 == 1
+    fn n(&self) -> usize {
+        self.table.seats.len()
     }
 
-    fn play_to_foundation(&mut self, seat: usize, card: u8) {
-        let (s, r) = (usize::from(suit(card)), usize::from(rank(card)));
-        if r > usize::from(ACE) {
-            self.need[s][r] -= 1;
-            if self.need[s][r] == 0 {
-                self.fit &= !(1 << card);
-            }
+    /// Makes the legal move `mv` with the rulebook's apply and refreshes the caches of the
+    /// piles it changed; returns whether a foundation changed.
+    #[inline]
+    fn apply(&mut self, seat: usize, mv: u32) -> bool {
+        if matches!(kind(mv), K_FLIP | K_RECYCLE) {
+            // the stock and waste: nothing cached
+            self.table.apply(seat, mv);
+            return false;
         }
-        if r < usize::from(KING) {
-            self.need[s][r + 1] = self.need[s][r + 1].saturating_add(1);
-            self.fit |= 1 << next_in_suit(card);
-        }
-        self.seats[seat].found = self.seats[seat].found.saturating_add(1);
+        self.apply_to_piles(seat, mv)
     }
 
-    fn source_top(&self, seat: usize, s: u8, num_work: usize) -> u8 {
-        let p = &self.seats[seat];
-        match s {
-            SRC_NERTS => p.nerts_top(),
-            SRC_WASTE => p.waste_top(),
-            i if usize::from(i) < num_work => p.work_top(usize::from(i)),
-            _ => NONE,
+    /// [`Lean::apply`] of a move that changes piles.
+    #[inline(never)]
+    fn apply_to_piles(&mut self, seat: usize, mv: u32) -> bool {
+        let (k, s) = (kind(mv), src(mv));
+        self.table.apply(seat, mv);
+        let work = &self.table.seats[seat].work;
+        let side = &mut self.side[seat];
+        match (k, s) {
+            (K_FOUNDATION, SRC_NERTS) => side.stuck = false,
+            (K_FOUNDATION, SRC_WASTE) => {}
+            (K_FOUNDATION, i) => {
+                let i = usize::from(i);
+                side.in_piles &= !(1 << side.tops[i]);
+                side.pile_changed(i, &work[i]);
+            }
+            (K_WORK, SRC_NERTS | SRC_WASTE) => {
+                if s == SRC_NERTS {
+                    side.stuck = false;
+                }
+                let j = usize::from(dst(mv));
+                side.in_piles |= 1 << face_of(work[j].top());
+                side.pile_changed(j, &work[j]);
+            }
+            (K_WORK, i) => {
+                // the source first: its old top is the moved segment's top
+                let (i, j) = (usize::from(i), usize::from(dst(mv)));
+                side.pile_changed(i, &work[i]);
+                side.pile_changed(j, &work[j]);
+            }
+            _ => {}
         }
-    }
-
-    /// Whether `mv` is legal for `seat` now.
-    fn is_legal(&self, seat: usize, mv: u32, rules: &Rules) -> bool {
-        let p = &self.seats[seat];
-        let nw = usize::from(rules.num_work);
-        match kind(mv) {
-            K_FOUNDATION => self.fits_foundation(self.source_top(seat, src(mv), nw)),
-            K_WORK => {
-                let (s, k, j) = (src(mv), depth(mv), usize::from(dst(mv)));
-                if j >= nw || k == 0 {
-                    return false;
-                }
-                let card = if s == SRC_NERTS || s == SRC_WASTE {
-                    if k != 1 {
-                        return false;
-                    }
-                    self.source_top(seat, s, nw)
-                } else {
-                    let i = usize::from(s);
-                    let len = p.work_len.get(i).copied().unwrap_or(0);
-                    if i >= nw || i == j || k > len || (!rules.partial && k != len) {
-                        return false;
-                    }
-                    p.work[i][usize::from(len - k)]
-                };
-                if card == NONE {
-                    return false;
-                }
-                let top = p.work_top(j);
-                if top == NONE {
-                    rules.fill_any || s == SRC_NERTS
-                } else {
-                    builds_down(card, top)
-                }
-            }
-            K_FLIP => p.ptr < p.cyc_len,
-            K_RECYCLE => p.ptr == p.cyc_len && p.ptr > 0 && p.recycles < rules.max_recycles,
-            K_CALL => p.nerts_len == 0,
-            _ => false,
-        }
-    }
-
-    /// Executes a legal move; returns whether a foundation changed.
-    fn apply(&mut self, seat: usize, mv: u32, rules: &Rules) -> bool {
-        let flip = usize::from(rules.flip_count);
-        match kind(mv) {
-            K_FOUNDATION => {
-                let card = self.seats[seat].pop_source(src(mv));
-                self.play_to_foundation(seat, card);
-                true
-            }
-            K_WORK => {
-                let (s, k, j) = (src(mv), usize::from(depth(mv)), usize::from(dst(mv)));
-                let p = &mut self.seats[seat];
-                if s == SRC_NERTS || s == SRC_WASTE {
-                    let card = p.pop_source(s);
-                    p.push_work(j, card);
-                } else {
-                    // the cards stay in the piles (`in_piles` keeps them)
-                    let i = usize::from(s);
-                    let len = usize::from(p.work_len[i]);
-                    let at = usize::from(p.work_len[j]);
-                    let (src_pile, dst_pile) = (p.work[i], &mut p.work[j]);
-                    dst_pile[at..at + k].copy_from_slice(&src_pile[len - k..len]);
-                    p.work_len[j] = (at + k) as u8;
-                    p.work_len[i] = (len - k) as u8;
-                    // the source first: its old top is the moved segment's top
-                    p.pile_changed(i);
-                    p.pile_changed(j);
-                    debug_assert!(p.masks_ok());
-                }
-                false
-            }
-            K_FLIP => {
-                let p = &mut self.seats[seat];
-                let k = flip.min(usize::from(p.cyc_len - p.ptr)) as u8;
-                p.ptr += k;
-                false
-            }
-            K_RECYCLE => {
-                let p = &mut self.seats[seat];
-                p.ptr = 0;
-                p.recycles = p.recycles.saturating_add(1);
-                false
-            }
-            _ => false,
-        }
+        debug_assert!(side.masks_ok(work));
+        k == K_FOUNDATION
     }
 
     /// The greedy policy (`GreedyAgent`), skipping `exclude` (a foundation play or
     /// `NO_MOVE`); `NO_MOVE` when it waits. Keeps the seat's pile move for the next call.
     #[inline]
-    fn greedy(&mut self, seat: usize, rules: &Rules, exclude: u32) -> u32 {
-        let fit = self.fit;
-        let p = &mut self.seats[seat];
-        if p.stuck && (fit ^ p.stuck_fit) & p.stuck_mask == 0 {
-            return Self::waste_or_stock(p, fit, rules, exclude);
+    fn greedy(&mut self, seat: usize, exclude: u32) -> u32 {
+        let fit = self.table.needs.fit;
+        let side = &self.side[seat];
+        if side.stuck && (fit ^ side.stuck_fit) & side.stuck_mask == 0 {
+            return self.waste_or_stock(seat, fit, exclude);
         }
-        self.full_greedy(seat, rules, exclude)
+        self.full_greedy(seat, exclude)
     }
 
-    /// [`Table::greedy`] from scratch.
+    /// [`Lean::greedy`] from scratch.
     #[inline(never)]
-    fn full_greedy(&mut self, seat: usize, rules: &Rules, exclude: u32) -> u32 {
-        let fit = self.fit;
+    fn full_greedy(&mut self, seat: usize, exclude: u32) -> u32 {
+        let t = &self.table;
+        let fit = t.needs.fit;
         let fits = |card: u8| is_natural(card) && fit >> card & 1 == 1;
-        let p = &mut self.seats[seat];
-        let nw = usize::from(rules.num_work);
+        let p = &t.seats[seat];
+        let side = &mut self.side[seat];
+        let nw = usize::from(t.rules.num_work);
         let ok = |mv: u32| mv != exclude;
-        if p.nerts_len == 0 {
+        if p.nerts.is_empty() {
             return pack(K_CALL, 0, 0, 0);
         }
-        let nt = p.nerts_top();
-        let wt = p.waste_top();
+        let nt = face_of(p.nerts.top());
+        let wt = face_of(p.cycle.waste_top());
         let f_nerts = pack(K_FOUNDATION, SRC_NERTS, 1, NONE);
         if fits(nt) && ok(f_nerts) {
             return f_nerts;
@@ -617,8 +492,8 @@ impl Table {
         if fits(wt) && ok(f_waste) {
             return f_waste;
         }
-        if fit & p.top_bits != 0 {
-            for (i, &top) in p.tops.iter().enumerate().take(nw) {
+        if fit & side.top_bits != 0 {
+            for (i, &top) in side.tops.iter().enumerate().take(nw) {
                 let mv = pack(K_FOUNDATION, i as u8, 1, NONE);
                 if fits(top) && ok(mv) {
                     return mv;
@@ -628,7 +503,7 @@ impl Table {
         // Nerts top, then waste top, onto a work pile: a real build before an empty pile. A
         // card fits a top whose key is its own key plus one rank with the other colour.
         for (s, card) in [(SRC_NERTS, nt), (SRC_WASTE, wt)] {
-            let mv = p.build(s, card, nw, rules.fill_any || s == SRC_NERTS);
+            let mv = side.build(s, card, nw, t.rules.fill_any || s == SRC_NERTS);
             if mv != NO_MOVE {
                 return mv;
             }
@@ -636,49 +511,52 @@ impl Table {
         // The pile move depends only on the piles and whether the cards under their tops (the
         // cards a move may expose) fit a foundation: kept until either changes (a seat
         // flipping through its stock asks again and again).
-        let pile_fit = fit & p.in_piles & !p.top_bits;
-        if !p.pile_ok || p.pile_fit != pile_fit {
-            p.pile_mv = Self::pile_move(p, fit, nw, rules.partial);
-            p.pile_fit = pile_fit;
-            p.pile_ok = true;
+        let pile_fit = fit & side.in_piles & !side.top_bits;
+        if !side.pile_ok || side.pile_fit != pile_fit {
+            side.pile_mv = Self::pile_move(side, &p.work, fit, nw, t.rules.partial);
+            side.pile_fit = pile_fit;
+            side.pile_ok = true;
         }
-        if p.pile_mv != NO_MOVE {
-            return p.pile_mv;
+        if side.pile_mv != NO_MOVE {
+            return side.pile_mv;
         }
         if exclude == NO_MOVE {
-            p.stuck = true;
-            p.stuck_fit = fit;
-            p.stuck_mask = p.in_piles | if nt == NONE { 0 } else { 1 << nt };
+            side.stuck = true;
+            side.stuck_fit = fit;
+            side.stuck_mask = side.in_piles | if nt == NONE { 0 } else { 1 << nt };
         }
-        Self::stock_move(p, rules)
+        Self::stock_move(t, seat)
     }
 
-    /// [`Table::greedy`] for a seat whose Nerts top and piles can give no move: the waste
+    /// [`Lean::greedy`] for a seat whose Nerts top and piles can give no move: the waste
     /// top's foundation play, then its build (a real build before an empty pile), then the
     /// stock.
     #[inline]
-    fn waste_or_stock(p: &Seat, fit: u64, rules: &Rules, exclude: u32) -> u32 {
-        let wt = p.waste_top();
+    fn waste_or_stock(&self, seat: usize, fit: u64, exclude: u32) -> u32 {
+        let t = &self.table;
+        let wt = face_of(t.seats[seat].cycle.waste_top());
         if wt != NONE {
             let f_waste = pack(K_FOUNDATION, SRC_WASTE, 1, NONE);
             if fit >> wt & 1 == 1 && f_waste != exclude {
                 return f_waste;
             }
-            let mv = p.build(SRC_WASTE, wt, usize::from(rules.num_work), rules.fill_any);
+            let nw = usize::from(t.rules.num_work);
+            let mv = self.side[seat].build(SRC_WASTE, wt, nw, t.rules.fill_any);
             if mv != NO_MOVE {
                 return mv;
             }
         }
-        Self::stock_move(p, rules)
+        Self::stock_move(t, seat)
     }
 
     /// The greedy policy's last resort: flip, else recycle, else wait.
     #[inline]
-    fn stock_move(p: &Seat, rules: &Rules) -> u32 {
-        if p.ptr < p.cyc_len {
+    fn stock_move(t: &RuleTable, seat: usize) -> u32 {
+        let p = &t.seats[seat];
+        if p.cycle.stock_len() > 0 {
             return pack(K_FLIP, 0, 0, 0);
         }
-        if p.ptr > 0 && p.recycles < rules.max_recycles {
+        if p.cycle.waste_len() > 0 && t.may_recycle(seat) {
             return pack(K_RECYCLE, 0, 0, 0);
         }
         NO_MOVE
@@ -693,17 +571,24 @@ impl Table {
     /// piles worth a look. `exposes[parity]`, the ranks whose card of that parity fits some
     /// foundation, is a superset by colour of the cards a move may expose.
     #[inline(never)]
-    fn pile_move(p: &Seat, fit: u64, nw: usize, partial: bool) -> u32 {
-        let fits = |card: u8| is_natural(card) && fit >> card & 1 == 1;
+    fn pile_move(
+        side: &Side,
+        work: &[Pile<WORK_CARDS>],
+        fit: u64,
+        nw: usize,
+        partial: bool,
+    ) -> u32 {
+        let fits = |card: u8| fit >> FACE[usize::from(card)] & 1 == 1;
         // per suit, bit `rank` for the ranks that fit
         let ranks = |s: u8| (fit >> face(ACE, s) & 0x1FFF) as u32 * 2;
         let red = ranks(1) | ranks(2);
         let black = ranks(0) | ranks(3);
         let (odd, even) = (0xAAAA_AAAA_u32, 0x5555_5555_u32);
         let exposes = [red & odd | black & even, red & even | black & odd];
-        let (tops, keys, targets) = (&p.tops, &p.keys, &p.targets);
+        let (tops, keys, targets) = (&side.tops, &side.keys, &side.targets);
         for i in 0..nw {
-            let len = p.work_len[i];
+            let pile = &work[i];
+            let len = pile.len() as u8;
             if len == 0 {
                 continue;
             }
@@ -727,28 +612,42 @@ impl Table {
                 if k > len || (!partial && k != len) {
                     continue;
                 }
-                let bottom = p.work[i][usize::from(len - k)];
+                let bottom = FACE[usize::from(pile[usize::from(len - k)])];
                 if CARD_KEY[usize::from(bottom)] & 1 == keys[j] & 1 {
                     continue;
                 }
-                if k == len || fits(p.work[i][usize::from(len - k - 1)]) {
+                if k == len || fits(pile[usize::from(len - k - 1)]) {
                     return pack(K_WORK, i as u8, k, j as u8);
                 }
             }
         }
         NO_MOVE
     }
+}
 
-    fn score(&self, seat: usize, caller: Option<usize>, rules: &Rules) -> i32 {
-        let p = &self.seats[seat];
-        seat_points(
-            i32::from(p.found),
-            i32::from(p.nerts_len),
-            caller == Some(seat),
-            rules.foundation_points,
-            rules.nerts_penalty,
-            rules.nerts_bonus,
-        )
+/// The rulebook's options of a rollout's rules (the clock's fields are the rollout's own,
+/// [`Timing`]: unused here).
+fn rule_options(r: &Rules) -> RuleOptions {
+    RuleOptions {
+        num_work: r.num_work,
+        flip_count: r.flip_count,
+        stock_passes: (r.max_recycles != u32::MAX).then(|| r.max_recycles.saturating_add(1)),
+        partial: r.partial,
+        fill_any: r.fill_any,
+        auto_call: false,
+        foundation_points: r.foundation_points,
+        nerts_penalty: r.nerts_penalty,
+        nerts_bonus: r.nerts_bonus,
+        stalemate_rule: StalemateRule::EndRound,
+        max_stalemates: 0,
+        undo_depth: 0,
+        medians: [0; 5],
+        sigma: 0.0,
+        miss: 0.0,
+        min_ms: 0,
+        max_ms: 0,
+        retry_ms: 0,
+        nerts_pile: 0,
     }
 }
 
@@ -836,8 +735,7 @@ enum Run {
 
 #[derive(Clone)]
 struct Sim<'a> {
-    table: Table,
-    rules: &'a Rules,
+    table: Lean,
     timing: &'a Timing,
     /// `timing.miss` as a threshold on 53 random bits.
     miss: u64,
@@ -862,7 +760,7 @@ impl Sim<'_> {
     }
 
     fn decide(&mut self, seat: usize) {
-        let mut mv = self.table.greedy(seat, self.rules, NO_MOVE);
+        let mut mv = self.table.greedy(seat, NO_MOVE);
         if mv == NO_MOVE {
             self.sleeping[seat] = true;
             return;
@@ -870,7 +768,7 @@ impl Sim<'_> {
         // `next_f64() < miss`, in integers (see [`miss_threshold`])
         let miss = self.rng.next_u64() >> 11 < self.miss;
         if miss && kind(mv) == K_FOUNDATION {
-            mv = self.table.greedy(seat, self.rules, mv);
+            mv = self.table.greedy(seat, mv);
             if mv == NO_MOVE {
                 self.schedule(seat, self.now.saturating_add(self.timing.retry_ms), THINK);
                 return;
@@ -883,10 +781,11 @@ impl Sim<'_> {
     /// Whether a move legal when `seat` chose it is legal now. Only foundation plays can be
     /// overtaken: the seat's own layout changes only by its own moves, one pending at a time.
     fn still_legal(&self, seat: usize, mv: u32) -> bool {
-        let t = &self.table;
+        let t = &self.table.table;
         let now = kind(mv) != K_FOUNDATION
-            || t.fits_foundation(t.source_top(seat, src(mv), usize::from(self.rules.num_work)));
-        debug_assert_eq!(now, t.is_legal(seat, mv, self.rules));
+            || t.source_top(seat, src(mv))
+                .is_some_and(|c| t.fits_foundation(c));
+        debug_assert_eq!(now, t.is_legal(seat, mv));
         now
     }
 
@@ -894,7 +793,7 @@ impl Sim<'_> {
     /// seat `stop` is the next to act (returns [`Run::Due`] before anything of that event
     /// happens; `MAX_SEATS` never stops).
     fn run(&mut self, horizon: u32, stop: usize) -> Run {
-        let n = self.table.n;
+        let n = self.table.n();
         loop {
             // the earliest event, the lowest seat on a tie (seats past `n` are always idle)
             let p = &self.pending;
@@ -922,7 +821,7 @@ impl Sim<'_> {
             if kind(mv) == K_CALL {
                 return Run::End(Some(seat));
             }
-            let changed = self.table.apply(seat, mv, self.rules);
+            let changed = self.table.apply(seat, mv);
             self.decide(seat);
             if changed {
                 for s in 0..n {
@@ -1017,26 +916,11 @@ fn validate_seat(k: &SeatKnowledge, who: usize, rules: &Rules) -> Result<usize, 
     Ok(unknown)
 }
 
-/// The faces that fit a foundation as bits (bit `face`; aces always).
-fn fit_masks(need: &[[u8; 16]; 4]) -> u64 {
-    let mut bits = 0;
-    for (s, row) in need.iter().enumerate() {
-        let s = s as u8;
-        bits |= 1 << face(ACE, s);
-        for (r, &n) in row.iter().enumerate().take(14).skip(2) {
-            if n > 0 {
-                bits |= 1 << face(r as u8, s);
-            }
-        }
-    }
-    bits
-}
-
 /// Sampled deals of one set of knowledge: every seat's known cards laid out once (the
 /// `template`), and per seat its pool, the Nerts cards under the top and the unknown places of
 /// its cycle, which [`Dealer::deal`] fills.
 struct Dealer {
-    template: Table,
+    template: Lean,
     pools: [[u8; 52]; MAX_SEATS],
     pool_len: [u8; MAX_SEATS],
     hidden: [u8; MAX_SEATS],
@@ -1045,57 +929,68 @@ struct Dealer {
 }
 
 impl Dealer {
-    /// Lays out the known cards (the knowledge has been validated).
-    fn new(know: &[SeatKnowledge], need: &[[u8; 16]; 4]) -> Self {
-        let mut d = Self {
-            template: Table {
-                seats: [Seat::EMPTY; MAX_SEATS],
-                n: know.len(),
-                need: *need,
-                fit: fit_masks(need),
-            },
-            pools: [[0; 52]; MAX_SEATS],
-            pool_len: [0; MAX_SEATS],
-            hidden: [0; MAX_SEATS],
-            holes: [[0; 52]; MAX_SEATS],
-            hole_len: [0; MAX_SEATS],
-        };
-        for (who, (seat, k)) in d.template.seats.iter_mut().zip(know).enumerate() {
-            d.pools[who][..k.pool.len()].copy_from_slice(&k.pool);
-            d.pool_len[who] = k.pool.len() as u8;
-            let hidden = k.nerts_count.saturating_sub(1);
-            d.hidden[who] = hidden;
-            if k.nerts_count > 0 {
-                seat.nerts[usize::from(hidden)] = k.nerts_top;
-            }
-            seat.nerts_len = k.nerts_count;
-            for (i, pile) in k.work.iter().enumerate() {
-                seat.work[i][..pile.len()].copy_from_slice(pile);
-                seat.work_len[i] = pile.len() as u8;
-            }
-            for (at, &c) in k.cycle.iter().enumerate() {
-                if c == NONE {
-                    d.holes[who][usize::from(d.hole_len[who])] = at as u8;
-                    d.hole_len[who] += 1;
-                } else {
-                    seat.cyc[at] = c;
+    /// Lays out the known cards (the knowledge has been validated); an unknown place holds
+    /// the seat's face 0 until it is dealt.
+    fn new(know: &[SeatKnowledge], need: &[[u8; 16]; 4], rules: &Rules) -> Self {
+        let mut holes = [[0; 52]; MAX_SEATS];
+        let mut hole_len = [0; MAX_SEATS];
+        let mut pools = [[0; 52]; MAX_SEATS];
+        let mut pool_len = [0; MAX_SEATS];
+        let mut hidden = [0; MAX_SEATS];
+        let seats = know
+            .iter()
+            .enumerate()
+            .map(|(who, k)| {
+                let id = |f: u8| natural_id(f, who as u8);
+                pools[who][..k.pool.len()].copy_from_slice(&k.pool);
+                pool_len[who] = k.pool.len() as u8;
+                hidden[who] = k.nerts_count.saturating_sub(1);
+                let mut p = Layout {
+                    flip_count: rules.flip_count,
+                    recycles: k.recycles,
+                    found: k.found,
+                    work: WorkPiles::empty(k.work.len()),
+                    ..Layout::default()
+                };
+                p.nerts.extend((0..hidden[who]).map(|_| id(0)));
+                if k.nerts_count > 0 {
+                    p.nerts.push(id(k.nerts_top));
                 }
-            }
-            seat.cyc_len = k.cycle.len() as u8;
-            seat.ptr = k.waste;
-            seat.recycles = k.recycles;
-            seat.found = k.found;
-            seat.piles_laid_out();
+                for (pile, cards) in p.work.iter_mut().zip(&k.work) {
+                    pile.extend(cards.iter().map(|&f| id(f)));
+                }
+                for (at, &c) in k.cycle.iter().enumerate() {
+                    if c == NONE {
+                        holes[who][usize::from(hole_len[who])] = at as u8;
+                        hole_len[who] += 1;
+                    }
+                }
+                let cycle: Vec<u8> = k
+                    .cycle
+                    .iter()
+                    .map(|&c| id(if c == NONE { 0 } else { c }))
+                    .collect();
+                let w = usize::from(k.waste);
+                p.cycle = Cycle::new(&cycle[..w], &cycle[w..]);
+                p
+            })
+            .collect();
+        Self {
+            template: Lean::new(rules, seats, need),
+            pools,
+            pool_len,
+            hidden,
+            holes,
+            hole_len,
         }
-        d
     }
 
     /// One sampled deal: every unknown place filled from a shuffle of its seat's pool (the
-    /// Nerts cards under the top first, then the cycle's places in order; 0 once the pool
-    /// runs out).
-    fn deal(&self, rng: &mut CardRng) -> Table {
-        let mut t = self.template;
-        for (who, seat) in t.seats.iter_mut().enumerate().take(t.n) {
+    /// Nerts cards under the top first, then the cycle's places in order; face 0 once the
+    /// pool runs out).
+    fn deal(&self, rng: &mut CardRng) -> Lean {
+        let mut t = self.template.clone();
+        for (who, seat) in t.table.seats.iter_mut().enumerate() {
             let m = usize::from(self.pool_len[who]);
             let hidden = usize::from(self.hidden[who]);
             let holes = &self.holes[who][..usize::from(self.hole_len[who])];
@@ -1105,10 +1000,14 @@ impl Dealer {
                 let j = i + rng.below((m - i) as u64) as usize;
                 pool.swap(i, j);
             }
+            let id = |f: u8| natural_id(f, who as u8);
             let under = hidden.min(m);
-            seat.nerts[..under].copy_from_slice(&pool[..under]);
+            for (slot, &f) in seat.nerts[..under].iter_mut().zip(&pool[..under]) {
+                *slot = id(f);
+            }
             for (n, &at) in holes.iter().enumerate() {
-                seat.cyc[usize::from(at)] = if under + n < m { pool[under + n] } else { 0 };
+                seat.cycle.cards_mut()[usize::from(at)] =
+                    id(if under + n < m { pool[under + n] } else { 0 });
             }
         }
         t
@@ -1193,20 +1092,20 @@ struct Samples {
 impl Samples {
     fn new(req: &Request<'_>) -> Self {
         Self {
-            dealer: Dealer::new(req.seats, &req.need),
+            dealer: Dealer::new(req.seats, &req.need, &req.rules),
             state: req.seed,
         }
     }
 
-    fn next_deal(&mut self) -> (Table, u64) {
+    fn next_deal(&mut self) -> (Lean, u64) {
         let mut deal_rng = CardRng::new(splitmix64(&mut self.state));
         let timing_seed = splitmix64(&mut self.state);
         (self.dealer.deal(&mut deal_rng), timing_seed)
     }
 }
 
-fn check_candidate(base: &Table, req: &Request<'_>, mv: u32) -> Result<(), RolloutError> {
-    if mv == THINK || mv == NO_MOVE || !base.is_legal(req.root, mv, &req.rules) {
+fn check_candidate(base: &Lean, req: &Request<'_>, mv: u32) -> Result<(), RolloutError> {
+    if mv == THINK || mv == NO_MOVE || !base.table.is_legal(req.root, mv) {
         return Err(RolloutError(format!("candidate {mv:#010x} is not legal")));
     }
     Ok(())
@@ -1363,8 +1262,8 @@ pub fn greedy_move(
     for (who, k) in seats.iter().enumerate() {
         validate_seat(k, who, rules)?;
     }
-    let mut table = Dealer::new(seats, need).deal(&mut CardRng::new(0));
-    let mv = table.greedy(seat, rules, NO_MOVE);
+    let mut table = Dealer::new(seats, need, rules).deal(&mut CardRng::new(0));
+    let mv = table.greedy(seat, NO_MOVE);
     Ok((mv != NO_MOVE).then_some(mv))
 }
 
@@ -1373,7 +1272,7 @@ pub fn greedy_move(
 /// actions, and the root's two draws (its delay's quantile and its tie-break), which do not
 /// depend on the candidate. A rollout then only looks up its first move's delay.
 struct Start {
-    table: Table,
+    table: Lean,
     rng: CardRng,
     pending: [EventKey; MAX_SEATS],
     moves: [u32; MAX_SEATS],
@@ -1385,17 +1284,17 @@ struct Start {
 impl Start {
     /// The draws in the order a rollout makes them: the root's delay and tie-break, then
     /// each opponent's greedy move, its delay, the part already done and its tie-break.
-    fn new(req: &Request<'_>, delays: &DelayTable, mut table: Table, timing_seed: u64) -> Self {
+    fn new(req: &Request<'_>, delays: &DelayTable, mut table: Lean, timing_seed: u64) -> Self {
         let mut rng = CardRng::new(timing_seed);
         let root_quantile = (rng.next_u64() >> 56) as usize;
         let root_tiebreak = rng.next_u64();
         let mut pending = [IDLE; MAX_SEATS];
         let mut moves = [NO_MOVE; MAX_SEATS];
         let mut sleeping = [false; MAX_SEATS];
-        for s in 0..table.n {
+        for s in 0..table.n() {
             if s != req.root {
                 // An opponent is part-way through its current action.
-                let mv = table.greedy(s, &req.rules, NO_MOVE);
+                let mv = table.greedy(s, NO_MOVE);
                 if mv == NO_MOVE {
                     sleeping[s] = true;
                 } else {
@@ -1445,8 +1344,7 @@ fn rollouts(
     let mut order: Vec<usize> = (0..firsts.len()).collect();
     order.sort_by_key(|&c| key(firsts[c]));
     let mut shared = Sim {
-        table: start.table,
-        rules: &req.rules,
+        table: start.table.clone(),
         timing: &req.timing,
         miss: miss_threshold(req.timing.miss),
         delays,
@@ -1482,13 +1380,14 @@ fn rollouts(
 }
 
 /// The root's score minus the mean of the others', times `seats - 1`.
-fn value(req: &Request<'_>, t: &Table, caller: Option<usize>) -> i32 {
-    let mine = t.score(req.root, caller, &req.rules);
-    let others: i32 = (0..t.n)
+fn value(req: &Request<'_>, t: &Lean, caller: Option<usize>) -> i32 {
+    let t = &t.table;
+    let mine = t.score(req.root, caller);
+    let others: i32 = (0..t.seats.len())
         .filter(|&s| s != req.root)
-        .map(|s| t.score(s, caller, &req.rules))
+        .map(|s| t.score(s, caller))
         .sum();
-    let k = (t.n - 1) as i32;
+    let k = (t.seats.len() - 1) as i32;
     mine * k - others
 }
 
@@ -1582,14 +1481,8 @@ pub fn trace(
     if !(1..=MAX_SEATS).contains(&seats.len()) {
         return Err(RolloutError("need 1..=4 seats".into()));
     }
-    let need = foundation_needs(foundations);
-    let mut table = Table {
-        seats: [Seat::EMPTY; MAX_SEATS],
-        n: seats.len(),
-        need,
-        fit: fit_masks(&need),
-    };
-    for (who, (seat, full)) in table.seats.iter_mut().zip(seats).enumerate() {
+    let mut laid_out = Vec::with_capacity(seats.len());
+    for (who, full) in seats.iter().enumerate() {
         let split = full.nerts.len().saturating_sub(1);
         let known = SeatKnowledge {
             nerts_count: u8::try_from(full.nerts.len()).unwrap_or(u8::MAX),
@@ -1602,55 +1495,55 @@ pub fn trace(
             found: full.found,
         };
         validate_seat(&known, who, rules)?;
-        seat.nerts[..full.nerts.len()].copy_from_slice(&full.nerts);
-        seat.nerts_len = known.nerts_count;
-        for (i, pile) in full.work.iter().enumerate() {
-            seat.work[i][..pile.len()].copy_from_slice(pile);
-            seat.work_len[i] = u8::try_from(pile.len()).unwrap_or(u8::MAX);
+        let id = |f: &u8| natural_id(*f, who as u8);
+        let mut p = Layout {
+            flip_count: rules.flip_count,
+            recycles: full.recycles,
+            found: full.found,
+            work: WorkPiles::empty(full.work.len()),
+            ..Layout::default()
+        };
+        p.nerts.extend(full.nerts.iter().map(id));
+        for (pile, cards) in p.work.iter_mut().zip(&full.work) {
+            pile.extend(cards.iter().map(id));
         }
-        seat.cyc[..full.cycle.len()].copy_from_slice(&full.cycle);
-        seat.cyc_len = u8::try_from(full.cycle.len()).unwrap_or(u8::MAX);
-        seat.ptr = full.waste;
-        seat.recycles = full.recycles;
-        seat.found = full.found;
-        seat.piles_laid_out();
+        let w = usize::from(full.waste);
+        let cycle: Vec<u8> = full.cycle.iter().map(id).collect();
+        p.cycle = Cycle::new(&cycle[..w], &cycle[w..]);
+        laid_out.push(p);
     }
+    let mut table = Lean::new(
+        rules,
+        laid_out.into_iter().collect(),
+        &Needs::of_piles(foundations).count,
+    );
     let mut out = Vec::with_capacity(moves.len());
     for &(seat, mv) in moves {
-        if seat >= table.n {
+        if seat >= table.n() {
             return Err(RolloutError(format!("seat {seat} is not at the table")));
         }
-        let legal = table.is_legal(seat, mv, rules);
+        let legal = table.table.is_legal(seat, mv);
         if legal && kind(mv) != K_CALL {
-            table.apply(seat, mv, rules);
+            table.apply(seat, mv);
         }
         out.push(TraceStep {
             legal,
-            seats: table.seats[..table.n]
-                .iter()
-                .map(|s| s.laid_out(usize::from(rules.num_work)))
-                .collect(),
-            need: table.need,
+            seats: table.table.seats.iter().map(full_seat).collect(),
+            need: table.table.needs.count,
         });
     }
     Ok(out)
 }
 
-impl Seat {
-    fn laid_out(&self, num_work: usize) -> FullSeat {
-        FullSeat {
-            nerts: self.nerts[..usize::from(self.nerts_len)].to_vec(),
-            work: self
-                .work
-                .iter()
-                .zip(self.work_len)
-                .take(num_work)
-                .map(|(pile, len)| pile[..usize::from(len)].to_vec())
-                .collect(),
-            cycle: self.cyc[..usize::from(self.cyc_len)].to_vec(),
-            waste: self.ptr,
-            recycles: self.recycles,
-            found: self.found,
-        }
+/// A seat of the table as [`FullSeat`] (faces).
+fn full_seat(p: &Layout) -> FullSeat {
+    let faces = |cards: &[u8]| cards.iter().map(|&c| FACE[usize::from(c)]).collect();
+    FullSeat {
+        nerts: faces(&p.nerts),
+        work: p.work.iter().map(|w| faces(w)).collect(),
+        cycle: faces(p.cycle.cards()),
+        waste: p.cycle.waste_len() as u8,
+        recycles: p.recycles,
+        found: p.found,
     }
 }

@@ -147,9 +147,9 @@ fn observation(round: &Round, seat: usize) -> Obs {
             nerts_count: p.nerts.len() as u8,
             nerts_top: p.nerts.last().copied(),
             work: p.work.to_vecs(),
-            waste_count: p.waste.len() as u8,
-            stock_count: p.stock.len() as u8,
-            waste_top: p.waste.last().copied(),
+            waste_count: p.cycle.waste_len() as u8,
+            stock_count: p.cycle.stock_len() as u8,
+            waste_top: p.cycle.waste_top(),
         })
         .collect();
     Obs {

@@ -153,9 +153,9 @@ fn public(t: &Table) -> Vec<PublicSeat> {
             nerts_count: p.nerts.len() as u8,
             nerts_top: p.nerts.last().copied(),
             work: p.work.iter().map(|w| w.to_vec()).collect(),
-            waste_count: p.waste.len() as u8,
-            stock_count: p.stock.len() as u8,
-            waste_top: p.waste.last().copied(),
+            waste_count: p.cycle.waste_len() as u8,
+            stock_count: p.cycle.stock_len() as u8,
+            waste_top: p.waste().last().copied(),
         })
         .collect()
 }
@@ -197,11 +197,11 @@ fn values_at(st: &State, o: &RoundOptions, seed: u64, out: &mut String) {
     for me in 0..t.seats.len() {
         let p = &t.seats[me];
         let cycle: Vec<Option<u8>> = p
-            .waste
+            .cycle
+            .cards()
             .iter()
-            .chain(p.stock.iter().rev())
             .enumerate()
-            .map(|(i, &c)| (i % 3 != 1 || i + 1 == p.waste.len()).then_some(c))
+            .map(|(i, &c)| (i % 3 != 1 || i + 1 == p.cycle.waste_len()).then_some(c))
             .collect();
         let (seats, need) =
             knowledge(&players, &t.foundations, me, &cycle, p.recycles).expect("knowledge");
@@ -282,13 +282,8 @@ fn trace_case(o: &RoundOptions, players: usize, seed: u64) -> String {
                 .iter()
                 .map(|w| w.iter().map(face).collect())
                 .collect(),
-            cycle: p
-                .waste
-                .iter()
-                .chain(p.stock.iter().rev())
-                .map(face)
-                .collect(),
-            waste: p.waste.len() as u8,
+            cycle: p.cycle.cards().iter().map(face).collect(),
+            waste: p.cycle.waste_len() as u8,
             recycles: p.recycles,
             found: t
                 .foundations

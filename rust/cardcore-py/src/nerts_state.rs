@@ -62,9 +62,9 @@ pub(crate) fn observation_tuple<'py>(
             (
                 p.nerts.len(),
                 p.nerts.last().map(|&c| u16::from(c)),
-                p.stock.len(),
-                p.waste.len(),
-                p.waste.last().map(|&c| u16::from(c)),
+                p.cycle.stock_len(),
+                p.cycle.waste_len(),
+                p.waste().last().map(|&c| u16::from(c)),
                 piles(&p.work),
             )
         })
@@ -251,17 +251,16 @@ pub fn nerts_parts<'py>(
     d.set_item("foundations", piles(&t.foundations))?;
     d.set_item("scores", r.scores())?;
     let seats = pyo3::types::PyList::empty(py);
-    for p in &t.seats {
+    for (p, stack) in t.seats.iter().zip(&t.undo) {
         let s = PyDict::new(py);
         s.set_item("nerts", ids(&p.nerts))?;
         s.set_item("work", piles(&p.work))?;
-        s.set_item("stock", ids(&p.stock))?;
-        s.set_item("waste", ids(&p.waste))?;
+        s.set_item("stock", ids(&p.stock()))?;
+        s.set_item("waste", ids(p.waste()))?;
         s.set_item("recycles", p.recycles)?;
         s.set_item("flip_count", p.flip_count)?;
         s.set_item("stalemates", p.stalemates)?;
-        let undo: Vec<(u32, u8, u8, usize, usize, i32)> = p
-            .undo
+        let undo: Vec<(u32, u8, u8, usize, usize, i32)> = stack
             .iter()
             .map(|u| (u.action, u.kind, u.src, u.dst, u.depth, u.card))
             .collect();

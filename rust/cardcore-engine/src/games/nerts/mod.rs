@@ -20,7 +20,7 @@ mod table;
 #[cfg(test)]
 mod tests;
 
-pub use piles::{MAX_SEATS, Needs, Pile, Seats, WORK_CARDS, WorkPiles};
+pub use piles::{Cycle, MAX_SEATS, Needs, Pile, Seats, WORK_CARDS, WorkPiles};
 pub use round::{Humans, Input, LogRow, Pending, Policy, Round};
 pub use state::{Mixed, State, action_code, action_of_code, num_actions, observation_size};
 pub use table::{DeckPile, Layout, Table, UndoRecord, deal_deck};

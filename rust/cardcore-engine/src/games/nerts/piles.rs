@@ -6,7 +6,7 @@ use std::fmt;
 use std::ops::{Deref, DerefMut};
 
 use super::MAX_WORK;
-use crate::card::{ACE, KING, face, natural_face, rank_of, suit_of};
+use crate::card::{ACE, KING, NATURALS, face, natural_face, rank_of, suit_of};
 
 /// Most seats at a table.
 pub const MAX_SEATS: usize = 4;
@@ -40,6 +40,27 @@ impl<const N: usize> Pile<N> {
         p
     }
 
+    /// Cards in the pile.
+    #[inline]
+    #[must_use]
+    pub fn len(&self) -> usize {
+        usize::from(self.len)
+    }
+
+    /// Whether the pile has no cards.
+    #[inline]
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The top card.
+    #[inline]
+    #[must_use]
+    pub fn top(&self) -> Option<u8> {
+        usize::from(self.len).checked_sub(1).map(|i| self.cards[i])
+    }
+
     /// Puts `card` on top.
     #[inline]
     pub fn push(&mut self, card: u8) {
@@ -55,6 +76,14 @@ impl<const N: usize> Pile<N> {
         }
         self.len -= 1;
         Some(self.cards[usize::from(self.len)])
+    }
+
+    /// Puts `cards` on top, the first lowest.
+    #[inline]
+    pub fn extend_from_slice(&mut self, cards: &[u8]) {
+        let at = usize::from(self.len);
+        self.cards[at..at + cards.len()].copy_from_slice(cards);
+        self.len += cards.len() as u8;
     }
 
     /// Keeps the bottom `len` cards.
@@ -177,6 +206,23 @@ impl WorkPiles {
     }
 }
 
+impl std::ops::Index<usize> for WorkPiles {
+    type Output = Pile<WORK_CARDS>;
+    #[inline]
+    fn index(&self, i: usize) -> &Pile<WORK_CARDS> {
+        debug_assert!(i < usize::from(self.len), "no work pile {i}");
+        &self.piles[i]
+    }
+}
+
+impl std::ops::IndexMut<usize> for WorkPiles {
+    #[inline]
+    fn index_mut(&mut self, i: usize) -> &mut Pile<WORK_CARDS> {
+        debug_assert!(i < usize::from(self.len), "no work pile {i}");
+        &mut self.piles[i]
+    }
+}
+
 impl Deref for WorkPiles {
     type Target = [Pile<WORK_CARDS>];
     #[inline]
@@ -221,7 +267,7 @@ impl PartialEq<Vec<Vec<u8>>> for WorkPiles {
 }
 
 /// The seats of a table (at most [`MAX_SEATS`]); reads as a slice.
-#[derive(Clone, Default)]
+#[derive(Clone, Copy, Default)]
 pub struct Seats<T> {
     seats: [T; MAX_SEATS],
     len: u8,
@@ -238,6 +284,23 @@ impl<T: Default> FromIterator<T> for Seats<T> {
             s.len += 1;
         }
         s
+    }
+}
+
+impl<T> std::ops::Index<usize> for Seats<T> {
+    type Output = T;
+    #[inline]
+    fn index(&self, i: usize) -> &T {
+        debug_assert!(i < usize::from(self.len), "seat {i} is not at the table");
+        &self.seats[i]
+    }
+}
+
+impl<T> std::ops::IndexMut<usize> for Seats<T> {
+    #[inline]
+    fn index_mut(&mut self, i: usize) -> &mut T {
+        debug_assert!(i < usize::from(self.len), "seat {i} is not at the table");
+        &mut self.seats[i]
     }
 }
 
@@ -377,5 +440,174 @@ impl Needs {
             self.count[s][r] = self.count[s][r].saturating_add(1);
             self.fit |= 1 << f;
         }
+    }
+}
+
+/// A seat's stock and waste as one list in *cycle order*, the order a pass turns the cards:
+/// the waste from bottom to top, then the stock from its top down. A flip moves the boundary,
+/// turning the waste back over resets it, and playing the waste top closes its gap.
+#[derive(Clone, Copy)]
+pub struct Cycle {
+    cards: [u8; NATURALS as usize],
+    len: u8,
+    waste: u8,
+}
+
+impl Default for Cycle {
+    fn default() -> Self {
+        Self {
+            cards: [0; NATURALS as usize],
+            len: 0,
+            waste: 0,
+        }
+    }
+}
+
+impl Cycle {
+    /// The waste `waste` (bottom to top) and the stock `stock` (from its top down).
+    ///
+    /// # Panics
+    /// More than 52 cards.
+    #[must_use]
+    pub fn new(waste: &[u8], stock: &[u8]) -> Self {
+        let mut c = Self::default();
+        let w = waste.len();
+        c.cards[..w].copy_from_slice(waste);
+        c.cards[w..w + stock.len()].copy_from_slice(stock);
+        c.len = (w + stock.len()) as u8;
+        c.waste = w as u8;
+        c
+    }
+
+    /// Every card in cycle order.
+    #[inline]
+    #[must_use]
+    pub fn cards(&self) -> &[u8] {
+        &self.cards[..usize::from(self.len)]
+    }
+
+    /// Every card in cycle order, to change cards in place.
+    #[inline]
+    pub fn cards_mut(&mut self) -> &mut [u8] {
+        &mut self.cards[..usize::from(self.len)]
+    }
+
+    /// The waste, bottom to top.
+    #[inline]
+    #[must_use]
+    pub fn waste(&self) -> &[u8] {
+        &self.cards[..usize::from(self.waste)]
+    }
+
+    /// The waste, bottom to top, to change cards in place.
+    #[inline]
+    pub fn waste_mut(&mut self) -> &mut [u8] {
+        &mut self.cards[..usize::from(self.waste)]
+    }
+
+    /// The stock from its top down.
+    #[inline]
+    #[must_use]
+    pub fn stock(&self) -> &[u8] {
+        &self.cards[usize::from(self.waste)..usize::from(self.len)]
+    }
+
+    /// The stock from its top down, to change cards in place.
+    #[inline]
+    pub fn stock_mut(&mut self) -> &mut [u8] {
+        &mut self.cards[usize::from(self.waste)..usize::from(self.len)]
+    }
+
+    /// Cards in the waste.
+    #[inline]
+    #[must_use]
+    pub fn waste_len(&self) -> usize {
+        usize::from(self.waste)
+    }
+
+    /// Cards in the stock.
+    #[inline]
+    #[must_use]
+    pub fn stock_len(&self) -> usize {
+        usize::from(self.len - self.waste)
+    }
+
+    /// The waste top.
+    #[inline]
+    #[must_use]
+    pub fn waste_top(&self) -> Option<u8> {
+        usize::from(self.waste)
+            .checked_sub(1)
+            .map(|i| self.cards[i])
+    }
+
+    /// Turns the top `k` stock cards (at most the stock) onto the waste, the top one first;
+    /// returns how many.
+    #[inline]
+    pub fn flip(&mut self, k: usize) -> usize {
+        let k = k.min(self.stock_len());
+        self.waste += k as u8;
+        k
+    }
+
+    /// Puts the top `k` waste cards back on the stock (a flip undone).
+    #[inline]
+    pub fn unflip(&mut self, k: usize) {
+        self.waste -= k as u8;
+    }
+
+    /// Turns the waste over onto the stock: a recycle (the stock is empty), or the stalemate
+    /// remedy's waste turned back onto what is left of the stock.
+    #[inline]
+    pub fn turn_over(&mut self) {
+        self.waste = 0;
+    }
+
+    /// Turns a stock that was the waste back into the waste (a recycle undone).
+    #[inline]
+    pub fn unturn(&mut self) {
+        self.waste = self.len;
+    }
+
+    /// Takes the waste top.
+    #[inline]
+    pub fn pop_waste(&mut self) -> Option<u8> {
+        let w = usize::from(self.waste);
+        let card = *self.cards.get(w.checked_sub(1)?)?;
+        self.cards.copy_within(w..usize::from(self.len), w - 1);
+        self.waste -= 1;
+        self.len -= 1;
+        Some(card)
+    }
+
+    /// Puts `card` on the waste.
+    pub fn push_waste(&mut self, card: u8) {
+        let (w, n) = (usize::from(self.waste), usize::from(self.len));
+        self.cards.copy_within(w..n, w + 1);
+        self.cards[w] = card;
+        self.waste += 1;
+        self.len += 1;
+    }
+
+    /// Moves the stock's top card to its bottom.
+    pub fn stock_top_to_bottom(&mut self) {
+        self.stock_mut().rotate_left(1);
+    }
+}
+
+impl PartialEq for Cycle {
+    fn eq(&self, other: &Self) -> bool {
+        self.cards() == other.cards() && self.waste == other.waste
+    }
+}
+
+impl Eq for Cycle {}
+
+impl fmt::Debug for Cycle {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Cycle")
+            .field("waste", &self.waste())
+            .field("stock", &self.stock())
+            .finish()
     }
 }

@@ -422,7 +422,7 @@ impl Round {
             return true;
         }
         let p = &self.table.seats[seat];
-        if !p.stock.is_empty() || (!p.waste.is_empty() && self.table.may_recycle(seat)) {
+        if p.cycle.stock_len() > 0 || (p.cycle.waste_len() > 0 && self.table.may_recycle(seat)) {
             return false;
         }
         !self.table.legal_codes(seat).iter().any(|&a| is_progress(a))

@@ -304,7 +304,7 @@ impl State {
         } else {
             1
         };
-        p.waste.len().saturating_sub(shown)
+        p.cycle.waste_len().saturating_sub(shown)
     }
 
     /// The cards of seat `s` that `observer` cannot see: the Nerts pile below its top, the
@@ -312,8 +312,8 @@ impl State {
     fn hidden_cards(&self, s: usize, observer: usize) -> Vec<u8> {
         let p = &self.round.table.seats[s];
         let mut out: Vec<u8> = p.nerts[..p.nerts.len().saturating_sub(1)].to_vec();
-        out.extend(&p.stock);
-        out.extend(&p.waste[..self.hidden_waste(s, observer)]);
+        out.extend(p.cycle.stock().iter().rev());
+        out.extend(&p.waste()[..self.hidden_waste(s, observer)]);
         out
     }
 }
@@ -416,7 +416,7 @@ impl RealtimeState for State {
             if let Some(&c) = pl.nerts.last() {
                 out[nerts_top + r * FACES + face(c)] += 1.0;
             }
-            if let Some(&c) = pl.waste.last() {
+            if let Some(&c) = pl.waste().last() {
                 out[waste_top + r * FACES + face(c)] += 1.0;
             }
             for (i, pile) in pl.work.iter().enumerate() {
@@ -438,11 +438,11 @@ impl RealtimeState for State {
             at += 1;
         }
         for pl in order() {
-            out[at] = pl.waste.len() as f32;
+            out[at] = pl.cycle.waste_len() as f32;
             at += 1;
         }
         for pl in order() {
-            out[at] = pl.stock.len() as f32;
+            out[at] = pl.cycle.stock_len() as f32;
             at += 1;
         }
         for pl in order() {
@@ -474,11 +474,11 @@ impl RealtimeState for State {
             for c in &mut p.nerts[..keep_nerts] {
                 *c = it.next().unwrap_or(*c);
             }
-            for c in &mut p.stock {
+            for c in p.cycle.stock_mut().iter_mut().rev() {
                 *c = it.next().unwrap_or(*c);
             }
             let hidden_waste = self.hidden_waste(s, seat);
-            for c in &mut p.waste[..hidden_waste] {
+            for c in &mut p.cycle.waste_mut()[..hidden_waste] {
                 *c = it.next().unwrap_or(*c);
             }
             // a built-in agent's stock memory is of cards no longer where it saw them

@@ -11,7 +11,7 @@ use super::moves::{
     self, F_FILL_ANY, F_PARTIAL, F_RECYCLE, F_RUNNING, K_CALL, K_FLIP, K_FOUNDATION, K_RECYCLE,
     K_WORK, MAX_WORK, MoveBuf, NONE, PlayerView, SRC_NERTS, SRC_WASTE, generate,
 };
-use super::piles::{Needs, Pile, Seats, WorkPiles};
+use super::piles::{Cycle, Needs, Pile, Seats, WorkPiles};
 use super::{
     K_UNDO, Rules, StalemateRule, builds_on_foundation, depth, dst, kind, seat_points, src,
 };
@@ -35,20 +35,18 @@ pub struct UndoRecord {
     pub card: i32,
 }
 
-/// A pile that may hold a whole deck (Nerts pile, stock, waste).
+/// A pile that may hold a whole deck (the Nerts pile).
 pub type DeckPile = Pile<{ NATURALS as usize }>;
 
-/// One seat's cards: piles bottom to top, the stock's top last.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// One seat's cards: piles bottom to top; the stock and waste as one [`Cycle`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Layout {
     /// Nerts pile.
     pub nerts: DeckPile,
     /// Work piles.
     pub work: WorkPiles,
-    /// Stock.
-    pub stock: DeckPile,
-    /// Waste.
-    pub waste: DeckPile,
+    /// The stock and the waste.
+    pub cycle: Cycle,
     /// The seat's cards on the foundations.
     pub found: u8,
     /// Recycles this round (passes - 1).
@@ -57,8 +55,6 @@ pub struct Layout {
     pub flip_count: u8,
     /// Stalemate remedies applied this round.
     pub stalemates: u32,
-    /// The undo stack, oldest first.
-    pub undo: Vec<UndoRecord>,
 }
 
 impl Layout {
@@ -66,8 +62,8 @@ impl Layout {
     #[must_use]
     pub fn all_cards(&self) -> Vec<u8> {
         let mut out: Vec<u8> = self.nerts.to_vec();
-        out.extend(self.stock.iter());
-        out.extend(self.waste.iter());
+        out.extend(self.cycle.stock().iter().rev());
+        out.extend(self.cycle.waste());
         for p in &self.work {
             out.extend(p.iter());
         }
@@ -77,8 +73,22 @@ impl Layout {
     /// The top cards of the waste its owner sees fanned (bottom to top).
     #[must_use]
     pub fn waste_fan(&self) -> &[u8] {
-        let k = usize::from(self.flip_count).min(self.waste.len());
-        &self.waste[self.waste.len() - k..]
+        let waste = self.cycle.waste();
+        let k = usize::from(self.flip_count).min(waste.len());
+        &waste[waste.len() - k..]
+    }
+
+    /// The waste, bottom to top.
+    #[inline]
+    #[must_use]
+    pub fn waste(&self) -> &[u8] {
+        self.cycle.waste()
+    }
+
+    /// The stock, bottom to top (its top last).
+    #[must_use]
+    pub fn stock(&self) -> Vec<u8> {
+        self.cycle.stock().iter().rev().copied().collect()
     }
 }
 
@@ -125,7 +135,7 @@ impl moves::Seat for SeatOf<'_> {
     #[inline]
     fn counts(&self) -> (usize, usize, usize) {
         let p = &self.table.seats[self.seat];
-        (p.stock.len(), p.waste.len(), p.nerts.len())
+        (p.cycle.stock_len(), p.cycle.waste_len(), p.nerts.len())
     }
 
     #[inline]
@@ -156,6 +166,8 @@ pub struct Table {
     pub foundations: Vec<Vec<u8>>,
     /// What the foundations take next.
     pub needs: Needs,
+    /// Per seat, its undo stack, oldest first (none kept by a lean table).
+    pub undo: Vec<Vec<UndoRecord>>,
     /// Whether moves are still taken (false once Nerts is called or the round ended).
     pub running: bool,
     /// No undo log and no foundation piles (see the module docs).
@@ -183,12 +195,11 @@ impl Table {
                 for (pile, &c) in work.iter_mut().zip(&deck[n..n + w]) {
                     pile.push(c);
                 }
-                let mut stock = DeckPile::default();
-                stock.extend(deck[n + w..].iter().rev());
+
                 Layout {
                     nerts: DeckPile::from_slice(&deck[..n]),
                     work,
-                    stock,
+                    cycle: Cycle::new(&[], &deck[n + w..]),
                     flip_count: rules.flip_count,
                     ..Layout::default()
                 }
@@ -199,6 +210,7 @@ impl Table {
             seats,
             foundations: Vec::new(),
             needs: Needs::default(),
+            undo: vec![Vec::new(); decks.len()],
             running: true,
             lean: false,
         }
@@ -213,6 +225,7 @@ impl Table {
             seats,
             foundations: Vec::new(),
             needs,
+            undo: Vec::new(),
             running: true,
             lean: true,
         }
@@ -251,9 +264,9 @@ impl Table {
     pub fn source_top(&self, seat: usize, s: u8) -> Option<u8> {
         let p = &self.seats[seat];
         match s {
-            SRC_NERTS => p.nerts.last().copied(),
-            SRC_WASTE => p.waste.last().copied(),
-            i => p.work.get(usize::from(i)).and_then(|w| w.last().copied()),
+            SRC_NERTS => p.nerts.top(),
+            SRC_WASTE => p.cycle.waste_top(),
+            i => p.work.get(usize::from(i)).and_then(|w| w.top()),
         }
     }
 
@@ -288,9 +301,9 @@ impl Table {
         let mut v = PlayerView {
             nerts_count: count(p.nerts.len()),
             nerts_top: face(p.nerts.last()),
-            stock: count(p.stock.len()),
-            waste: count(p.waste.len()),
-            waste_top: face(p.waste.last()),
+            stock: count(p.cycle.stock_len()),
+            waste: count(p.cycle.waste_len()),
+            waste_top: face(p.cycle.waste().last()),
             num_work: count(p.work.len()),
             flags,
             work_len: [0; MAX_WORK],
@@ -323,7 +336,7 @@ impl Table {
     /// newest stays: foundation ids never shift).
     #[must_use]
     pub fn undo_legal(&self, seat: usize) -> bool {
-        let Some(rec) = self.seats[seat].undo.last() else {
+        let Some(rec) = self.undo.get(seat).and_then(|u| u.last()) else {
             return false;
         };
         if !self.running {
@@ -371,11 +384,12 @@ impl Table {
         }
     }
 
+    #[inline]
     fn pop_source(&mut self, seat: usize, s: u8) -> u8 {
         let p = &mut self.seats[seat];
         let card = match s {
             SRC_NERTS => p.nerts.pop(),
-            SRC_WASTE => p.waste.pop(),
+            SRC_WASTE => p.cycle.pop_waste(),
             i => p.work[usize::from(i)].pop(),
         };
         card.unwrap_or(NONE)
@@ -385,33 +399,27 @@ impl Table {
         let p = &mut self.seats[seat];
         match s {
             SRC_NERTS => p.nerts.extend(cards),
-            SRC_WASTE => p.waste.extend(cards),
+            SRC_WASTE => {
+                for &c in cards {
+                    p.cycle.push_waste(c);
+                }
+            }
             i => p.work[usize::from(i)].extend(cards),
         }
     }
 
     /// Makes move `mv` for `seat`, which [`Table::is_legal`] has accepted.
-    #[inline]
+    #[inline(always)]
     pub fn apply(&mut self, seat: usize, mv: u32) {
         let rec = match kind(mv) {
             K_FOUNDATION => {
                 let card = self.pop_source(seat, src(mv));
                 self.needs.played(card);
                 self.seats[seat].found += 1;
-                let fid = if self.lean {
-                    0
-                } else if rank_of(card) == ACE {
-                    self.foundations.push(vec![card]);
-                    self.foundations.len() - 1
-                } else {
-                    let fid = if dst(mv) == NONE {
-                        self.foundation_for(card).unwrap_or(0)
-                    } else {
-                        usize::from(dst(mv))
-                    };
-                    self.foundations[fid].push(card);
-                    fid
-                };
+                if self.lean {
+                    return;
+                }
+                let fid = self.place_on_foundation(card, dst(mv));
                 Some(UndoRecord {
                     action: mv,
                     kind: K_FOUNDATION,
@@ -431,7 +439,7 @@ impl Table {
                     let work = &mut self.seats[seat].work;
                     let from = work[usize::from(s)];
                     let at = from.len() - d;
-                    work[j].extend(&from[at..]);
+                    work[j].extend_from_slice(&from[at..]);
                     work[usize::from(s)].truncate(at);
                     d
                 };
@@ -446,11 +454,7 @@ impl Table {
             }
             K_FLIP => {
                 let p = &mut self.seats[seat];
-                let k = usize::from(p.flip_count).min(p.stock.len());
-                let at = p.stock.len() - k;
-                let stock = p.stock;
-                p.waste.extend(stock[at..].iter().rev());
-                p.stock.truncate(at);
+                let k = p.cycle.flip(usize::from(p.flip_count));
                 Some(UndoRecord {
                     action: mv,
                     kind: K_FLIP,
@@ -462,10 +466,7 @@ impl Table {
             }
             K_RECYCLE => {
                 let p = &mut self.seats[seat];
-                p.stock.clear();
-                let waste = p.waste;
-                p.stock.extend(waste.iter().rev());
-                p.waste.clear();
+                p.cycle.turn_over();
                 p.recycles += 1;
                 Some(UndoRecord {
                     action: mv,
@@ -485,8 +486,11 @@ impl Table {
                 return;
             }
         };
-        let depth_limit = if self.lean { 0 } else { self.rules.undo_depth };
-        let stack = &mut self.seats[seat].undo;
+        if self.lean {
+            return;
+        }
+        let depth_limit = self.rules.undo_depth;
+        let stack = &mut self.undo[seat];
         if let Some(rec) = rec
             && depth_limit > 0
         {
@@ -499,9 +503,26 @@ impl Table {
         }
     }
 
+    /// Puts `card` on a foundation (a new one for an ace, else foundation `dst` or, with
+    /// `dst = NONE`, the lowest it fits); returns the foundation's id.
+    #[inline(never)]
+    fn place_on_foundation(&mut self, card: u8, dst: u8) -> usize {
+        if rank_of(card) == ACE {
+            self.foundations.push(vec![card]);
+            return self.foundations.len() - 1;
+        }
+        let fid = if dst == NONE {
+            self.foundation_for(card).unwrap_or(0)
+        } else {
+            usize::from(dst)
+        };
+        self.foundations[fid].push(card);
+        fid
+    }
+
     /// Reverses `seat`'s last move (which [`Table::undo_legal`] allows).
     fn undo(&mut self, seat: usize) {
-        let Some(rec) = self.seats[seat].undo.pop() else {
+        let Some(rec) = self.undo.get_mut(seat).and_then(Vec::pop) else {
             return;
         };
         match rec.kind {
@@ -523,18 +544,11 @@ impl Table {
                 self.push_source(seat, rec.src, &moved[at..]);
             }
             K_FLIP => {
-                let p = &mut self.seats[seat];
-                let at = p.waste.len() - rec.depth;
-                let waste = p.waste;
-                p.stock.extend(waste[at..].iter().rev());
-                p.waste.truncate(at);
+                self.seats[seat].cycle.unflip(rec.depth);
             }
             _ => {
                 let p = &mut self.seats[seat];
-                p.waste.clear();
-                let stock = p.stock;
-                p.waste.extend(stock.iter().rev());
-                p.stock.clear();
+                p.cycle.unturn();
                 p.recycles -= 1;
             }
         }
@@ -547,15 +561,15 @@ impl Table {
         let rule = self.rules.stalemate_rule;
         let p = &mut self.seats[seat];
         p.stalemates += 1;
-        let waste = p.waste;
-        p.waste.clear();
-        p.stock.extend(waste.iter().rev());
-        if rule == StalemateRule::RotateOne && p.stock.len() > 1 {
-            p.stock.rotate_right(1);
+        p.cycle.turn_over();
+        if rule == StalemateRule::RotateOne && p.cycle.stock_len() > 1 {
+            p.cycle.stock_top_to_bottom();
         } else if rule == StalemateRule::FlipOne {
             p.flip_count = 1;
         }
-        p.undo.clear();
+        if let Some(u) = self.undo.get_mut(seat) {
+            u.clear();
+        }
     }
 
     /// Per seat, its cards on the foundations.

@@ -1,5 +1,5 @@
-//! Unit tests of the Nerts rulebook: the deal, the action ids, the table against the rollout
-//! simulator's, undo, the clock with submitted moves, agents' rounds and the re-deal.
+//! Unit tests of the Nerts rulebook: the deal, the action ids, the table against its lean
+//! mode (the rollouts'), undo, the clock with submitted moves, agents' rounds and the re-deal.
 
 use super::round::Humans;
 use super::table::deal_deck;
@@ -71,7 +71,7 @@ fn the_deal_follows_the_deck_stream() {
             deck[13..17].iter().map(|&c| vec![c]).collect::<Vec<_>>()
         );
         assert_eq!(
-            p.stock,
+            p.stock(),
             deck[17..].iter().rev().copied().collect::<Vec<_>>()
         );
         assert!(p.all_cards().iter().all(|&c| usize::from(deck_of(c)) == s));
@@ -117,14 +117,8 @@ fn laid_out(t: &Table) -> Vec<FullSeat> {
         .map(|(seat, p)| FullSeat {
             nerts: faces(&p.nerts),
             work: p.work.iter().map(|w| faces(w)).collect(),
-            cycle: faces(
-                &p.waste
-                    .iter()
-                    .chain(p.stock.iter().rev())
-                    .copied()
-                    .collect::<Vec<_>>(),
-            ),
-            waste: u8::try_from(p.waste.len()).unwrap(),
+            cycle: faces(p.cycle.cards()),
+            waste: u8::try_from(p.cycle.waste_len()).unwrap(),
             recycles: p.recycles,
             found: u8::try_from(
                 t.foundations
@@ -168,11 +162,13 @@ fn candidates(num_work: u8) -> Vec<u32> {
     out
 }
 
-/// The rulebook's table and the rollout simulator's (`nerts_rollout::trace`) driven through
-/// the same random move sequences, legal and illegal, from random deals: after every step the
-/// same verdict, the same full table and the same foundation needs; and the generator lists
-/// exactly the moves `is_legal` takes. (`tests/nerts/test_nerts_sim_parity.py` holds the
-/// Python table to the simulator the same way.)
+/// The rulebook's table and its lean mode as the rollouts play it (`nerts_rollout::trace`:
+/// no undo log, no foundation piles, the rollouts' caches checked after every move in debug
+/// builds) driven through the same random move sequences, legal and illegal, from random
+/// deals: after every step the same verdict, the same full table and the same foundation
+/// needs; and the generator lists exactly the moves `is_legal` takes.
+/// (`tests/nerts/test_nerts_sim_parity.py` holds the Python table to the lean one the same
+/// way.)
 #[test]
 fn table_and_rollout_simulator_agree_step_by_step() {
     let sets = [
@@ -262,7 +258,7 @@ fn undo_reverses_each_move() {
                 break;
             }
             let mv = legal[rng.below(legal.len() as u64) as usize];
-            let before = (t.seats.clone(), t.foundations.clone());
+            let before = (t.seats, t.foundations.clone());
             t.apply(seat, mv);
             assert_eq!(all_cards(&t), cards);
             assert_eq!(t.needs, Needs::of_piles(&t.foundations), "the needs follow");
@@ -270,15 +266,7 @@ fn undo_reverses_each_move() {
                 assert!(t.is_legal(seat, UNDO), "{}", action_text(mv));
                 t.apply(seat, UNDO);
                 undone += 1;
-                let strip = |s: &[Layout]| -> Vec<Layout> {
-                    s.iter()
-                        .map(|p| Layout {
-                            undo: Vec::new(),
-                            ..p.clone()
-                        })
-                        .collect()
-                };
-                assert_eq!(strip(&t.seats), strip(&before.0), "{}", action_text(mv));
+                assert_eq!(t.seats, before.0, "{}", action_text(mv));
                 assert_eq!(t.foundations, before.1);
                 assert_eq!(t.needs, Needs::of_piles(&t.foundations));
             }
@@ -320,8 +308,8 @@ fn submitted_moves_run_on_the_clock() {
     r.submit(1, flip, 200).unwrap();
     r.advance_to(300, &mut Humans).unwrap();
     assert_eq!(r.now, 300);
-    assert_eq!(r.table.seats[1].waste.len(), 3);
-    assert_eq!(r.table.seats[0].waste.len(), 0);
+    assert_eq!(r.table.seats[1].cycle.waste_len(), 3);
+    assert_eq!(r.table.seats[0].cycle.waste_len(), 0);
     assert_eq!(
         r.submit(1, flip, 100).unwrap_err().0,
         "t_ms 100 is before now (300)"
@@ -436,24 +424,24 @@ fn the_tensor_is_seat_relative_and_the_redeal_keeps_what_the_seat_sees() {
             if s == seat {
                 let fan = b.waste_fan().len();
                 assert_eq!(
-                    a.waste[a.waste.len() - fan..],
-                    b.waste[b.waste.len() - fan..]
+                    a.waste()[a.cycle.waste_len() - fan..],
+                    b.waste()[b.cycle.waste_len() - fan..]
                 );
             }
-            assert_eq!(a.waste.last(), b.waste.last());
+            assert_eq!(a.waste().last(), b.waste().last());
         }
         assert_ne!(
             re.round
                 .table
                 .seats
                 .iter()
-                .map(|p| p.stock)
+                .map(Layout::stock)
                 .collect::<Vec<_>>(),
             st.round
                 .table
                 .seats
                 .iter()
-                .map(|p| p.stock)
+                .map(Layout::stock)
                 .collect::<Vec<_>>()
         );
         let mut after = re.clone();
