@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import math
 from typing import Any
 
@@ -121,6 +122,23 @@ def test_greedy_memo_never_changes_a_decision() -> None:
             mv = agents[s].act(obs, legal, rngs[s])
             assert mv == GreedyAgent().act(obs, legal, Rng(0))
             st.apply(mv)
+
+
+def test_greedy_keeps_its_pinned_games_under_forbid_return() -> None:
+    """Greedy games with the forbid-return rule on (3 and 5 seats, 2 decks with jokers, 1 deck),
+    pinned by their moves' digest, taken before greedy read the ban from the legal moves
+    instead of working it out from the observation."""
+    h = hashlib.sha256()
+    for seed, players, opts in ((0, 3, {"jokers": 2}), (1, 5, {}), (2, 2, {"num_decks": 1})):
+        st = State(Options(num_players=players, forbid_return_of_discard_draw=True, **opts), seed)
+        agents = [GreedyAgent() for _ in range(players)]
+        rngs = [Rng.for_stream(seed, s, "agent") for s in range(players)]
+        while not st.over:
+            s = st.current
+            mv = agents[s].act(st.observation(s), st.legal_moves(), rngs[s])
+            h.update(str(mv).encode())
+            st.apply(mv)
+    assert h.hexdigest()[:16] == "1c53a1cfab2ce73e"
 
 
 def test_random_agent_uses_its_rng() -> None:
