@@ -88,13 +88,14 @@ class RandomAgent:
 
 
 def _pick_discard(obs: Observation, legal: Sequence[Move], dws: Sequence[int]) -> Move:
-    """The legal discard with the lowest deadwood left (``dws`` aligned with ``obs.hand``)."""
+    """The legal discard with the lowest deadwood left (``dws`` aligned with ``obs.hand``; the
+    rulebook's legal moves leave out the card the forbid-return rule bans)."""
     hand = obs.hand
-    banned = obs.drawn if obs.forbid_return_of_discard_draw and obs.drawn_from_discard else -1
+    allowed = {m.card_id for m in legal if type(m) is Discard}
     best_i = -1
     best = 1 << 30
     for i, d in enumerate(dws):
-        if d < best and hand[i] != banned:
+        if d < best and hand[i] in allowed:
             best, best_i = d, i
     move = Discard(hand[best_i])
     return move if move in legal else legal[0]
