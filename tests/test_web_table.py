@@ -107,6 +107,71 @@ def test_a_friend_leaves_on_their_turn_and_the_host_hands_the_seat_to_an_ai(
     assert not host.errors
 
 
+def test_the_nerts_host_hands_a_seat_to_an_ai_and_the_ai_plays_it(browser: Any, url: str) -> None:
+    host, guest = new_page(browser, url), blank_page(browser)
+    body = {"game": "nerts", "players": 2, "seats": ["friend"], "seed": 9, "name": "Ann"}
+    body["options"] = {"speed": "frantic"}
+    open_room(host, body, dealt=False)
+    host.wait_for_selector("input.invite")
+    guest.goto(host.input_value("input.invite"))
+    guest.fill("#j-name", "Bob")
+    guest.click("#dlg-join button.primary")
+    host.wait_for_function("() => window.cardcore.msg.status === 'playing'")
+    round_running(host, 1)
+    host.wait_for_timeout(500)  # Bob's page is open: nobody plays for him
+    assert host.evaluate("() => window.cardcore.msg.table.last[1]") is None
+    host.on("dialog", lambda d: d.accept())
+    host.click("[data-seat-box='1'] button.hand-seat")
+    host.wait_for_function("() => window.cardcore.msg.seats[1].kind === 'ai'")
+    # the AI plays Bob's seat: his last move shows (or he called Nerts: the next round)
+    host.wait_for_function(
+        "() => { const t = window.cardcore.msg.table; return t.last[1] || t.round_no > 1; }",
+        timeout=10_000,
+    )
+    assert not host.locator("[data-seat-box='1'] button.hand-seat").count()
+    # Bob's page is told, and disconnected
+    guest.wait_for_function("() => !window.cardcore.ws || window.cardcore.ws.readyState > 1")
+    assert any("the host handed your seat to an AI" in str(f) for f in guest.frames_in)
+    assert not host.errors
+
+
+def test_the_lobby_offers_no_seed_for_a_room_with_a_friend_and_the_server_refuses_one(
+    browser: Any,
+) -> None:
+    # a server as `cardcore serve` runs it: friends rooms are dealt at random
+    with live_server(create_app(ServerConfig(ai_delay=0.01))) as base:
+        page = new_page(browser, base)
+        page.check("input[name=game][value=three-thirteen]")
+        page.select_option("#f-players", "3")
+        assert page.is_enabled("#f-seed")
+        page.fill("#f-seed", "7")
+        page.select_option("[data-seat='2']", "friend")
+        assert page.is_disabled("#f-seed")
+        assert "dealt at random" in (page.get_attribute("#f-seed", "title") or "")
+        page.select_option("[data-seat='2']", "ai")
+        assert page.is_enabled("#f-seed")
+        page.select_option("[data-seat='1']", "friend")
+        assert page.is_disabled("#f-seed")
+        # Play sends no seed (the 7 typed before stays out): the room opens and waits
+        with page.expect_request("**/api/rooms") as sent:
+            page.click("#f-play")
+        assert "seed" not in sent.value.post_data_json
+        page.wait_for_selector("input.invite")
+        # a page that sends one anyway is refused
+        answer = page.evaluate(
+            """async () => {
+              const r = await fetch('/api/rooms', {method: 'POST',
+                headers: {'content-type': 'application/json'},
+                body: JSON.stringify({game: 'three-thirteen', players: 2, seats: ['friend'],
+                                      seed: 7})});
+              return [r.status, (await r.json()).error];
+            }"""
+        )
+        assert answer[0] == 400
+        assert "cannot have a chosen seed" in answer[1]
+        assert not page.errors
+
+
 def test_a_failed_game_list_retries_help_follows_the_room_and_offline_moves_are_reported(
     browser: Any, url: str
 ) -> None:
