@@ -211,7 +211,7 @@ class ThreeThirteenGame(api.Game[Move]):
         st = state
         o = st.observation(seat)
         enc = self._codec.encode
-        text = self._codec.text
+        texts = self._codec.texts
         own = self._own_fields(o, st.is_over)
         return {
             "round": o.round,
@@ -226,7 +226,7 @@ class ThreeThirteenGame(api.Game[Move]):
             "stock_size": o.stock_size,
             "hand_sizes": list(o.hand_sizes),
             "taken": [enc(t) for t in o.taken],
-            "discards": [[s, text(c)] for s, c in o.discards],
+            "discards": [[s, texts[c]] for s, c in o.discards],
             "out_seat": o.out_seat,
             "own_turns": own["own_turns"],
             "turn_in_round": o.turn_in_round,
@@ -236,7 +236,16 @@ class ThreeThirteenGame(api.Game[Move]):
         }
 
     def _seat_fields(self, state: State, seat: int) -> dict[str, Any]:
-        return self._own_fields(state.observation(seat), state.is_over)
+        # read from the state's own fields: a whole observation also builds the public piles
+        # and the discard history, which the other seats' documents already hold
+        drawn = state.drawn if seat == state.current else None
+        mine = not state.is_over and drawn is not None
+        return {
+            "hand": self._codec.encode(state.hands[seat]),
+            "drawn": self._codec.text(drawn) if mine else None,  # type: ignore[arg-type]
+            "drawn_from_discard": mine and state.drawn_from_discard,
+            "own_turns": state.own_turns[seat],
+        }
 
     def _own_fields(self, o: Observation, over: bool) -> dict[str, Any]:
         """The members of a seat's observation document that only that seat sees."""

@@ -47,8 +47,8 @@ class ThreeThirteenMatch(TurnMatch):
         kept = self._extras.get(seat)
         if kept is not None and kept[0] == key:
             return kept[1]  # the same hand: the same object, skipped when the room diffs
-        o = self.state.observation(seat)
-        out = {"rounds": ROUNDS, "hand": self._arranged(o.hand, o.wild_rank)}
+        st = self.state
+        out = {"rounds": ROUNDS, "hand": self._arranged(st.hands[seat], st.wild_rank)}
         if self.reveal is not None:
             out["reveal"] = self.reveal
         self._extras[seat] = (key, out)
@@ -86,7 +86,7 @@ class ThreeThirteenMatch(TurnMatch):
         if isinstance(move, DrawStock):
             return {"src": "stock", "dst": "hand", "text": "drew from the stock"}
         if isinstance(move, DrawDiscard):
-            pile = self.state.observation(self.state.current_player).discard_pile
+            pile = self.state.discard_pile  # public: the seat's observation shows it too
             top = {"card": text(pile[-1])} if pile else {}
             return {"src": "discard", "dst": "hand", "text": "took the discard", **top}
         assert isinstance(move, Discard)
