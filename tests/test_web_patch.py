@@ -137,3 +137,12 @@ def test_diffs_share_work_but_give_each_pair_its_own_patch(
     news.append({"x": {"pub": new_shared}})
     pairs = list(zip(olds, news, strict=True))
     assert diffs(pairs) == [reference.diff(old, new) for old, new in pairs]
+
+
+def test_pairs_needing_the_same_operations_get_the_same_list() -> None:
+    # (the room writes one text for them); the same JSON only: True is not 1
+    a, b, c = {"n": 0, "x": [1]}, {"n": 0, "x": [1]}, {"n": 0, "x": [1]}
+    ops = diffs([(a, {"n": 1, "x": [1]}), (b, {"n": 1, "x": [1]}), (c, {"n": True, "x": [1]})])
+    assert ops == [[[["n"], 1]], [[["n"], 1]], [[["n"], True]]]
+    assert ops[0] is ops[1]
+    assert ops[2] is not ops[0]

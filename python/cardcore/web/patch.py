@@ -37,7 +37,8 @@ def diff(old: dict[str, Any], new: dict[str, Any]) -> list[Op]:
 def diffs(pairs: Sequence[tuple[dict[str, Any], dict[str, Any]]]) -> list[list[Op]]:
     """:func:`diff` of each ``(old, new)`` pair (several pages' documents). What the pairs
     share is compared once: a member that is the same pair of objects at the same path in
-    another pair (a public pile every seat's view shares).
+    another pair (a public pile every seat's view shares). Pairs that need the same
+    operations get the same list (write its JSON once).
 
     Written in Rust (``_core.web_diffs``): it walks the Python objects themselves, skips a
     member that is the same object in both documents at once, and compares equal copies in C

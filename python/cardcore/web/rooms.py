@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hmac
+import json
 import logging
 import secrets
 import time
@@ -46,6 +47,8 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
+_dump: Final = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
+"""Compact JSON of a document or patch (trees built here: no reference cycle to look for)."""
 OUTBOX_LIMIT: Final = 256
 """Messages waiting for one browser before it counts as stuck and is disconnected."""
 MAX_CONNECTIONS_PER_SEAT: Final = 4
@@ -558,16 +561,17 @@ class Room:
                     pairs.append((conn.sent, doc))
                 sends.append((conn, doc, i))
         patches = diffs(pairs) if pairs else []  # what the documents share is compared once
-        texts: dict[int, str] = {}
+        texts: dict[int, str] = {}  # the same operations (the same list): one text
         for conn, doc, i in sends:
             acked = ack is not None and ack[0] is conn
             tail = f',"ack":{ack[1]}}}' if ack is not None and acked else "}"
             if i < 0:
-                conn.push_text(dump(doc)[:-1] + tail)
+                conn.push_text(_dump(doc)[:-1] + tail)
             elif patches[i] or acked:
-                text = texts.get(i)
+                ops = patches[i]
+                text = texts.get(id(ops))
                 if text is None:
-                    text = texts[i] = f'{{"type":"patch","ops":{dump(patches[i])}'
+                    text = texts[id(ops)] = f'{{"type":"patch","ops":{_dump(ops)}'
                 conn.push_text(text + tail)
             conn.sent = doc
 

@@ -199,7 +199,7 @@ fn same_path(a: &[Bound<'_, PyAny>], b: &[Bound<'_, PyAny>]) -> PyResult<bool> {
 
 /// For each `(old, new)` pair of JSON objects, the operations that turn `old` into `new` (see
 /// `cardcore.web.patch.diff`). What the pairs share (the same pair of objects at the same
-/// path) is compared once.
+/// path) is compared once; pairs whose operations are the same JSON get the same list.
 #[pyfunction]
 pub(crate) fn web_diffs<'py>(
     pairs: Vec<(Bound<'py, PyDict>, Bound<'py, PyDict>)>,
@@ -220,7 +220,16 @@ pub(crate) fn web_diffs<'py>(
         if !old.is(new) {
             d.object(old, new)?;
         }
-        out.push(d.out.clone());
+        // pages that need the same operations (every seat but the one that moved, mostly)
+        // get the same list: the caller writes its JSON once
+        let mut ops = d.out.clone();
+        for earlier in &out {
+            if same(earlier.as_any(), ops.as_any())? {
+                ops = earlier.clone();
+                break;
+            }
+        }
+        out.push(ops);
     }
     Ok(out)
 }
