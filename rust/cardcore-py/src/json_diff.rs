@@ -100,14 +100,21 @@ impl<'py> Diff<'py> {
             }
         }
         let start = self.out.len();
-        if same(was, value)? {
-            // equal copies: compared in C, nothing written
-        } else if let Ok(new) = value.cast_exact::<PyDict>() {
+        if let Ok(new) = value.cast_exact::<PyDict>() {
+            // member by member (an object's members are mostly the same objects or scalars;
+            // comparing it whole first would compare the changed part twice)
             self.object(was.cast_exact::<PyDict>()?, new)?;
+        } else if same(was, value)? {
+            // a list rebuilt equal: nothing written
         } else {
             self.list(was.cast_exact::<PyList>()?, value.cast_exact::<PyList>()?)?;
         }
-        let ops = self.out.get_slice(start, self.out.len()).iter().collect();
+        let end = self.out.len();
+        let ops = if end > start {
+            self.out.get_slice(start, end).iter().collect()
+        } else {
+            Vec::new()
+        };
         self.memo.insert(pair, (self.path.clone(), ops));
         Ok(())
     }
@@ -121,14 +128,14 @@ impl<'py> Diff<'py> {
                     self.member(&i.into_pyobject(self.py)?.into_any(), &a, &b)?;
                 }
             }
-        } else if m > n && same(new.get_slice(0, n).as_any(), old.as_any())? {
+        } else if m > n && same_items(new, old, n)? {
             for i in n..m {
                 self.set(
                     Some(&i.into_pyobject(self.py)?.into_any()),
                     &new.get_item(i)?,
                 )?;
             }
-        } else if m < n && same(old.get_slice(0, m).as_any(), new.as_any())? {
+        } else if m < n && same_items(old, new, m)? {
             self.remove(&m.into_pyobject(self.py)?.into_any())?;
         } else {
             self.set(None, new.as_any())?;
@@ -137,16 +144,10 @@ impl<'py> Diff<'py> {
     }
 }
 
-/// Equal as JSON: `==` (in C) holds `[True] == [1]` and `{"n": 1} == {"n": 1.0}`;
-/// [`exact`] then tells those apart, and members in another order (compared member by
-/// member afterwards, as a change would be: the result is right, only slower). The reference
-/// (Python) implementation compares `marshal`'s bytes instead of [`exact`].
+/// Equal as JSON, in one walk: the same types throughout (`True` is not `1`, `1` is not
+/// `1.0`), members in the same order, floats bit for bit (`-0.0` is not `0.0`). The reference
+/// (Python) implementation asks `==` and compares `marshal`'s bytes.
 fn same(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<bool> {
-    Ok(a.get_type_ptr() == b.get_type_ptr() && a.eq(b)? && exact(a, b)?)
-}
-
-/// Given `a == b`: the same types throughout, members in the same order, floats bit for bit.
-fn exact(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<bool> {
     if a.is(b) {
         return Ok(true);
     }
@@ -155,15 +156,7 @@ fn exact(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<bool> {
     }
     if let Ok(x) = a.cast_exact::<PyList>() {
         let y = b.cast_exact::<PyList>()?;
-        if x.len() != y.len() {
-            return Ok(false);
-        }
-        for (p, q) in x.iter().zip(y.iter()) {
-            if !exact(&p, &q)? {
-                return Ok(false);
-            }
-        }
-        return Ok(true);
+        return Ok(x.len() == y.len() && same_items(x, y, x.len())?);
     }
     if let Ok(x) = a.cast_exact::<PyDict>() {
         let y = b.cast_exact::<PyDict>()?;
@@ -171,16 +164,25 @@ fn exact(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<bool> {
             return Ok(false);
         }
         for ((ka, va), (kb, vb)) in x.iter().zip(y.iter()) {
-            let key = ka.is(&kb) || (ka.get_type_ptr() == kb.get_type_ptr() && ka.eq(&kb)?);
-            if !key || !exact(&va, &vb)? {
+            if !same(&ka, &kb)? || !same(&va, &vb)? {
                 return Ok(false);
             }
         }
         return Ok(true);
     }
     if let Ok(x) = a.cast_exact::<PyFloat>() {
-        // -0.0 == 0.0, but marshal (and JSON) tell them apart
-        return Ok(x.value().to_bits() == b.cast_exact::<PyFloat>()?.value().to_bits());
+        let y = b.cast_exact::<PyFloat>()?;
+        return Ok(x.value().to_bits() == y.value().to_bits());
+    }
+    a.eq(b)
+}
+
+/// The first `len` items of `x` and `y` are the same JSON (both have at least `len`).
+fn same_items(x: &Bound<'_, PyList>, y: &Bound<'_, PyList>, len: usize) -> PyResult<bool> {
+    for i in 0..len {
+        if !same(&x.get_item(i)?, &y.get_item(i)?)? {
+            return Ok(false);
+        }
     }
     Ok(true)
 }
