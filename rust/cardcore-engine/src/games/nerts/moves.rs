@@ -466,7 +466,7 @@ pub fn generate(v: &PlayerView, out: &mut MoveBuf) {
     let nw = v.num_work();
     // Rank and colour of each work pile's top card, read once.
     let mut tops = [None; MAX_WORK];
-    for (slot, &t) in tops.iter_mut().zip(&v.work_top).take(nw) {
+    for (slot, &t) in tops[..nw].iter_mut().zip(&v.work_top) {
         if t != NONE {
             *slot = Some((rank(t), is_red(t)));
         }
@@ -477,7 +477,7 @@ pub fn generate(v: &PlayerView, out: &mut MoveBuf) {
             out.push(K_FOUNDATION, s, 1, NONE);
         }
     }
-    for (i, &t) in v.work_top.iter().enumerate().take(nw) {
+    for (i, &t) in v.work_top[..nw].iter().enumerate() {
         if t != NONE && v.fits_foundation(t) {
             out.push(K_FOUNDATION, i as u8, 1, NONE);
         }
@@ -489,7 +489,7 @@ pub fn generate(v: &PlayerView, out: &mut MoveBuf) {
             continue;
         };
         let (r, red) = (rank(c), is_red(c));
-        for (j, top) in tops.iter().enumerate().take(nw) {
+        for (j, top) in tops[..nw].iter().enumerate() {
             let ok = match *top {
                 None => fills_empty(src, fill_any),
                 Some((tr, tred)) => builds_down_on(r, red, tr, tred),
@@ -507,7 +507,7 @@ pub fn generate(v: &PlayerView, out: &mut MoveBuf) {
         };
         let depths = lift_depths(len, partial);
         let si = i as u8;
-        for (j, top) in tops.iter().enumerate().take(nw) {
+        for (j, top) in tops[..nw].iter().enumerate() {
             if j == i {
                 continue;
             }
