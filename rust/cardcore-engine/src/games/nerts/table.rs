@@ -155,7 +155,7 @@ impl moves::Seat for SeatOf<'_> {
 }
 
 /// Every layout plus the shared foundations.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Table {
     /// The options.
     pub rules: Rules,
@@ -172,6 +172,27 @@ pub struct Table {
     pub running: bool,
     /// No undo log and no foundation piles (see the module docs).
     pub lean: bool,
+}
+
+impl Clone for Table {
+    /// A copy; a lean table's (no foundation piles, no undo stacks) copies as bytes.
+    #[inline]
+    fn clone(&self) -> Self {
+        let vecs = |v: &Vec<Vec<u8>>| if v.is_empty() { Vec::new() } else { v.clone() };
+        Self {
+            rules: self.rules,
+            seats: self.seats,
+            foundations: vecs(&self.foundations),
+            needs: self.needs,
+            undo: if self.undo.is_empty() {
+                Vec::new()
+            } else {
+                self.undo.clone()
+            },
+            running: self.running,
+            lean: self.lean,
+        }
+    }
 }
 
 /// Seat `seat`'s 52 card ids in shuffled order (permutation `seat` of the `"deck"` stream).
@@ -259,7 +280,7 @@ impl Table {
     }
 
     /// The top card of source `s` of `seat` (Nerts pile, waste, or work pile `s`).
-    #[inline]
+    #[inline(always)]
     #[must_use]
     pub fn source_top(&self, seat: usize, s: u8) -> Option<u8> {
         let p = &self.seats[seat];
@@ -384,7 +405,7 @@ impl Table {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn pop_source(&mut self, seat: usize, s: u8) -> u8 {
         let p = &mut self.seats[seat];
         let card = match s {
