@@ -385,10 +385,26 @@ fn face_of(card: Option<u8>) -> u8 {
 
 /// The rollouts' table: the rulebook's table in its lean mode (no undo log, no foundation
 /// piles) and the greedy policy's caches beside it.
-#[derive(Clone)]
 struct Lean {
     table: RuleTable,
     side: [Side; MAX_SEATS],
+}
+
+impl Clone for Lean {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            table: self.table.clone(),
+            side: self.side,
+        }
+    }
+
+    /// In place: a rollout refills one table per candidate instead of building a new one.
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        self.table.clone_from(&source.table);
+        self.side = source.side;
+    }
 }
 
 impl Lean {
@@ -414,12 +430,19 @@ impl Lean {
     /// piles it changed; returns whether a foundation changed.
     #[inline]
     fn apply(&mut self, seat: usize, mv: u32) -> bool {
-        if matches!(kind(mv), K_FLIP | K_RECYCLE) {
-            // the stock and waste: nothing cached
-            self.table.apply(seat, mv);
-            return false;
+        // the stock and waste: nothing cached (the rulebook's flip and recycle, which its
+        // apply makes, without the undo record a lean table drops)
+        match kind(mv) {
+            K_FLIP => {
+                self.table.flip(seat);
+                false
+            }
+            K_RECYCLE => {
+                self.table.recycle(seat);
+                false
+            }
+            _ => self.apply_to_piles(seat, mv),
         }
-        self.apply_to_piles(seat, mv)
     }
 
     /// [`Lean::apply`] of a move that changes piles.
@@ -733,7 +756,6 @@ enum Run {
     End(Option<usize>),
 }
 
-#[derive(Clone)]
 struct Sim<'a> {
     table: Lean,
     timing: &'a Timing,
@@ -745,6 +767,35 @@ struct Sim<'a> {
     pending: [EventKey; MAX_SEATS],
     moves: [u32; MAX_SEATS],
     sleeping: [bool; MAX_SEATS],
+}
+
+impl Clone for Sim<'_> {
+    fn clone(&self) -> Self {
+        Self {
+            table: self.table.clone(),
+            timing: self.timing,
+            miss: self.miss,
+            delays: self.delays,
+            rng: self.rng.clone(),
+            now: self.now,
+            pending: self.pending,
+            moves: self.moves,
+            sleeping: self.sleeping,
+        }
+    }
+
+    /// In place (see [`Lean::clone_from`]).
+    fn clone_from(&mut self, source: &Self) {
+        self.table.clone_from(&source.table);
+        self.timing = source.timing;
+        self.miss = source.miss;
+        self.delays = source.delays;
+        self.rng.clone_from(&source.rng);
+        self.now = source.now;
+        self.pending = source.pending;
+        self.moves = source.moves;
+        self.sleeping = source.sleeping;
+    }
 }
 
 impl Sim<'_> {
@@ -1356,6 +1407,8 @@ fn rollouts(
     };
     let mut ended = None;
     let mut due = None;
+    // one table per candidate, refilled in place from the shared one
+    let mut sim: Option<Sim<'_>> = None;
     for c in order {
         let k = key(firsts[c]);
         if ended.is_none() && due != Some(k) {
@@ -1368,7 +1421,13 @@ fn rollouts(
         out[base + c] = match ended {
             Some(caller) => value(req, &shared.table, caller),
             None => {
-                let mut sim = shared.clone();
+                let sim = match &mut sim {
+                    Some(sim) => {
+                        sim.clone_from(&shared);
+                        sim
+                    }
+                    None => sim.insert(shared.clone()),
+                };
                 sim.moves[root] = firsts[c];
                 let Run::End(caller) = sim.run(req.horizon_ms, MAX_SEATS) else {
                     unreachable!("a run that never stops ends")

@@ -193,6 +193,18 @@ impl Clone for Table {
             lean: self.lean,
         }
     }
+
+    /// Copies `source` into `self` in place (the rollouts refill one table per candidate).
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        self.rules = source.rules;
+        self.seats = source.seats;
+        self.foundations.clone_from(&source.foundations);
+        self.needs = source.needs;
+        self.undo.clone_from(&source.undo);
+        self.running = source.running;
+        self.lean = source.lean;
+    }
 }
 
 /// Seat `seat`'s 52 card ids in shuffled order (permutation `seat` of the `"deck"` stream).
@@ -474,8 +486,7 @@ impl Table {
                 })
             }
             K_FLIP => {
-                let p = &mut self.seats[seat];
-                let k = p.cycle.flip(usize::from(p.flip_count));
+                let k = self.flip(seat);
                 Some(UndoRecord {
                     action: mv,
                     kind: K_FLIP,
@@ -486,9 +497,7 @@ impl Table {
                 })
             }
             K_RECYCLE => {
-                let p = &mut self.seats[seat];
-                p.cycle.turn_over();
-                p.recycles += 1;
+                self.recycle(seat);
                 Some(UndoRecord {
                     action: mv,
                     kind: K_RECYCLE,
@@ -522,6 +531,24 @@ impl Table {
         } else if kind(mv) == K_CALL {
             stack.clear();
         }
+    }
+
+    /// The flip of [`Table::apply`] without its undo record: `seat` turns its flip count of
+    /// stock cards (at most the stock) onto the waste; returns how many. The rollouts call it
+    /// directly.
+    #[inline(always)]
+    pub fn flip(&mut self, seat: usize) -> usize {
+        let p = &mut self.seats[seat];
+        p.cycle.flip(usize::from(p.flip_count))
+    }
+
+    /// The recycle of [`Table::apply`] without its undo record: `seat` turns its waste over
+    /// onto the empty stock. The rollouts call it directly.
+    #[inline(always)]
+    pub fn recycle(&mut self, seat: usize) {
+        let p = &mut self.seats[seat];
+        p.cycle.turn_over();
+        p.recycles += 1;
     }
 
     /// Puts `card` on a foundation (a new one for an ace, else foundation `dst` or, with
