@@ -445,22 +445,30 @@ impl Lean {
         }
     }
 
-    /// [`Lean::apply`] of a move that changes piles.
+    /// [`Lean::apply`] of a move that changes piles (the rulebook's foundation play or
+    /// work-pile move, as its apply makes them on a lean table).
     #[inline(never)]
     fn apply_to_piles(&mut self, seat: usize, mv: u32) -> bool {
         let (k, s) = (kind(mv), src(mv));
-        self.table.apply(seat, mv);
+        let found = k == K_FOUNDATION;
+        if found {
+            self.table.to_foundation(seat, s);
+        } else {
+            debug_assert_eq!(k, K_WORK);
+            self.table
+                .to_work(seat, s, usize::from(depth(mv)), usize::from(dst(mv)));
+        }
         let work = &self.table.seats[seat].work;
         let side = &mut self.side[seat];
-        match (k, s) {
-            (K_FOUNDATION, SRC_NERTS) => side.stuck = false,
-            (K_FOUNDATION, SRC_WASTE) => {}
-            (K_FOUNDATION, i) => {
+        match (found, s) {
+            (true, SRC_NERTS) => side.stuck = false,
+            (true, SRC_WASTE) => {}
+            (true, i) => {
                 let i = usize::from(i);
                 side.in_piles &= !(1 << side.tops[i]);
                 side.pile_changed(i, &work[i]);
             }
-            (K_WORK, SRC_NERTS | SRC_WASTE) => {
+            (false, SRC_NERTS | SRC_WASTE) => {
                 if s == SRC_NERTS {
                     side.stuck = false;
                 }
@@ -468,16 +476,15 @@ impl Lean {
                 side.in_piles |= 1 << face_of(work[j].top());
                 side.pile_changed(j, &work[j]);
             }
-            (K_WORK, i) => {
+            (false, i) => {
                 // the source first: its old top is the moved segment's top
                 let (i, j) = (usize::from(i), usize::from(dst(mv)));
                 side.pile_changed(i, &work[i]);
                 side.pile_changed(j, &work[j]);
             }
-            _ => {}
         }
         debug_assert!(side.masks_ok(work));
-        k == K_FOUNDATION
+        found
     }
 
     /// The greedy policy (`GreedyAgent`), skipping `exclude` (a foundation play or
@@ -1041,6 +1048,13 @@ impl Dealer {
     /// pool runs out).
     fn deal(&self, rng: &mut CardRng) -> Lean {
         let mut t = self.template.clone();
+        self.deal_into(rng, &mut t);
+        t
+    }
+
+    /// [`Dealer::deal`] into `t` in place (the rollouts deal every sample into one table).
+    fn deal_into(&self, rng: &mut CardRng, t: &mut Lean) {
+        t.clone_from(&self.template);
         for (who, seat) in t.table.seats.iter_mut().enumerate() {
             let m = usize::from(self.pool_len[who]);
             let hidden = usize::from(self.hidden[who]);
@@ -1061,7 +1075,6 @@ impl Dealer {
                     id(if under + n < m { pool[under + n] } else { 0 });
             }
         }
-        t
     }
 }
 
@@ -1148,10 +1161,12 @@ impl Samples {
         }
     }
 
-    fn next_deal(&mut self) -> (Lean, u64) {
+    /// Deals the next sample into `into`; returns the seed of its delays.
+    fn next_deal(&mut self, into: &mut Lean) -> u64 {
         let mut deal_rng = CardRng::new(splitmix64(&mut self.state));
         let timing_seed = splitmix64(&mut self.state);
-        (self.dealer.deal(&mut deal_rng), timing_seed)
+        self.dealer.deal_into(&mut deal_rng, into);
+        timing_seed
     }
 }
 
@@ -1173,12 +1188,13 @@ pub fn evaluate(req: &Request<'_>, candidates: &[u32]) -> Result<Vec<i32>, Rollo
     let delays = prepare(req)?;
     let mut out = Vec::with_capacity(req.samples as usize * candidates.len());
     let mut samples = Samples::new(req);
+    let mut start = Start::blank(&samples);
     for _ in 0..req.samples {
-        let (base, timing_seed) = samples.next_deal();
+        let timing_seed = samples.next_deal(&mut start.table);
         for &mv in candidates {
-            check_candidate(&base, req, mv)?;
+            check_candidate(&start.table, req, mv)?;
         }
-        let start = Start::new(req, &delays, base, timing_seed);
+        start.begin(req, &delays, timing_seed);
         rollouts(req, &delays, &start, candidates, &mut out);
     }
     Ok(out)
@@ -1240,15 +1256,16 @@ pub fn choose(
     let mut alive: Vec<usize> = (0..k).collect();
     let (mut firsts, mut got) = (Vec::with_capacity(k), Vec::with_capacity(k));
     let mut samples = Samples::new(req);
+    let mut start = Start::blank(&samples);
     let mut n = 0u32;
     let mut target = racing.first.clamp(1, req.samples.max(1));
     loop {
         while n < target {
-            let (base, timing_seed) = samples.next_deal();
+            let timing_seed = samples.next_deal(&mut start.table);
             for &i in &alive {
-                check_candidate(&base, req, candidates[i])?;
+                check_candidate(&start.table, req, candidates[i])?;
             }
-            let start = Start::new(req, &delays, base, timing_seed);
+            start.begin(req, &delays, timing_seed);
             firsts.clear();
             firsts.extend(alive.iter().map(|&i| candidates[i]));
             got.clear();
@@ -1333,38 +1350,45 @@ struct Start {
 }
 
 impl Start {
-    /// The draws in the order a rollout makes them: the root's delay and tie-break, then
-    /// each opponent's greedy move, its delay, the part already done and its tie-break.
-    fn new(req: &Request<'_>, delays: &DelayTable, mut table: Lean, timing_seed: u64) -> Self {
+    /// A start for [`Samples::next_deal`] to deal into and [`Start::begin`] to set going (one
+    /// per request: its table is refilled in place for every sample).
+    fn blank(samples: &Samples) -> Self {
+        Self {
+            table: samples.dealer.template.clone(),
+            rng: CardRng::new(0),
+            pending: [IDLE; MAX_SEATS],
+            moves: [NO_MOVE; MAX_SEATS],
+            sleeping: [false; MAX_SEATS],
+            root_quantile: 0,
+            root_tiebreak: 0,
+        }
+    }
+
+    /// The start of the dealt table: the draws in the order a rollout makes them, the root's
+    /// delay and tie-break, then each opponent's greedy move, its delay, the part already
+    /// done and its tie-break.
+    fn begin(&mut self, req: &Request<'_>, delays: &DelayTable, timing_seed: u64) {
         let mut rng = CardRng::new(timing_seed);
-        let root_quantile = (rng.next_u64() >> 56) as usize;
-        let root_tiebreak = rng.next_u64();
-        let mut pending = [IDLE; MAX_SEATS];
-        let mut moves = [NO_MOVE; MAX_SEATS];
-        let mut sleeping = [false; MAX_SEATS];
-        for s in 0..table.n() {
+        self.root_quantile = (rng.next_u64() >> 56) as usize;
+        self.root_tiebreak = rng.next_u64();
+        self.pending = [IDLE; MAX_SEATS];
+        self.moves = [NO_MOVE; MAX_SEATS];
+        self.sleeping = [false; MAX_SEATS];
+        for s in 0..self.table.n() {
             if s != req.root {
                 // An opponent is part-way through its current action.
-                let mv = table.greedy(s, NO_MOVE);
+                let mv = self.table.greedy(s, NO_MOVE);
                 if mv == NO_MOVE {
-                    sleeping[s] = true;
+                    self.sleeping[s] = true;
                 } else {
                     let d = delays[delay_class(mv)][(rng.next_u64() >> 56) as usize];
                     let left = (f64::from(d) * rng.next_f64()) as u32;
-                    pending[s] = event_key(left, rng.next_u64());
-                    moves[s] = mv;
+                    self.pending[s] = event_key(left, rng.next_u64());
+                    self.moves[s] = mv;
                 }
             }
         }
-        Self {
-            table,
-            rng,
-            pending,
-            moves,
-            sleeping,
-            root_quantile,
-            root_tiebreak,
-        }
+        self.rng = rng;
     }
 }
 

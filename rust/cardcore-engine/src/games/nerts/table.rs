@@ -199,9 +199,14 @@ impl Clone for Table {
     fn clone_from(&mut self, source: &Self) {
         self.rules = source.rules;
         self.seats = source.seats;
-        self.foundations.clone_from(&source.foundations);
+        // a lean table's lists are empty: no call
+        if !(self.foundations.is_empty() && source.foundations.is_empty()) {
+            self.foundations.clone_from(&source.foundations);
+        }
         self.needs = source.needs;
-        self.undo.clone_from(&source.undo);
+        if !(self.undo.is_empty() && source.undo.is_empty()) {
+            self.undo.clone_from(&source.undo);
+        }
         self.running = source.running;
         self.lean = source.lean;
     }
@@ -446,9 +451,7 @@ impl Table {
     pub fn apply(&mut self, seat: usize, mv: u32) {
         let rec = match kind(mv) {
             K_FOUNDATION => {
-                let card = self.pop_source(seat, src(mv));
-                self.needs.played(card);
-                self.seats[seat].found += 1;
+                let card = self.to_foundation(seat, src(mv));
                 if self.lean {
                     return;
                 }
@@ -463,19 +466,8 @@ impl Table {
                 })
             }
             K_WORK => {
-                let (s, d, j) = (src(mv), usize::from(depth(mv)), usize::from(dst(mv)));
-                let n = if s == SRC_NERTS || s == SRC_WASTE {
-                    let card = self.pop_source(seat, s);
-                    self.seats[seat].work[j].push(card);
-                    1
-                } else {
-                    let work = &mut self.seats[seat].work;
-                    let from = work[usize::from(s)];
-                    let at = from.len() - d;
-                    work[j].extend_from_slice(&from[at..]);
-                    work[usize::from(s)].truncate(at);
-                    d
-                };
+                let (s, j) = (src(mv), usize::from(dst(mv)));
+                let n = self.to_work(seat, s, usize::from(depth(mv)), j);
                 Some(UndoRecord {
                     action: mv,
                     kind: K_WORK,
@@ -530,6 +522,37 @@ impl Table {
             }
         } else if kind(mv) == K_CALL {
             stack.clear();
+        }
+    }
+
+    /// The foundation play of [`Table::apply`] as far as a lean table makes it: the top card
+    /// of `seat`'s source `s` leaves it and counts as the seat's card on a foundation, and
+    /// the needs move on; returns the card (apply then places it on a foundation pile and
+    /// keeps the undo record). The rollouts call it directly.
+    #[inline(always)]
+    pub fn to_foundation(&mut self, seat: usize, s: u8) -> u8 {
+        let card = self.pop_source(seat, s);
+        self.needs.played(card);
+        self.seats[seat].found += 1;
+        card
+    }
+
+    /// The work-pile move of [`Table::apply`] without its undo record: `d` cards from the top
+    /// of `seat`'s source `s` (one from the Nerts pile or the waste) onto work pile `j`;
+    /// returns how many moved. The rollouts call it directly.
+    #[inline(always)]
+    pub fn to_work(&mut self, seat: usize, s: u8, d: usize, j: usize) -> usize {
+        if s == SRC_NERTS || s == SRC_WASTE {
+            let card = self.pop_source(seat, s);
+            self.seats[seat].work[j].push(card);
+            1
+        } else {
+            let work = &mut self.seats[seat].work;
+            let from = work[usize::from(s)];
+            let at = from.len() - d;
+            work[j].extend_from_slice(&from[at..]);
+            work[usize::from(s)].truncate(at);
+            d
         }
     }
 
