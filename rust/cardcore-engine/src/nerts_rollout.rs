@@ -23,9 +23,7 @@ use std::sync::OnceLock;
 
 use thiserror::Error;
 
-use crate::card::{
-    ACE, KING, NATURALS, deck_of, face, is_natural, is_red, natural_face, natural_id, rank,
-};
+use crate::card::{ACE, KING, NATURALS, deck_of, face, is_natural, is_red, natural_face, rank};
 use crate::games::nerts::moves::{
     K_CALL, K_FLIP, K_FOUNDATION, K_RECYCLE, K_WORK, MAX_WORK, NONE, SRC_NERTS, SRC_WASTE, pack,
 };
@@ -261,7 +259,7 @@ impl Side {
         let mut side = Self::EMPTY;
         for (i, pile) in work.iter().enumerate() {
             for &c in pile.iter() {
-                side.in_piles |= 1 << FACE[usize::from(c)];
+                side.in_piles |= 1 << c;
             }
             side.pile_changed(i, pile);
         }
@@ -283,7 +281,6 @@ impl Side {
             }
         }
         if let Some(&top) = pile.last() {
-            let top = FACE[usize::from(top)];
             let key = CARD_KEY[usize::from(top)];
             self.tops[i] = top;
             self.keys[i] = key;
@@ -315,7 +312,6 @@ impl Side {
                     }
                 }
                 Some(&t) => {
-                    let t = FACE[usize::from(t)];
                     if self.tops[j] != t || self.keys[j] != CARD_KEY[usize::from(t)] {
                         return false;
                     }
@@ -325,7 +321,7 @@ impl Side {
             }
         }
         for &c in work.iter().flat_map(|p| p.iter()) {
-            cards |= 1 << FACE[usize::from(c)];
+            cards |= 1 << c;
         }
         tb == self.top_bits && kb == self.key_bits && em == self.empty && cards == self.in_piles
     }
@@ -354,17 +350,6 @@ impl Side {
     }
 }
 
-/// Face of each physical card id (`NONE` past the four decks, and for `NONE`).
-const FACE: [u8; 256] = {
-    let mut faces = [NONE; 256];
-    let mut id = 0;
-    while id < MAX_SEATS * NATURALS as usize {
-        faces[id] = (id % NATURALS as usize) as u8;
-        id += 1;
-    }
-    faces
-};
-
 /// `rank * 2 + red` of each natural face: a card fits a work-pile top whose key is its own key
 /// plus 2 with the colour bit flipped.
 const CARD_KEY: [u8; 52] = {
@@ -377,14 +362,18 @@ const CARD_KEY: [u8; 52] = {
     keys
 };
 
-/// The face of card `card` (`NONE` for none).
+/// The face of card `card` of a rollout's table (`NONE` for none): its cards are faces.
 #[inline]
 fn face_of(card: Option<u8>) -> u8 {
-    card.map_or(NONE, |c| FACE[usize::from(c)])
+    card.unwrap_or(NONE)
 }
 
 /// The rollouts' table: the rulebook's table in its lean mode (no undo log, no foundation
-/// piles) and the greedy policy's caches beside it.
+/// piles) and the greedy policy's caches beside it. It holds every seat's cards as faces
+/// `0..52` (the ids of the first deck): the rules read a card by its face only, and a lean
+/// table keeps no foundation piles, so whose card it is never matters (each seat's count of
+/// cards on the foundations is kept apart); the greedy policy then reads faces without a
+/// lookup.
 struct Lean {
     table: RuleTable,
     side: [Side; MAX_SEATS],
@@ -608,7 +597,7 @@ impl Lean {
         nw: usize,
         partial: bool,
     ) -> u32 {
-        let fits = |card: u8| fit >> FACE[usize::from(card)] & 1 == 1;
+        let fits = |card: u8| fit >> card & 1 == 1;
         // per suit, bit `rank` for the ranks that fit
         let ranks = |s: u8| (fit >> face(ACE, s) & 0x1FFF) as u32 * 2;
         let red = ranks(1) | ranks(2);
@@ -642,7 +631,7 @@ impl Lean {
                 if k > len || (!partial && k != len) {
                     continue;
                 }
-                let bottom = FACE[usize::from(pile[usize::from(len - k)])];
+                let bottom = pile[usize::from(len - k)];
                 if CARD_KEY[usize::from(bottom)] & 1 == keys[j] & 1 {
                     continue;
                 }
@@ -999,7 +988,6 @@ impl Dealer {
             .iter()
             .enumerate()
             .map(|(who, k)| {
-                let id = |f: u8| natural_id(f, who as u8);
                 pools[who][..k.pool.len()].copy_from_slice(&k.pool);
                 pool_len[who] = k.pool.len() as u8;
                 hidden[who] = k.nerts_count.saturating_sub(1);
@@ -1010,12 +998,12 @@ impl Dealer {
                     work: WorkPiles::empty(k.work.len()),
                     ..Layout::default()
                 };
-                p.nerts.extend((0..hidden[who]).map(|_| id(0)));
+                p.nerts.extend((0..hidden[who]).map(|_| 0));
                 if k.nerts_count > 0 {
-                    p.nerts.push(id(k.nerts_top));
+                    p.nerts.push(k.nerts_top);
                 }
                 for (pile, cards) in p.work.iter_mut().zip(&k.work) {
-                    pile.extend(cards.iter().map(|&f| id(f)));
+                    pile.extend(cards);
                 }
                 for (at, &c) in k.cycle.iter().enumerate() {
                     if c == NONE {
@@ -1026,7 +1014,7 @@ impl Dealer {
                 let cycle: Vec<u8> = k
                     .cycle
                     .iter()
-                    .map(|&c| id(if c == NONE { 0 } else { c }))
+                    .map(|&c| if c == NONE { 0 } else { c })
                     .collect();
                 let w = usize::from(k.waste);
                 p.cycle = Cycle::new(&cycle[..w], &cycle[w..]);
@@ -1065,14 +1053,13 @@ impl Dealer {
                 let j = i + rng.below((m - i) as u64) as usize;
                 pool.swap(i, j);
             }
-            let id = |f: u8| natural_id(f, who as u8);
             let under = hidden.min(m);
             for (slot, &f) in seat.nerts[..under].iter_mut().zip(&pool[..under]) {
-                *slot = id(f);
+                *slot = f;
             }
             for (n, &at) in holes.iter().enumerate() {
                 seat.cycle.cards_mut()[usize::from(at)] =
-                    id(if under + n < m { pool[under + n] } else { 0 });
+                    if under + n < m { pool[under + n] } else { 0 };
             }
         }
     }
@@ -1578,7 +1565,6 @@ pub fn trace(
             found: full.found,
         };
         validate_seat(&known, who, rules)?;
-        let id = |f: &u8| natural_id(*f, who as u8);
         let mut p = Layout {
             flip_count: rules.flip_count,
             recycles: full.recycles,
@@ -1586,13 +1572,12 @@ pub fn trace(
             work: WorkPiles::empty(full.work.len()),
             ..Layout::default()
         };
-        p.nerts.extend(full.nerts.iter().map(id));
+        p.nerts.extend(&full.nerts);
         for (pile, cards) in p.work.iter_mut().zip(&full.work) {
-            pile.extend(cards.iter().map(id));
+            pile.extend(cards);
         }
         let w = usize::from(full.waste);
-        let cycle: Vec<u8> = full.cycle.iter().map(id).collect();
-        p.cycle = Cycle::new(&cycle[..w], &cycle[w..]);
+        p.cycle = Cycle::new(&full.cycle[..w], &full.cycle[w..]);
         laid_out.push(p);
     }
     let mut table = Lean::new(
@@ -1620,7 +1605,7 @@ pub fn trace(
 
 /// A seat of the table as [`FullSeat`] (faces).
 fn full_seat(p: &Layout) -> FullSeat {
-    let faces = |cards: &[u8]| cards.iter().map(|&c| FACE[usize::from(c)]).collect();
+    let faces = |cards: &[u8]| cards.to_vec();
     FullSeat {
         nerts: faces(&p.nerts),
         work: p.work.iter().map(|w| faces(w)).collect(),
