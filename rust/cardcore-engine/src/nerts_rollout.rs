@@ -1176,13 +1176,14 @@ pub fn evaluate(req: &Request<'_>, candidates: &[u32]) -> Result<Vec<i32>, Rollo
     let mut out = Vec::with_capacity(req.samples as usize * candidates.len());
     let mut samples = Samples::new(req);
     let mut start = Start::blank(&samples);
+    let mut sims = Sims::default();
     for _ in 0..req.samples {
         let timing_seed = samples.next_deal(&mut start.table);
         for &mv in candidates {
             check_candidate(&start.table, req, mv)?;
         }
         start.begin(req, &delays, timing_seed);
-        rollouts(req, &delays, &start, candidates, &mut out);
+        rollouts(req, &delays, &start, candidates, &mut out, &mut sims);
     }
     Ok(out)
 }
@@ -1244,6 +1245,7 @@ pub fn choose(
     let (mut firsts, mut got) = (Vec::with_capacity(k), Vec::with_capacity(k));
     let mut samples = Samples::new(req);
     let mut start = Start::blank(&samples);
+    let mut sims = Sims::default();
     let mut n = 0u32;
     let mut target = racing.first.clamp(1, req.samples.max(1));
     loop {
@@ -1256,7 +1258,7 @@ pub fn choose(
             firsts.clear();
             firsts.extend(alive.iter().map(|&i| candidates[i]));
             got.clear();
-            rollouts(req, &delays, &start, &firsts, &mut got);
+            rollouts(req, &delays, &start, &firsts, &mut got, &mut sims);
             for (&i, &v) in alive.iter().zip(&got) {
                 values[i].push(v);
             }
@@ -1379,6 +1381,15 @@ impl Start {
     }
 }
 
+/// The two simulations [`rollouts`] plays, kept for every sample of a request so that their
+/// tables are refilled in place: the shared one (the opponents up to each candidate's first
+/// event) and one candidate's.
+#[derive(Default)]
+struct Sims<'a> {
+    shared: Option<Sim<'a>>,
+    one: Option<Sim<'a>>,
+}
+
 /// The rollout values of candidates `firsts` from one start, in order: the root score minus
 /// the others' mean, times `seats - 1`, at the end of the rollout that starts with each move.
 ///
@@ -1387,12 +1398,13 @@ impl Start {
 /// their first event's key (its delay, which only the move's class changes, and the
 /// tie-break), the opponents are played once up to each key, and each candidate goes on from
 /// there. The values are the ones of playing each candidate from the start alone.
-fn rollouts(
-    req: &Request<'_>,
-    delays: &DelayTable,
+fn rollouts<'a>(
+    req: &'a Request<'_>,
+    delays: &'a DelayTable,
     start: &Start,
     firsts: &[u32],
     out: &mut Vec<i32>,
+    sims: &mut Sims<'a>,
 ) {
     let root = req.root;
     let base = out.len();
@@ -1405,21 +1417,30 @@ fn rollouts(
     };
     let mut order: Vec<usize> = (0..firsts.len()).collect();
     order.sort_by_key(|&c| key(firsts[c]));
-    let mut shared = Sim {
-        table: start.table.clone(),
-        timing: &req.timing,
-        miss: miss_threshold(req.timing.miss),
-        delays,
-        rng: start.rng.clone(),
-        now: 0,
-        pending: start.pending,
-        moves: start.moves,
-        sleeping: start.sleeping,
+    let shared = match &mut sims.shared {
+        Some(shared) => {
+            shared.table.clone_from(&start.table);
+            shared.rng.clone_from(&start.rng);
+            shared.now = 0;
+            shared.pending = start.pending;
+            shared.moves = start.moves;
+            shared.sleeping = start.sleeping;
+            shared
+        }
+        None => sims.shared.insert(Sim {
+            table: start.table.clone(),
+            timing: &req.timing,
+            miss: miss_threshold(req.timing.miss),
+            delays,
+            rng: start.rng.clone(),
+            now: 0,
+            pending: start.pending,
+            moves: start.moves,
+            sleeping: start.sleeping,
+        }),
     };
     let mut ended = None;
     let mut due = None;
-    // one table per candidate, refilled in place from the shared one
-    let mut sim: Option<Sim<'_>> = None;
     for c in order {
         let k = key(firsts[c]);
         if ended.is_none() && due != Some(k) {
@@ -1432,12 +1453,12 @@ fn rollouts(
         out[base + c] = match ended {
             Some(caller) => value(req, &shared.table, caller),
             None => {
-                let sim = match &mut sim {
+                let sim = match &mut sims.one {
                     Some(sim) => {
-                        sim.clone_from(&shared);
+                        sim.clone_from(shared);
                         sim
                     }
-                    None => sim.insert(shared.clone()),
+                    None => sims.one.insert(shared.clone()),
                 };
                 sim.moves[root] = firsts[c];
                 let Run::End(caller) = sim.run(req.horizon_ms, MAX_SEATS) else {
