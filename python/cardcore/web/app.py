@@ -518,8 +518,11 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
                     joined = True
                     server.unjoined -= 1
                 try:
-                    left = None if joined else max(0.0, join_by - time.monotonic())
-                    frame = await asyncio.wait_for(ws.receive(), left)
+                    if joined:
+                        frame = await ws.receive()
+                    else:
+                        left = max(0.0, join_by - time.monotonic())
+                        frame = await asyncio.wait_for(ws.receive(), left)
                 except TimeoutError:
                     conn.close("no seat taken in time")
                     break

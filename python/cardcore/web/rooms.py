@@ -446,7 +446,10 @@ class Room:
                     self.saved = dict(self.on_finish(self, outcome) or {})
                 except Exception:  # pragma: no cover - saving must not take the room down
                     log.exception("room %s: saving the finished game failed", self.id)
-        self._wake.set()
+        # the driver has work only when the table is due or a person's timer runs (or the
+        # game ended): otherwise waking it would find nothing to do (a table of people only)
+        if self.outcome is not None or self.table.due() is not None or self.away_due():
+            self._wake.set()
         self.broadcast(ack)
 
     async def _drive(self) -> None:
