@@ -33,7 +33,7 @@ fn fits_work(card: u8, top: u8) -> bool {
 }
 
 /// The look-ahead's speed profile of the round's options.
-fn timing_of(o: &RoundOptions) -> Timing {
+pub fn timing_of(o: &RoundOptions) -> Timing {
     let [m_play, m_build, m_seq, m_flip, m_call] = o.medians.map(|m| m as f64);
     let ms = |v: i64| u32::try_from(v.max(0)).unwrap_or(u32::MAX);
     Timing {
@@ -51,7 +51,7 @@ fn timing_of(o: &RoundOptions) -> Timing {
 }
 
 /// The look-ahead's rules of the round's options.
-pub(crate) fn rules_of(o: &RoundOptions) -> Rules {
+pub fn rules_of(o: &RoundOptions) -> Rules {
     Rules {
         num_work: o.num_work,
         flip_count: o.flip_count,

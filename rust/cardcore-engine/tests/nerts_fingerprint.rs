@@ -13,9 +13,9 @@ use cardcore_engine::games::nerts::{
     K_CALL, NONE, Rules as RoundOptions, StalemateRule, State, Table, UNDO, kind,
 };
 use cardcore_engine::nerts_rollout::{
-    FullSeat, PublicSeat, Racing, Request, Rules, Timing, choose, evaluate, knowledge, trace,
+    FullSeat, PublicSeat, Racing, Request, choose, evaluate, knowledge, trace,
 };
-use cardcore_engine::nerts_round::{Agent, SeatAgent};
+use cardcore_engine::nerts_round::{Agent, SeatAgent, rules_of, timing_of};
 use cardcore_engine::rng::CardRng;
 use std::fmt::Write as _;
 
@@ -160,35 +160,6 @@ fn public(t: &Table) -> Vec<PublicSeat> {
         .collect()
 }
 
-fn timing(o: &RoundOptions) -> Timing {
-    let [m_play, m_build, m_seq, m_flip, m_call] = o.medians.map(|m| m as f64);
-    Timing {
-        m_play,
-        m_build,
-        m_seq,
-        m_flip,
-        m_call,
-        sigma: o.sigma,
-        miss: o.miss,
-        min_ms: o.min_ms as u32,
-        max_ms: o.max_ms as u32,
-        retry_ms: o.retry_ms as u32,
-    }
-}
-
-fn rules(o: &RoundOptions) -> Rules {
-    Rules {
-        num_work: o.num_work,
-        flip_count: o.flip_count,
-        partial: o.partial,
-        fill_any: o.fill_any,
-        max_recycles: o.stock_passes.map_or(u32::MAX, |p| p.saturating_sub(1)),
-        foundation_points: o.foundation_points,
-        nerts_penalty: o.nerts_penalty,
-        nerts_bonus: o.nerts_bonus,
-    }
-}
-
 /// Rollout values and the raced choice for every seat of a position (the own stock and waste
 /// remembered in part, as a look-ahead agent's memory would be).
 fn values_at(st: &State, o: &RoundOptions, seed: u64, out: &mut String) {
@@ -220,8 +191,8 @@ fn values_at(st: &State, o: &RoundOptions, seed: u64, out: &mut String) {
             horizon_ms: 8000,
             samples: 5,
             seed: seed ^ me as u64,
-            timing: timing(o),
-            rules: rules(o),
+            timing: timing_of(o),
+            rules: rules_of(o),
         };
         let values = evaluate(&req, &candidates).expect("evaluate");
         let bonus: Vec<f64> = (0..candidates.len())
@@ -313,7 +284,7 @@ fn trace_case(o: &RoundOptions, players: usize, seed: u64) -> String {
             (s, k | src << 8 | depth << 16 | dst << 24)
         })
         .collect();
-    let steps = trace(&seats, &t.foundations, &rules(o), &moves).expect("trace");
+    let steps = trace(&seats, &t.foundations, &rules_of(o), &moves).expect("trace");
     format!("{steps:?}")
 }
 
