@@ -223,6 +223,17 @@ def open_room(page: Any, body: dict[str, Any], *, dealt: bool = True) -> None:
         page.wait_for_function("() => window.cardcore.msg && window.cardcore.msg.table")
 
 
+def open_room_with_friend(host: Any, guest: Any, body: dict[str, Any], name: str = "Bob") -> None:
+    """The host opens a room with a friend's seat; the friend opens the invite link on the
+    ``guest`` page and takes the seat as ``name``; waits until the host's room is playing."""
+    open_room(host, body, dealt=False)
+    host.wait_for_selector("input.invite")
+    guest.goto(host.input_value("input.invite"))
+    guest.fill("#j-name", name)
+    guest.click("#dlg-join button.primary")
+    host.wait_for_function("() => window.cardcore.msg && window.cardcore.msg.status === 'playing'")
+
+
 def test_spite_malice_drag_and_drop_with_a_king(browser: Any, server: tuple[str, Path]) -> None:
     url, _ = server
     page = new_page(browser, url)
@@ -346,13 +357,7 @@ def test_two_browsers_each_page_never_shows_the_other_hand(
     url, _ = server
     host, guest = new_page(browser, url), blank_page(browser)
     body = {"game": "three-thirteen", "players": 2, "seats": ["friend"], "seed": 7, "name": "Ann"}
-    open_room(host, body, dealt=False)
-    host.wait_for_selector("input.invite")
-    invite = host.input_value("input.invite")
-    # the friend opens the invite link in another browser and takes the seat
-    guest.goto(invite)
-    guest.fill("#j-name", "Bob")
-    guest.click("#dlg-join button.primary")
+    open_room_with_friend(host, guest, body)  # the friend opens the invite in another browser
     pages = (host, guest)
     for p in pages:
         p.wait_for_function("() => window.cardcore.msg && window.cardcore.msg.status === 'playing'")

@@ -18,7 +18,7 @@ pytest.importorskip("uvicorn")
 
 from browser import live_server
 from cardcore.web.app import ServerConfig, create_app
-from test_web_e2e import blank_page, new_page, open_room, shot
+from test_web_e2e import blank_page, new_page, open_room, open_room_with_friend, shot
 
 QUICK_NERTS = {
     "game": "nerts",
@@ -89,12 +89,7 @@ def test_a_friend_leaves_on_their_turn_and_the_host_hands_the_seat_to_an_ai(
     host, guest = new_page(browser, url), blank_page(browser)
     body = {"game": "spite-malice", "players": 2, "seats": ["friend"], "seed": 4, "name": "Ann"}
     body["options"] = {"first_player": 1}  # Bob plays first
-    open_room(host, body, dealt=False)
-    host.wait_for_selector("input.invite")
-    guest.goto(host.input_value("input.invite"))
-    guest.fill("#j-name", "Bob")
-    guest.click("#dlg-join button.primary")
-    host.wait_for_function("() => window.cardcore.msg.status === 'playing'")
+    open_room_with_friend(host, guest, body)
     host.wait_for_function(STATUS_SAYS, arg="Bob is playing")
     guest.close()  # Bob closes the tab on his turn
     host.wait_for_function("() => window.cardcore.msg.timer")
@@ -111,12 +106,7 @@ def test_the_nerts_host_hands_a_seat_to_an_ai_and_the_ai_plays_it(browser: Any, 
     host, guest = new_page(browser, url), blank_page(browser)
     body = {"game": "nerts", "players": 2, "seats": ["friend"], "seed": 9, "name": "Ann"}
     body["options"] = {"speed": "frantic"}
-    open_room(host, body, dealt=False)
-    host.wait_for_selector("input.invite")
-    guest.goto(host.input_value("input.invite"))
-    guest.fill("#j-name", "Bob")
-    guest.click("#dlg-join button.primary")
-    host.wait_for_function("() => window.cardcore.msg.status === 'playing'")
+    open_room_with_friend(host, guest, body)
     round_running(host, 1)
     host.wait_for_timeout(500)  # Bob's page is open: nobody plays for him
     assert host.evaluate("() => window.cardcore.msg.table.last[1]") is None
