@@ -46,7 +46,7 @@ def _states(count: int = 10_000) -> list[bytes]:
     (played on the oracle, ``tests/nerts/nerts_reference_engine.py``, whose table encodes a
     seat's view in Python)."""
     sys.path.insert(0, str(Path(__file__).parent.parent / "tests" / "nerts"))
-    from nerts_reference_engine import Round as ReferenceRound
+    from nerts_reference_engine import Round as ReferenceRound  # type: ignore[import-not-found]
 
     out: list[bytes] = []
     seed = 0
@@ -220,7 +220,7 @@ def test_hard_vs_greedy(benchmark: Any) -> None:
 class _Timed:
     """An agent that records the thread CPU time of each of its decisions."""
 
-    def __init__(self, inner: HardAgent, times: list[float]) -> None:
+    def __init__(self, inner: HardAgent | ExpertAgent, times: list[float]) -> None:
         self.inner = inner
         self.times = times
 

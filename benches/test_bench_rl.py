@@ -37,6 +37,7 @@ import pytest
 pytest.importorskip("pettingzoo")
 
 from cardcore.rl import VectorEnv
+from cardcore.rl.pettingzoo import TickEnv
 from cardcore.rl.pettingzoo import env as make_env
 
 pytestmark = pytest.mark.benchmark(timer=time.process_time)
@@ -126,6 +127,7 @@ def _aec_loop(env: Any, games: int) -> int:
 
 def _nerts(rounds: int) -> int:
     env = make_env("nerts", tick_ms=100)
+    assert isinstance(env, TickEnv)
     rng = random.Random(0)
     steps = 0
     for seed in range(rounds):

@@ -19,12 +19,15 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 import cardcore
 from cardcore import _core
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
 
 N_CARDS = 104
 SINGLE_CALLS = 1_000  # shuffles per round for the per-call benchmarks
@@ -134,7 +137,7 @@ def test_cardcore_rng_permutation(benchmark: Any) -> None:
 
 
 def test_cardcore_batch(benchmark: Any) -> None:
-    def run() -> memoryview:
+    def run() -> NDArray[Any] | memoryview:
         return cardcore.shuffle_batch(2, seed=SEED, count=BATCH)
 
     _measure(benchmark, "cardcore shuffle_batch", run, BATCH)
