@@ -20,6 +20,7 @@ pytest.importorskip("starlette")
 from cardcore.web import games
 from cardcore.web.patch import Mirror
 from cardcore.web.rooms import Connection, Lobby, Room, RoomError
+from test_web_games import play_out_on_a_fake_clock
 
 
 class Clock:
@@ -291,13 +292,7 @@ def test_nerts_stand_in_moves_are_in_the_verified_replay_and_survive_a_restart()
     again = make(setup, [None, None])
     again.restore(snapshot, 0.0)
     assert not again.stand_in(1, True)  # already played by an AI
-    now = 0.0
-    for _ in range(100_000):  # Ann never moves: the stand-in wins every round
-        if table.outcome is not None:
-            break
-        if not table.proceed(0, now) and (due := table.due()) is not None:
-            now = max(now, due)
-            table.tick(now)
+    play_out_on_a_fake_clock(table)  # Ann never moves: the stand-in wins every round
     assert table.outcome is not None
     assert table.outcome.winner == 1
     record = table.outcome.record

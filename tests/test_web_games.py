@@ -142,6 +142,18 @@ def test_three_thirteen_view_hides_other_hands(client: TestClient) -> None:
             assert not card_texts(views[me]) & hands[other]
 
 
+def play_out_on_a_fake_clock(table: Any) -> None:
+    """Plays a real-time web table to the end of its match on a fake clock: seat 0 asks to
+    proceed and never moves, and the clock jumps to each moment the table is due."""
+    now = 0.0
+    for _ in range(100_000):
+        if table.outcome is not None:
+            return
+        if not table.proceed(0, now) and (due := table.due()) is not None:
+            now = max(now, due)
+            table.tick(now)
+
+
 def test_nerts_match_on_a_fake_clock_saves_a_verified_replay(tmp_path: Path) -> None:
     from cardcore.games.base import get_game
     from cardcore.web import games
@@ -149,13 +161,7 @@ def test_nerts_match_on_a_fake_clock_saves_a_verified_replay(tmp_path: Path) -> 
     body = {"game": "nerts", "seed": 5, "options": {"target_score": 5, "nerts_pile_size": 4}}
     setup, _, _ = games.parse_room_request(json.dumps(body))
     table = games.table_factory(ai_delay=0)(setup, [None, setup.agent])
-    now = 0.0
-    for _ in range(100_000):
-        if table.outcome is not None:
-            break
-        if not table.proceed(0, now) and (due := table.due()) is not None:
-            now = max(now, due)
-            table.tick(now)
+    play_out_on_a_fake_clock(table)
     assert table.outcome is not None
     get_game("nerts").verify_replay(table.outcome.record)
     sheet = table.view(0)["sheet"]
