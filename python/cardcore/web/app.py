@@ -189,19 +189,19 @@ class _Server:
             log.warning("restored %d room(s) in play", restored)
 
     async def save_rooms(self, everything: bool = False) -> None:
-        """Writes the rooms that changed (all with ``everything``) on the store's thread."""
+        """Writes the rooms that changed (all, whole, with ``everything``) on the store's
+        thread."""
         if self.store is None:
             self.lobby.dirty.clear()
             return
-        save, delete = self.lobby.pending(everything)
-        if save or delete:
+        writes = self.lobby.pending(everything)
+        if any(writes):
             loop = asyncio.get_running_loop()
             try:
-                await loop.run_in_executor(self.store_thread, self.store.write, save, delete)
+                await loop.run_in_executor(self.store_thread, self.store.write, *writes)
             except sqlite3.Error as e:
                 log.warning("the rooms could not be saved (%s)", e)
-                self.lobby.dirty.update(r for r, _ in save)
-                self.lobby.dirty.update(delete)
+                self.lobby.unsaved([r for r, _ in writes.save] + writes.delete)
 
     def finished(self, room: Room, outcome: Outcome) -> dict[str, Any]:
         """Saves the replay and each person's result; returns what the players are told."""

@@ -79,6 +79,8 @@ def describe(action: Action) -> dict[str, Any]:
 class NertsTable(Table):
     """A Nerts match with people and AI seats, on the server's clock."""
 
+    logs = ("rounds", "replays")
+
     def __init__(self, setup: RoomSetup, agents: Sequence[str | None]) -> None:
         self.setup = setup
         self.players = setup.players

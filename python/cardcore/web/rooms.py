@@ -24,9 +24,9 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 from cardcore.errors import CardcoreError
 from cardcore.games.api import dump
@@ -43,6 +43,7 @@ __all__ = [
     "RoomSetup",
     "Seat",
     "TableFactory",
+    "Writes",
 ]
 
 log = logging.getLogger(__name__)
@@ -592,6 +593,16 @@ class Room:
                 await self._task
 
 
+class Writes(NamedTuple):
+    """What :meth:`Lobby.pending` gives the room store, in the order of
+    :meth:`cardcore.web.store.RoomStore.write`'s arguments: ``(id, document text)`` pairs,
+    the ids of rooms to delete, and the log chunks (:data:`cardcore.web.store.LogChunk`)."""
+
+    save: list[tuple[str, str]]
+    delete: list[str]
+    logs: list[tuple[str, str, int, str]]
+
+
 class Lobby:
     """Every room of a server, by id, with limits on their number and idle life."""
 
@@ -612,6 +623,9 @@ class Lobby:
         self.rooms: dict[str, Room] = {}
         self.dirty: set[str] = set()
         """Rooms changed since they were last saved (ids; a closed room's id too)."""
+        self.logged: dict[str, dict[str, int]] = {}
+        """Per room, how many items of each of its table's logs the store holds (what
+        :meth:`pending` gave it): the next write adds only the items after those."""
 
     def create(self, setup: RoomSetup, host_name: str, ai_names: Sequence[str] = ()) -> Room:
         """A new room; the host holds seat 0 (its token is ``room.host.token``)."""
@@ -701,14 +715,17 @@ class Lobby:
         self._add(room)
         return room
 
-    def pending(self, everything: bool = False) -> tuple[list[tuple[str, str]], list[str]]:
-        """What to write to the room store: ``(id, document text)`` of the rooms changed since
-        the last call (all rooms with ``everything``), and the ids to delete (rooms finished,
-        failed or closed)."""
+    def pending(self, everything: bool = False) -> Writes:
+        """What to write to the room store (:mod:`cardcore.web.store`): the documents of the
+        rooms changed since the last call (all rooms with ``everything``), each table's logs
+        as the items added since (whole with ``everything``), and the rooms to delete
+        (finished, failed or closed). A room's cost is its document without its logs and
+        what it played since the last call, however long its match."""
+        if everything:
+            self.logged.clear()
         ids = set(self.rooms) | self.dirty if everything else self.dirty
         self.dirty = set()
-        save: list[tuple[str, str]] = []
-        delete: list[str] = []
+        out = Writes([], [], [])
         for room_id in ids:
             room = self.rooms.get(room_id)
             doc = (
@@ -717,10 +734,33 @@ class Lobby:
                 else None
             )
             if doc is None:
-                delete.append(room_id)
-            else:
-                save.append((room_id, dump(doc)))
-        return save, delete
+                out.delete.append(room_id)
+                self.logged.pop(room_id, None)
+                continue
+            names = room.table.logs if room is not None and room.table is not None else ()
+            if names:
+                doc["table"] = table = dict(doc["table"])
+                held = self.logged.setdefault(room_id, {})
+                lengths: dict[str, int] = {}
+                for name in names:
+                    items = table.pop(name)
+                    n = lengths[name] = len(items)
+                    start = held.get(name, -1)
+                    if start < 0 or start > n:  # new to the store (or shrunk): whole again
+                        out.logs.append((room_id, name, 0, _dump(items)))
+                    elif n > start:
+                        out.logs.append((room_id, name, start, _dump(items[start:])))
+                    held[name] = n
+                doc["logs"] = lengths
+            out.save.append((room_id, _dump(doc)))
+        return out
+
+    def unsaved(self, room_ids: Iterable[str]) -> None:
+        """The store did not take the writes of ``room_ids``: they are written again, whole,
+        next time."""
+        for room_id in room_ids:
+            self.dirty.add(room_id)
+            self.logged.pop(room_id, None)
 
     def get(self, room_id: str) -> Room:
         try:

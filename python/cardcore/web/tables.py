@@ -11,7 +11,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from cardcore.errors import CardcoreError
 
@@ -42,6 +42,10 @@ class Table(ABC):
     """
 
     players: int
+    logs: ClassVar[tuple[str, ...]] = ()
+    """Members of :meth:`snapshot` that are lists which only grow (the moves played): an
+    item once there never changes, so the room store writes only the items added since its
+    last write (:mod:`cardcore.web.store`)."""
 
     @abstractmethod
     def view(self, seat: int) -> dict[str, Any]:

@@ -123,6 +123,8 @@ class TurnTable(Table):
     next unit is dealt at once: a person closes the sheet (``next``) or just plays on whenever
     ready, and the others, people or AIs, play meanwhile."""
 
+    logs = ("history",)
+
     def __init__(
         self, match: TurnMatch, agents: Sequence[str | None], ai_delay: float = 0.6
     ) -> None:
