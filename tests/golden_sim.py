@@ -92,7 +92,7 @@ def protocol_hashes(
     ``legal + 1``), then the clock moves one tick; a step is a tick. ``agents`` (Nerts only)
     names an agent the clock drives per seat, ``None`` for a seat played at random here."""
     g = load_game(game, **options)
-    state = g.new_state(seed, agents=agents) if agents is not None else g.new_state(seed)
+    state = g.new_state(seed, agents=agents) if agents is not None else g.new_state(seed)  # type: ignore[call-arg]
     rng = Rng(seed)
     d = _Digests()
     seats = range(g.num_players)

@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from cardcore import _core
 from cardcore.errors import ArgumentTypeError, OptionError
 from cardcore.games.levels import Blend
 from cardcore.nerts import agents as nerts
@@ -81,7 +82,7 @@ def _out_of_range(kind: str, low: float) -> st.SearchStrategy[Any]:
     if kind == "int":
         return st.one_of(st.integers(max_value=int(low) - 1), st.integers(min_value=U32))
     if kind == "str":
-        return st.text(max_size=6).filter(lambda s: s not in tt._core.THREE_THIRTEEN_SEARCHES)
+        return st.text(max_size=6).filter(lambda s: s not in _core.THREE_THIRTEEN_SEARCHES)
     if kind == "weights":
         return st.one_of(
             st.sampled_from(["", "hardest", "HARD"]),
@@ -139,14 +140,18 @@ def test_raw_comparison_error_of_the_review_is_gone() -> None:
 
 def test_numbers_of_other_types_are_taken_as_ints_and_floats() -> None:
     a = tt.DealSearchAgent(
-        np.int64(8), margin=2, time_ms=np.float32(5), infer_epsilon=np.float64(0.5)
+        np.int64(8),  # type: ignore[arg-type]
+        margin=2,
+        time_ms=np.float32(5),  # type: ignore[arg-type]
+        infer_epsilon=np.float64(0.5),
     )
     assert (a.rollouts, a.margin, a.time_ms, a.infer_epsilon) == (8, 2.0, 5.0, 0.5)
     assert type(a.rollouts) is int
     assert type(a.margin) is float
-    b = sm.PlannerAgent(list(np.zeros(24)), node_limit=np.uint32(10))
+    b = sm.PlannerAgent(list(np.zeros(24)), node_limit=np.uint32(10))  # type: ignore[arg-type]
     assert b.node_limit == 10
-    assert nerts.HardAgent(racing=[8, 8, 2.5]).racing == [8, 8, 2.5]
+    racing: Any = [8, 8, 2.5]  # a list is taken as the tuple
+    assert nerts.HardAgent(racing=racing).racing == [8, 8, 2.5]  # type: ignore[comparison-overlap]
     assert nerts.ExpertAgent(samples=None).table == nerts.ExpertAgent().table
 
 

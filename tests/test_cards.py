@@ -261,13 +261,13 @@ def test_parse_cards_accepts_cards() -> None:
 def test_card_is_immutable() -> None:
     c = Card.of(7, 2)
     with pytest.raises(AttributeError):
-        c._face = 3
+        c._face = 3  # type: ignore[attr-defined]
     with pytest.raises(AttributeError):
         c.deck = 1  # type: ignore[misc]
     with pytest.raises(AttributeError):
-        c.other = 1
+        c.other = 1  # type: ignore[attr-defined]
     with pytest.raises(AttributeError):
-        del c._face
+        del c._face  # type: ignore[attr-defined]
     assert c == Card.of(7, 2)
     assert not hasattr(c, "__dict__")
 
@@ -304,7 +304,7 @@ def test_card_comparisons() -> None:
     assert not two_c < two_c
     assert max([two_c, x1, ace_d]) is x1
     with pytest.raises(TypeError):
-        _ = two_c < 3
+        _ = two_c < 3  # type: ignore[operator]
 
 
 def test_card_properties() -> None:

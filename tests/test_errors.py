@@ -27,8 +27,8 @@ from cardcore.errors import (
 def test_hierarchy() -> None:
     for cls in (CardParseError, IllegalMoveError, OptionError, ReplayMismatchError):
         assert issubclass(cls, CardcoreError)
-    for cls in (CardParseError, IllegalMoveError, OptionError, StateFormatError):
-        assert issubclass(cls, ValueError)
+    for value_error in (CardParseError, IllegalMoveError, OptionError, StateFormatError):
+        assert issubclass(value_error, ValueError)
     assert issubclass(UnsupportedVersionError, StateFormatError)
     assert not issubclass(ReplayMismatchError, ValueError)
     assert issubclass(CardcoreError, Exception)

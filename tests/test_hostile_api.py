@@ -11,7 +11,7 @@ import json
 import random
 import sys
 import threading
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import pytest
@@ -89,12 +89,12 @@ def test_three_thirteen_points_bound_is_the_solver_bound(name: str) -> None:
 def test_numpy_integers_as_seeds_and_seats(game: str) -> None:
     """L4: `observation(np.int64(0))` and `new_state(np.int64(3))` were refused."""
     g = load_game(game)
-    st, ref = g.new_state(np.int64(3)), g.new_state(3)
+    st, ref = g.new_state(np.int64(3)), g.new_state(3)  # type: ignore[arg-type]
     assert st.to_json() == ref.to_json()
     for seat in (np.int64(0), np.int32(1), np.uint8(1)):
         assert st.observation_json(seat) == ref.observation_json(int(seat))
         assert (st.observation_tensor(seat) == ref.observation_tensor(int(seat))).all()
-        doc = g.observation_document(st, seat)
+        doc = g.observation_document(st, seat)  # type: ignore[arg-type]
         assert json.dumps(doc) == json.dumps(g.observation_document(ref, int(seat)))
     for bad in (np.bool_(True), True, 1.0, np.float64(0)):
         with pytest.raises(OptionError):
@@ -107,11 +107,11 @@ def test_resample_hidden_and_rl_reset_take_numpy_integers(game: str) -> None:
 
     g = load_game(game)
     st = g.new_state(3)
-    a = g.resample_hidden(st, np.int64(0), np.uint64(9))
-    b = g.resample_hidden(st, 0, 9)
+    a = g.resample_hidden(st, np.int64(0), np.uint64(9))  # type: ignore[attr-defined]
+    b = g.resample_hidden(st, 0, 9)  # type: ignore[attr-defined]
     assert a.to_json() == b.to_json()
     e = env(game)
-    e.reset(seed=np.int64(3))
+    e.reset(seed=np.int64(3))  # type: ignore[arg-type]
     obs = e.observe(e.agent_selection)
     e.reset(seed=3)
     assert (e.observe(e.agent_selection)["observation"] == obs["observation"]).all()
@@ -140,7 +140,7 @@ def test_card_text_of_a_card_not_in_the_game(game: str) -> None:
     IndexError."""
     g = load_game(game)
     size = g._codec.size
-    assert g.card_text(np.int64(0)) == g.card_text(0)
+    assert g.card_text(np.int64(0)) == g.card_text(0)  # type: ignore[arg-type]
     for bad in (-1, size, 10**6, 2**64):
         with pytest.raises(ArgumentRangeError, match=f"no card id {bad}"):
             g.card_text(bad)
@@ -150,7 +150,7 @@ def test_card_text_of_a_card_not_in_the_game(game: str) -> None:
 
 
 def test_id_text_checks_its_card_id() -> None:
-    assert cards.id_text(np.int64(53), 2) == cards.id_text(53, 2) == "2c@1"
+    assert cards.id_text(np.int64(53), 2) == cards.id_text(53, 2) == "2c@1"  # type: ignore[arg-type]
     assert cards.id_text(104, 2) == "X1"
     for bad in (-1, 104 + cards.MAX_JOKER):
         with pytest.raises(ArgumentRangeError):
@@ -166,7 +166,7 @@ def test_min_deadwood_batch_decks_out_of_range(decks: int) -> None:
         min_deadwood_batch(["3h 4h 5h"], 3, decks=decks)
     with pytest.raises(ArgumentTypeError):
         min_deadwood_batch(["3h 4h 5h"], 3, decks=1.5)  # type: ignore[arg-type]
-    assert min_deadwood_batch(["3h 4h 5h 9c"], 3, decks=np.int64(2)) == [9]
+    assert min_deadwood_batch(["3h 4h 5h 9c"], 3, decks=np.int64(2)) == [9]  # type: ignore[arg-type]
 
 
 # --- M6, L15: the gymnasium environments honour illegal= and end on it ----------------------
@@ -220,11 +220,14 @@ def _finish_aec(e: Any) -> None:
 
 @pytest.mark.parametrize("engine", ["protocol", "rust"])
 @pytest.mark.parametrize("game", ["three-thirteen", "spite-malice"])
-def test_pettingzoo_after_the_end_is_a_typed_error(game: str, engine: str) -> None:
+def test_pettingzoo_after_the_end_is_a_typed_error(
+    game: Literal["three-thirteen", "spite-malice"], engine: str
+) -> None:
     """L14: `step` and `last` after the end raised KeyError."""
     from cardcore.rl.pettingzoo import env
 
-    e = env(game, engine=engine, **({"players": 2} if game == "three-thirteen" else {}))
+    options: dict[str, Any] = {"players": 2} if game == "three-thirteen" else {}
+    e = env(game, engine=engine, **options)
     with pytest.raises(IllegalMoveError, match="call reset"):
         e.step(0)  # before the first reset
     e.reset(seed=1)

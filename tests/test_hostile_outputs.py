@@ -45,7 +45,7 @@ def names(folder: Path) -> list[str]:
 def interrupt_after(monkeypatch: pytest.MonkeyPatch, chunks: int) -> None:
     from cardcore.cli import sim as sim_module
 
-    real = sim_module.run_plan
+    real = sim_module.run_plan  # type: ignore[attr-defined]
 
     def stopping(*a: Any, **kw: Any) -> Iterator[list[dict[str, Any]]]:
         for k, records in enumerate(real(*a, **kw)):
@@ -176,7 +176,7 @@ def test_a_second_run_on_the_same_output_is_refused(
     monkeypatch.undo()
     from cardcore.cli import sim as sim_module
 
-    real = sim_module.run_plan
+    real = sim_module.run_plan  # type: ignore[attr-defined]
     second: list[tuple[int, str]] = []
 
     def meanwhile(*a: Any, **kw: Any) -> Iterator[list[dict[str, Any]]]:

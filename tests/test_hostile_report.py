@@ -245,7 +245,8 @@ def spite_replay() -> dict[str, Any]:
         options=spec.resolve_options({}),
         replay=True,
     )
-    return json.loads(json.dumps(spec.play(req)["replay"]))
+    replay: dict[str, Any] = json.loads(json.dumps(spec.play(req)["replay"]))
+    return replay
 
 
 def test_replay_output_escapes_text_from_the_file(tmp_path: Path) -> None:

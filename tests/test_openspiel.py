@@ -218,7 +218,7 @@ def test_cardcore_bots_play_whole_games_through_evaluate_bots() -> None:
         CardcoreBot(pyspiel.load_game("cardcore_nerts"), 0)
 
 
-class Ismcts(ismcts.ISMCTSBot):  # type: ignore[misc]
+class Ismcts(ismcts.ISMCTSBot):  # type: ignore[misc, name-defined]
     """OpenSpiel's ISMCTS bot with the ``restart_at`` ``evaluate_bots`` calls (its own bot
     leaves it to the base class, which raises "not implemented"; the search keeps nothing
     from one decision to the next anyway)."""

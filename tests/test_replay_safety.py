@@ -9,7 +9,7 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -82,7 +82,7 @@ def test_nerts_replays_with_unknown_agents_are_rejected_before_anything_runs(
 
 
 def test_registered_agents_are_re_run(canary: Path) -> None:
-    from canary_agent import Agent  # the test itself chooses to import it
+    from canary_agent import Agent  # type: ignore[import-not-found]  # the test itself chooses to import it
 
     register_agent("canary", Agent)
     rep = replay_of("three-thirteen", ("canary", "greedy"))
@@ -216,7 +216,7 @@ def test_a_short_nerts_replay_cannot_make_the_verifier_play_long() -> None:
     calls = []
 
     class Counting:
-        def act(self, observation: Any, legal: list[Any], rng: Any) -> Any:
+        def act(self, observation: Any, legal: Sequence[Any], rng: Any) -> Any:
             calls.append(1)
             return legal[rng.below(len(legal))]
 
@@ -234,7 +234,7 @@ def test_nerts_agents_must_return_a_legal_action(bad: Any) -> None:
     """Defect 6: a Nerts agent returning 12345 or a string was logged as a failed move."""
 
     class Broken:
-        def act(self, observation: Any, legal: list[Any], rng: Any) -> Any:
+        def act(self, observation: Any, legal: Sequence[Any], rng: Any) -> Any:
             return bad
 
     with pytest.raises(IllegalMoveError, match="not one of its legal actions"):
@@ -243,7 +243,7 @@ def test_nerts_agents_must_return_a_legal_action(bad: Any) -> None:
 
 def test_agent_errors_name_the_game() -> None:
     class Raises:
-        def act(self, observation: Any, legal: list[Any], rng: Any) -> Any:
+        def act(self, observation: Any, legal: Sequence[Any], rng: Any) -> Any:
             raise ZeroDivisionError("oops")
 
     with pytest.raises(RunError, match=r"game 0 \(seed .*ZeroDivisionError: oops"):

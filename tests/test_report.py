@@ -55,6 +55,7 @@ def group() -> dict[str, Any]:
     report = build_report(load([str(FIXTURE)]))
     json.dumps(report, allow_nan=False)  # valid JSON: no NaN anywhere
     (g,) = report["groups"]
+    assert isinstance(g, dict)
     return g
 
 
@@ -107,13 +108,13 @@ def test_paired_differences_over_repeated_deals(group: dict[str, Any]) -> None:
             for plays in by_seed.values():
                 mean = {}
                 for who in (a, b):
-                    got = [
+                    seen = [
                         (r["scores"][s], _first(r) == {s})
                         for r in plays
                         for s in range(3)
                         if r["agents"][s] == who
                     ]
-                    mean[who] = (np.mean([g[0] for g in got]), np.mean([g[1] for g in got]))
+                    mean[who] = (np.mean([g[0] for g in seen]), np.mean([g[1] for g in seen]))
                 d_score.append(mean[a][0] - mean[b][0])
                 d_win.append(mean[a][1] - mean[b][1])
             x = np.array(d_score)
@@ -272,7 +273,8 @@ def test_parquet_counts_equal_record_by_record_counts(
         "three-thirteen", records[0]["players"], length="decisions", rounds_path="round_scores"
     )
     slow.add_all(records, str(path))
-    names = ("records", "ties", "cells", "pairs", "pair_ties", "lengths", "rounds")
+    names: tuple[str, ...] = ("records", "ties", "cells", "pairs", "pair_ties", "lengths")
+    names += ("rounds",)
     names += ("round_counts", "sources")
     for name in names:
         assert getattr(fast, name) == getattr(slow, name), name

@@ -59,12 +59,12 @@ def test_plots_render_in_headless_chromium(page: Path, browser: Any, tmp_path: P
         assert height > 100
         assert paths > 5
     image = Image.open(shot).convert("RGB")
-    colours = {c: n for n, c in image.getcolors(maxcolors=1 << 24)}
+    colours = {c: n for n, c in image.getcolors(maxcolors=1 << 24)}  # type: ignore[union-attr]
     # matplotlib's first three line colours are drawn: the plots rendered
     for rgb in ((31, 119, 180), (255, 127, 14), (44, 160, 44)):
         near = sum(
-            n
+            n  # type: ignore[misc]
             for c, n in colours.items()
-            if max(abs(a - b) for a, b in zip(c, rgb, strict=True)) < 30
+            if max(abs(a - b) for a, b in zip(c, rgb, strict=True)) < 30  # type: ignore[arg-type]
         )
         assert near > 200, rgb

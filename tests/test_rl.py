@@ -4,7 +4,7 @@ environment and several option sets, seeding, rewards, hidden information, Vecto
 from __future__ import annotations
 
 import itertools
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import pytest
@@ -21,7 +21,8 @@ from gymnasium.utils.env_checker import check_env  # noqa: E402
 from cardcore.rl import pettingzoo as pz  # noqa: E402
 from cardcore.rl.gymnasium import ENV_IDS  # noqa: E402
 
-TURN_BASED = [
+AecCase = tuple[Literal["three-thirteen", "spite-malice"], dict[str, Any]]
+TURN_BASED: list[AecCase] = [
     ("three-thirteen", {}),
     ("three-thirteen", {"players": 2, "jokers": 2, "forbid_return_of_discard_draw": True}),
     ("spite-malice", {}),
@@ -30,7 +31,7 @@ TURN_BASED = [
 NERTS = [({}, 100), ({"players": 3, "work_piles": 5}, 40)]
 
 
-def _id(case: tuple[str, dict[str, Any]]) -> str:
+def _id(case: AecCase) -> str:
     name, options = case
     return name + "".join(f"-{k}={v}" for k, v in options.items())
 
@@ -45,7 +46,7 @@ def _random_masked(obs: dict[str, Any], rng: Rng) -> int:
 @pytest.mark.filterwarnings("ignore:Observation space for each agent probably")
 @pytest.mark.filterwarnings("ignore:Observation is not a NumPy array")
 @pytest.mark.parametrize("case", TURN_BASED, ids=_id)
-def test_aec_api_and_seed(case: tuple[str, dict[str, Any]]) -> None:
+def test_aec_api_and_seed(case: AecCase) -> None:
     name, options = case
     pettingzoo_test.api_test(pz.env(name, **options), num_cycles=150)
     pettingzoo_test.seed_test(lambda: pz.env(name, **options), num_cycles=150)
@@ -84,7 +85,7 @@ def test_gymnasium_module_prefix_registers() -> None:
 
 
 @pytest.mark.parametrize("case", TURN_BASED[:3], ids=_id)
-def test_aec_full_game_pays_returns_at_the_end(case: tuple[str, dict[str, Any]]) -> None:
+def test_aec_full_game_pays_returns_at_the_end(case: AecCase) -> None:
     name, options = case
     env = pz.env(name, **options)
     env.reset(seed=5)
@@ -160,7 +161,7 @@ def test_nerts_plays_to_the_end_with_points() -> None:
 
 
 @pytest.mark.parametrize("case", TURN_BASED, ids=_id)
-def test_observations_hide_what_the_seat_has_not_seen(case: tuple[str, dict[str, Any]]) -> None:
+def test_observations_hide_what_the_seat_has_not_seen(case: AecCase) -> None:
     name, options = case
     env = pz.env(name, **options)
     env.reset(seed=2)
@@ -439,7 +440,7 @@ AEC_RUST_CASES = [
 
 
 @pytest.mark.parametrize("case", AEC_RUST_CASES, ids=_id)
-def test_aec_rust_engine_equals_the_protocol(case: tuple[str, dict[str, Any]]) -> None:
+def test_aec_rust_engine_equals_the_protocol(case: AecCase) -> None:
     """The native AEC engine gives the protocol engine's observation and mask at every step
     of whole seeded games (to every seat at every fifth step), the same rewards and seats, the
     same ``state`` when it is read, and refuses illegal actions without a change."""

@@ -4,7 +4,7 @@ failures in ``info``) under its own checkers, ``illegal="lose"``, and the reward
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import pytest
@@ -22,7 +22,8 @@ import cardcore.rl.gymnasium  # noqa: E402  (registers the ids)
 from cardcore.rl import pettingzoo as pz  # noqa: E402
 from cardcore.rl.rewards import Utility, utility  # noqa: E402
 
-TURN_BASED = [
+AecCase = tuple[Literal["three-thirteen", "spite-malice"], dict[str, Any]]
+TURN_BASED: list[AecCase] = [
     ("three-thirteen", {"players": 2}),
     ("three-thirteen", {"players": 4, "jokers": 2}),
     ("spite-malice", {}),
@@ -30,7 +31,7 @@ TURN_BASED = [
 ]
 
 
-def _id(case: tuple[str, dict[str, Any]]) -> str:
+def _id(case: AecCase) -> str:
     return case[0] + "".join(f"-{k}={v}" for k, v in case[1].items())
 
 
@@ -53,7 +54,7 @@ def test_render_test_passes_for_nerts(capsys: Any) -> None:
 
 @pytest.mark.filterwarnings("ignore:State numpy array is all zeros")
 @pytest.mark.parametrize("case", TURN_BASED, ids=_id)
-def test_state_test_passes(case: tuple[str, dict[str, Any]]) -> None:
+def test_state_test_passes(case: AecCase) -> None:
     """PettingZoo's state_test samples actions without the mask: illegal="lose" ends the
     episode on the first illegal one, as its TerminateIllegalWrapper does."""
     name, options = case
@@ -63,7 +64,7 @@ def test_state_test_passes(case: tuple[str, dict[str, Any]]) -> None:
 
 
 @pytest.mark.parametrize("case", TURN_BASED[::2], ids=_id)
-def test_state_is_every_seats_observation(case: tuple[str, dict[str, Any]]) -> None:
+def test_state_is_every_seats_observation(case: AecCase) -> None:
     name, options = case
     for engine in ("auto", "protocol"):
         env = pz.env(name, engine=engine, **options)

@@ -42,7 +42,7 @@ def _ids(case: tuple[str, str, dict[str, Any]]) -> str:
 def _random(obs: dict[str, Any], rng: np.random.Generator) -> np.ndarray:
     scores = rng.random(obs["action_mask"].shape)
     scores[obs["action_mask"] == 0] = -1.0
-    return scores.argmax(axis=1)
+    return np.asarray(scores.argmax(axis=1))
 
 
 def _deal(name: str, options: dict[str, Any], seed: int, i: int, k: int) -> Any:
@@ -60,6 +60,8 @@ def test_make_vec_is_a_gymnasium_vector_env(case: tuple[str, str, dict[str, Any]
     assert env.metadata["autoreset_mode"] is AutoresetMode.NEXT_STEP
     game = cardcore.load_game(name, **options)
     single = env.single_observation_space
+    assert isinstance(single, gymnasium.spaces.Dict)
+    assert isinstance(env.observation_space, gymnasium.spaces.Dict)
     assert single["observation"].shape == game.observation_shape
     assert single["action_mask"].shape == (game.num_actions,)
     assert env.single_action_space == gymnasium.spaces.Discrete(game.num_actions)
@@ -80,7 +82,7 @@ def test_make_vec_is_a_gymnasium_vector_env(case: tuple[str, str, dict[str, Any]
 def _run(env: CardGameVectorEnv, steps: int, seed: int = 4) -> list[tuple[Any, ...]]:
     obs, info = env.reset(seed=seed)
     rng = np.random.default_rng(seed)
-    out = [(obs, None, None, info)]
+    out: list[tuple[Any, ...]] = [(obs, None, None, info)]
     for _ in range(steps):
         obs, rew, term, _, info = env.step(_random(obs, rng))
         out.append((obs, rew, term, info))

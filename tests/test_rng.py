@@ -392,8 +392,8 @@ def test_batch_rows_equal_single_calls(
     view = shuffle_batch(decks, jokers, seed=77, count=count, start=start)
     assert view.shape == (count, n)
     if numpy:
-        assert view.dtype.itemsize == (1 if n <= 256 else 2)
-        assert view.flags.writeable
+        assert view.dtype.itemsize == (1 if n <= 256 else 2)  # type: ignore[union-attr]
+        assert view.flags.writeable  # type: ignore[union-attr]
     else:
         assert isinstance(view, memoryview)
         assert view.format == ("B" if n <= 256 else "H")
@@ -517,7 +517,7 @@ def test_bad_seeds_rejected(seed: object, exc: type[Exception]) -> None:
         lambda: shuffle([1, 2, 3], seed=seed),  # type: ignore[arg-type]
         lambda: shuffle_batch(1, seed=seed, count=2),  # type: ignore[arg-type]
         lambda: shuffle_batch(1, seed=1, count=2, start=seed),  # type: ignore[arg-type]
-        lambda: _core.permutations(4, seed, 0, 1),  # type: ignore[arg-type]
+        lambda: _core.permutations(4, seed, 0, 1),  # type: ignore[call-overload]
     ]
     for call in calls:
         with pytest.raises(exc) as err:

@@ -24,9 +24,10 @@ from click.testing import CliRunner
 import toy_game  # noqa: F401  (registers the toy game)
 from cardcore.cli import cli
 from cardcore.errors import OptionError, RunError
-from cardcore.sim import Chunker, plan_run, simulate
+from cardcore.sim import plan_run, simulate
 from cardcore.sim.backends import RayBackend, check_reachable, machine_cores, pool_workers
 from cardcore.sim.outputs import partial_path
+from cardcore.sim.runner import Chunker
 
 TESTS = Path(__file__).parent
 ENV = {**os.environ, "CARDCORE_GAME_MODULES": "toy_game", "PYTHONPATH": str(TESTS)}
@@ -398,7 +399,7 @@ def fake_chunks(n: int) -> list[Any]:
 def fake_ray_backend(ray: FakeRay, jobs: int) -> RayBackend:
     backend = RayBackend.__new__(RayBackend)
     backend._ray, backend._started, backend.jobs = ray, False, jobs
-    backend._remote = SimpleNamespace(remote=ray.remote)
+    backend._remote = SimpleNamespace(remote=ray.remote)  # type: ignore[assignment]
     return backend
 
 
@@ -408,7 +409,7 @@ def test_ray_ctrl_c_hands_over_finished_chunks_and_cancels_the_rest() -> None:
     # Ctrl-C while waiting for task 0 (which finishes), 1 done, 2 stuck, 3 done
     ray = FakeRay({0: KeyboardInterrupt, 1: None, 2: None, 3: None}, stuck={2})
     it = fake_ray_backend(ray, jobs=2).map_chunks(fake_chunks(6))
-    got = []
+    got: list[list[dict[str, Any]]] = []
     with pytest.raises(KeyboardInterrupt):
         got.extend(it)
     assert got == [[{"chunk": 0}], [{"chunk": 1}]]
@@ -438,7 +439,7 @@ def test_ray_task_failures_are_one_line_errors(
 ) -> None:
     """Before: Ray's exceptions (a dead worker, the remote traceback) reached the CLI as is."""
     ray = FakeRay({0: None, 1: error, 2: None})
-    got = []
+    got: list[list[dict[str, Any]]] = []
     with pytest.raises(kind) as info:
         got.extend(fake_ray_backend(ray, jobs=1).map_chunks(fake_chunks(3)))
     assert got == [[{"chunk": 0}]]  # the records before it are kept

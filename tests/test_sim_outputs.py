@@ -44,7 +44,7 @@ def interrupt_after(monkeypatch: pytest.MonkeyPatch, chunks: int) -> None:
     """Makes the next `cardcore sim` get Ctrl-C after ``chunks`` chunks."""
     from cardcore.cli import sim as sim_module
 
-    real = sim_module.run_plan
+    real = sim_module.run_plan  # type: ignore[attr-defined]
 
     def stopping(*a: Any, **kw: Any) -> Iterator[list[dict[str, Any]]]:
         for k, records in enumerate(real(*a, **kw)):

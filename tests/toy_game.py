@@ -28,7 +28,7 @@ class HighCard:
 
 
 class RandomBid:
-    def act(self, observation: Any, legal: Sequence[int], rng: Any) -> int:
+    def act(self, observation: Any, legal: Sequence[int], rng: Rng) -> int:
         return legal[rng.below(len(legal))]
 
 
@@ -64,7 +64,9 @@ class Dies(_AfterCalls):
 
 
 def _play(req: GameRequest) -> tuple[list[int], list[list[int]]]:
-    deck = Rng.for_stream(req.seed, 0, "deck").permutation(int(req.options["cards"]))
+    cards = req.options["cards"]
+    assert isinstance(cards, int)  # the spec declares it an int option
+    deck = Rng.for_stream(req.seed, 0, "deck").permutation(cards)
     hands = [deck[i :: req.players][:3] for i in range(req.players)]
     spec = get_spec()
     scores = []

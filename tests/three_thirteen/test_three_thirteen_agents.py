@@ -129,7 +129,12 @@ def test_greedy_keeps_its_pinned_games_under_forbid_return() -> None:
     pinned by their moves' digest, taken before greedy read the ban from the legal moves
     instead of working it out from the observation."""
     h = hashlib.sha256()
-    for seed, players, opts in ((0, 3, {"jokers": 2}), (1, 5, {}), (2, 2, {"num_decks": 1})):
+    cases: tuple[tuple[int, int, dict[str, Any]], ...] = (
+        (0, 3, {"jokers": 2}),
+        (1, 5, {}),
+        (2, 2, {"num_decks": 1}),
+    )
+    for seed, players, opts in cases:
         st = State(Options(num_players=players, forbid_return_of_discard_draw=True, **opts), seed)
         agents = [GreedyAgent() for _ in range(players)]
         rngs = [Rng.for_stream(seed, s, "agent") for s in range(players)]

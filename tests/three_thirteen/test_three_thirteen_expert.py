@@ -54,7 +54,7 @@ def test_the_expert_takes_only_the_users_searches() -> None:
     for search in ("lap", "round", "pimc", "laphard", "infer", "value"):
         with pytest.raises(OptionError, match="DealSearchAgent"):
             ExpertAgent(search)  # type: ignore[arg-type]
-        assert DealSearchAgent(search=search).search == search  # type: ignore[arg-type]
+        assert DealSearchAgent(search=search).search == search
     with pytest.raises(TypeError):
         ExpertAgent(rollouts=8)  # type: ignore[call-arg]
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 import cardcore
@@ -247,19 +249,19 @@ def test_cli_melds_command() -> None:
 def test_batch_takes_arrays_of_card_ids() -> None:
     np = pytest.importorskip("numpy")
     batch = cardcore.shuffle_batch(2, 2, seed=4, count=300)  # 2 decks + 2 jokers, uint8 ids
-    hands = np.ascontiguousarray(batch[:, :11])
+    hands = np.ascontiguousarray(batch[:, :11])  # type: ignore[index]
     by_text = [
         min_deadwood(" ".join(Card.from_id(int(i), 2).full() for i in row), 6) for row in hands
     ]
     assert min_deadwood_batch(hands, 6, decks=2) == by_text
     for dtype in (np.int64, np.int32, np.uint16, np.int8):
         assert min_deadwood_batch(hands.astype(dtype), 6, decks=2) == by_text
-    assert min_deadwood_batch(batch[:, :11], 6, decks=2) == by_text  # a strided slice
+    assert min_deadwood_batch(batch[:, :11], 6, decks=2) == by_text  # type: ignore[index]  # a strided slice
     assert min_deadwood_batch(memoryview(hands.tobytes()).cast("B", [300, 11]), 6, decks=2) == (
         by_text
     )
     assert min_deadwood_batch(np.zeros((4, 0), dtype=np.int64), 6) == [0, 0, 0, 0]
-    rules = {"ace_mode": "high", "wild_points": 30, "joker_points": 50}
+    rules: dict[str, Any] = {"ace_mode": "high", "wild_points": 30, "joker_points": 50}
     assert min_deadwood_batch(hands, "6", decks=2, **rules) == [
         min_deadwood((Card.from_id(int(i), 2) for i in row), 6, **rules) for row in hands
     ]

@@ -58,6 +58,7 @@ def _play_both(players: int, options: dict[str, Any], seed: int, agents: list[An
             assert redealt == old.resample_hidden(seat, step).to_json()
             assert game_for(opts).state_from_json(redealt).to_json() == redealt
         s = old.current_player
+        assert s is not None
         move = agents[s].act(old.observation(s), old.legal_moves(), rngs[s])
         if step % 5 == 0:  # an action id: the lowest copy of the face that may be discarded
             action = old.game.move_to_action(move)

@@ -206,10 +206,10 @@ def test_min_own_turns_before_out_delays_going_out() -> None:
     assert st.out_seat is None  # seat 2 also on its first turn
     for _ in range(2):  # seats 3 and 0
         st.apply(DRAW_STOCK)
-        st.apply(Discard(st.drawn))  # type: ignore[arg-type]
+        st.apply(Discard(st.drawn))
     assert st.current == 1
     st.apply(DRAW_STOCK)
-    st.apply(Discard(st.drawn))  # type: ignore[arg-type]
+    st.apply(Discard(st.drawn))
     assert st.out_seat == 1  # second own turn: going out now counts
 
 
@@ -251,6 +251,7 @@ def test_r4_rebuild_when_stock_empty_at_turn_start() -> None:
     pile = st.discard_pile
     expect_rng = Rng.from_state(st.parts()["rng"])
     discard = st.legal_moves()[0]
+    assert isinstance(discard, Discard)
     st.apply(discard)
     assert st.discard_pile == [discard.card_id]
     perm = expect_rng.permutation(len(pile))

@@ -16,7 +16,7 @@ The AEC environment steps Three-Thirteen and Spite & Malice in their native engi
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, Literal, overload
 
 import numpy as np
 from numpy.typing import NDArray
@@ -51,6 +51,22 @@ if TYPE_CHECKING:
 __all__ = ["TickEnv", "TurnBasedEnv", "env"]
 
 
+@overload
+def env(
+    game: Literal["nerts"], *, render_mode: str | None = None, reward: str = "game", **options: Any
+) -> TickEnv: ...
+@overload
+def env(
+    game: Literal["three-thirteen", "spite-malice"],
+    *,
+    render_mode: str | None = None,
+    reward: str = "game",
+    **options: Any,
+) -> TurnBasedEnv: ...
+@overload
+def env(
+    game: str | Game[Any], *, render_mode: str | None = None, reward: str = "game", **options: Any
+) -> TurnBasedEnv | TickEnv: ...
 def env(
     game: str | Game[Any], *, render_mode: str | None = None, reward: str = "game", **options: Any
 ) -> TurnBasedEnv | TickEnv:

@@ -26,7 +26,9 @@ def _rolls(seed: int, players: int, dice: int) -> list[list[int]]:
 
 
 def play(request: GameRequest) -> dict[str, Any]:
-    rolls = _rolls(request.seed, request.players, int(request.options["dice"]))
+    dice = request.options["dice"]
+    assert isinstance(dice, int)  # the spec declares it an int option
+    rolls = _rolls(request.seed, request.players, dice)
     scores = [sum(r) for r in rolls]
     best = [s for s, v in enumerate(scores) if v == max(scores)]
     record = {
