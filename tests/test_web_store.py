@@ -264,3 +264,23 @@ def test_the_store_reads_whole_documents_and_drops_logs_that_do_not_add_up(
     store.write([], ["split"])
     assert db.execute("SELECT COUNT(*) FROM logs").fetchone() == (0,)
     assert store.load() == [("old", old)]
+
+
+def test_a_long_matchs_moves_are_not_walked_by_the_garbage_collector() -> None:
+    """A full collection walks every tracked object: the moves a match keeps must not be
+    (tuples of ints are untracked once a collection has seen them; lists never are)."""
+    import gc
+
+    async def scenario() -> None:
+        lobby = Lobby(games.table_factory(ai_delay=0))
+        room = people(lobby)
+        try:
+            play(room, 50)
+            gc.collect()
+            history = room.table.history  # type: ignore[union-attr]
+            assert len(history) == 50
+            assert not any(gc.is_tracked(move) for move in history)
+        finally:
+            await lobby.close()
+
+    run(scenario)

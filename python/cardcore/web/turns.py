@@ -142,8 +142,10 @@ class TurnTable(Table):
         self.sheet_open: set[int] = set()
         self.ready_at = 0.0
         self.played = 0
-        self.history: list[list[int]] = []
-        """Every move played, in order: ``[seat, action id, 1 if an AI seat's own]``."""
+        self.history: list[tuple[int, int, int]] = []
+        """Every move played, in order: ``(seat, action id, 1 if an AI seat's own)`` (tuples
+        of ints, which the garbage collector stops tracking: a long match's moves do not
+        lengthen its full collections, as lists would)."""
 
     def _legal(self, seat: int) -> list[dict[str, Any]]:
         if self.match.current != seat:
@@ -176,7 +178,7 @@ class TurnTable(Table):
 
     def _play(self, seat: int, move: Any, now: float) -> None:
         note = self.match.entry(move)
-        self.history.append([seat, note["id"], int(self.agents[seat] is not None)])
+        self.history.append((seat, note["id"], int(self.agents[seat] is not None)))
         self.played += 1
         note["n"] = self.played  # the page rings a pile with the latest of the moves onto it
         if self.match.apply(move):
