@@ -17,7 +17,10 @@ Prints the move round trip (send -> the state that acknowledges it) as median (p
 moves a second, the errors seen, the CPU time per move of the server (user and system, from
 when it accepts connections: its start is not counted) and of the simulated clients (on a
 busy machine the latencies mostly measure the other work; CPU per move much less), the bytes
-the clients received per move, and the machine's load average before and after.
+the clients received per move, and the machine's load average before and after. Then the
+server's pauses on its event loop that the tail can show: the rooms' saves (about once a
+second; the clean stop's not counted) and its full garbage collections, how many and their
+CPU milliseconds.
 
 ``--callgrind`` runs the server under valgrind's callgrind instead (by default 20 clients in
 5 rooms): once ``--warm`` moves (200) were acknowledged its counters are zeroed, after
@@ -49,18 +52,43 @@ from typing import Any
 SERVER = """
 import sys, uvicorn
 from cardcore.web.app import ServerConfig, create_app, uvicorn_options
+flags = [a for a in sys.argv[2:] if a.startswith("--")]
+loop = [a for a in sys.argv[2:] if not a.startswith("--")]
 fields = ServerConfig.__dataclass_fields__  # older checkouts (--server-path) lack some
 extra = {"max_unjoined": 10_000} if "max_unjoined" in fields else {}
-if "save_every" in fields and "--no-store" not in sys.argv:  # rooms saved, as serve does
+if "save_every" in fields and "--no-store" not in flags:  # rooms saved, as serve does
     import tempfile
     from pathlib import Path
     extra["data_dir"] = Path(tempfile.mkdtemp(prefix="cardcore-web-load-"))
+for flag in flags:
+    if flag.startswith("--stalls="):
+        import gc, time
+        from cardcore.web.rooms import Lobby
+        out = open(flag.split("=", 1)[1], "a", buffering=1)
+        pending = Lobby.pending
+        def timed(self, everything=False):
+            start = time.thread_time()
+            try:
+                return pending(self, everything)
+            finally:
+                if not everything:  # the clean stop's whole save is not a tick's
+                    out.write(f"save {time.monotonic()} {time.thread_time() - start:.6f}\\n")
+        Lobby.pending = timed
+        began = [0.0]
+        def collected(phase, info):
+            if info["generation"] < 2:
+                return
+            if phase == "start":
+                began[0] = time.thread_time()
+            else:
+                out.write(f"gc {time.monotonic()} {time.thread_time() - began[0]:.6f}\\n")
+        gc.callbacks.append(collected)
 app = create_app(ServerConfig(ai_delay=0, room_burst=10_000, room_rate=10_000,
                               max_rooms=10_000, message_rate=1_000, message_burst=2_000,
                               **extra))
 options = uvicorn_options()
-if len(sys.argv) > 2 and sys.argv[2] != "--no-store":
-    options["loop"] = sys.argv[2]
+if loop:
+    options["loop"] = loop[0]
 uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[1]), **options)
 """
 
@@ -204,12 +232,14 @@ def _start_server(
     prefix: list[str],
     wait: float,
     store: bool = True,
+    stalls: Path | None = None,
 ) -> subprocess.Popen[bytes]:
     env = dict(os.environ)
     if server_path:
         env["PYTHONPATH"] = os.pathsep.join(p for p in (server_path, env.get("PYTHONPATH")) if p)
     args = [*prefix, sys.executable, "-c", SERVER, str(port), *([loop] if loop else [])]
     args += [] if store else ["--no-store"]
+    args += [] if stalls is None else [f"--stalls={stalls}"]
     server = subprocess.Popen(args, env=env)
     deadline = time.monotonic() + wait
     while True:
@@ -236,16 +266,21 @@ def load(
     ``uvloop``; default: the server's own choice)."""
     port = free_port()
     load_before = os.getloadavg()[0]
-    server = _start_server(port, server_path, loop, [], 30)
-    try:
-        client_cpu = time.process_time()
-        started = cpu_split(server.pid)  # starting up (imports) is not the moves' cost
-        out = asyncio.run(run(clients, rooms, seconds, port))
-        client_cpu = time.process_time() - client_cpu
-        ended = cpu_split(server.pid)
-    finally:
-        server.terminate()
-        server.wait(10)
+    with tempfile.TemporaryDirectory(prefix="cardcore-web-load-") as tmp:
+        log = Path(tmp) / "stalls"
+        server = _start_server(port, server_path, loop, [], 30, stalls=log)
+        try:
+            client_cpu, since = time.process_time(), time.monotonic()
+            started = cpu_split(server.pid)  # starting up (imports) is not the moves' cost
+            out = asyncio.run(run(clients, rooms, seconds, port))
+            client_cpu = time.process_time() - client_cpu
+            ended = cpu_split(server.pid)
+        finally:
+            server.terminate()
+            server.wait(10)
+        lines = [line.split() for line in log.read_text().splitlines()] if log.exists() else []
+        # from when it accepts connections, as its CPU (a collection while importing: not)
+        stalls = [(k, float(c)) for k, t, c in lines if float(t) >= since]
     user, system = ended[0] - started[0], ended[1] - started[1]
     ms = sorted(rtt * 1000 for rtt, _ in out["acks"])
     n = len(ms)
@@ -264,6 +299,20 @@ def load(
         "server_user_ms_per_move": 1000 * user / n if n else None,
         "server_system_ms_per_move": 1000 * system / n if n else None,
         "client_cpu_ms_per_move": 1000 * client_cpu / n if n else None,
+        "saves_cpu_ms": _spread(stalls, "save"),
+        "full_collections_cpu_ms": _spread(stalls, "gc"),
+    }
+
+
+def _spread(log: list[tuple[str, float]], kind: str) -> dict[str, float | int | None]:
+    """How many of the server's pauses in ``log`` are of ``kind`` (``save``: the rooms' saving
+    on the event loop, ``gc``: a full garbage collection), and their CPU milliseconds: mean
+    and most."""
+    ms = [1000 * v for k, v in log if k == kind]
+    return {
+        "count": len(ms),
+        "mean": statistics.fmean(ms) if ms else None,
+        "max": max(ms) if ms else None,
     }
 
 
@@ -365,6 +414,15 @@ def main() -> None:
         f" {r['client_cpu_ms_per_move']:.3f} | {r['kb_per_move']:.2f} |"
         f" {r['load_average'][0]:.1f}–{r['load_average'][1]:.1f} |"
     )
+    for name, key in (
+        ("the rooms' saves (once a second)", "saves_cpu_ms"),
+        ("full garbage collections", "full_collections_cpu_ms"),
+    ):
+        p = r[key]
+        if p["count"]:
+            print(
+                f"server {name}: {p['count']}, CPU {p['mean']:.2f} ms mean, {p['max']:.2f} ms most"
+            )
     if r["errors"]:
         print("errors:", sorted(set(r["errors"]))[:5])
 
