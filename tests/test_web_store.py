@@ -284,3 +284,36 @@ def test_a_long_matchs_moves_are_not_walked_by_the_garbage_collector() -> None:
             await lobby.close()
 
     run(scenario)
+
+
+def test_the_server_writes_a_room_whole_after_a_save_that_failed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    import sqlite3
+
+    from cardcore.web.app import ServerConfig, create_app
+
+    async def scenario() -> None:
+        app = create_app(ServerConfig(ai_delay=0, data_dir=tmp_path))
+        server = app.state.server
+        room = people(server.lobby)
+        try:
+            play(room, 10)
+            await server.save_rooms()
+            play(room, 10)
+            with monkeypatch.context() as m:
+
+                def locked(*args: Any) -> None:
+                    raise sqlite3.OperationalError("database is locked")
+
+                m.setattr(server.store, "write", locked)
+                await server.save_rooms()  # these 10 moves never reach the file
+            assert "could not be saved" in caplog.text
+            play(room, 5)
+            await server.save_rooms()
+            assert server.store.load() == [(room.id, whole(room))]
+        finally:
+            await server.lobby.close()
+            server.store_thread.shutdown(wait=True)
+
+    run(scenario)
