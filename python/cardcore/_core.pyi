@@ -738,7 +738,8 @@ class NertsRules:
 
 @_final
 class NertsSeat:
-    """What the deciding seat knows of one seat (faces 0..52, 255 = not known)."""
+    """What the deciding seat knows of one seat (faces 0..52, 255 = not known; flip_count 0 for
+    the table's)."""
 
     def __new__(
         cls,
@@ -751,6 +752,7 @@ class NertsSeat:
         pool: _Sequence[int],
         recycles: int,
         found: int,
+        flip_count: int = 0,
     ) -> NertsSeat: ...
     def __eq__(self, other: object, /) -> bool: ...
     def __ne__(self, other: object, /) -> bool: ...
@@ -771,6 +773,8 @@ class NertsSeat:
     def recycles(self) -> int: ...
     @property
     def found(self) -> int: ...
+    @property
+    def flip_count(self) -> int: ...
 
 def nerts_rollouts(
     seats: _Sequence[NertsSeat],

@@ -94,6 +94,7 @@ def observe(table: NertsTable, seat: int, now: int) -> NertsObservation:
             len(p.waste),
             p.waste[-1] if p.waste else None,
             p.work,
+            p.flip_count,
         )
         for p in table.players
     ]

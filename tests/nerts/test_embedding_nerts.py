@@ -19,6 +19,7 @@ from cardcore.errors import (
     UnsupportedVersionError,
 )
 from cardcore.nerts.game import NertsGame, NertsState
+from cardcore.nerts.lookahead import knowledge
 from cardcore.rng import Rng
 from cardcore.spite_malice.rules import PlayPayOff
 from cardcore.three_thirteen.rules import DRAW_STOCK
@@ -148,6 +149,26 @@ def test_observation_json_reads_back() -> None:
             assert not any(f'"{x}"' in shown for x in texts)
 
 
+def test_every_seat_flips_one_card_after_a_flip_one_remedy() -> None:
+    # seed 5: greedy seats stall and the remedy comes at 120-125 s; from then on every seat
+    # turns one card at a time, which everyone sees, and the look-ahead's knowledge says so
+    game = cardcore.load_game("nerts", players=2, stalemate_rule="flip_one")
+    assert isinstance(game, NertsGame)
+    st = game.new_state(5, agents=["greedy", "greedy"])
+    st.advance_to(120_000)
+    assert st.observation(0).stalemates == 0
+    assert [p.flip_count for p in st.observation(0).players] == [3, 3]
+    st.advance_to(125_000)
+    for seat in range(2):
+        obs = st.observation(seat)
+        assert obs.stalemates == 1
+        assert [p.flip_count for p in obs.players] == [1, 1]
+        back = game.observation_from_json(st.observation_json(seat))
+        assert [p.flip_count for p in back.players] == [1, 1]
+        known = knowledge(obs, [None] * (obs.me.stock_count + obs.me.waste_count))
+        assert [k.flip_count for k in known.seats] == [1, 1]
+
+
 PublicPlayerFields = (
     "nerts_count",
     "nerts_top",
@@ -155,6 +176,7 @@ PublicPlayerFields = (
     "waste_count",
     "waste_top",
     "work",
+    "flip_count",
 )
 
 

@@ -41,7 +41,9 @@ NONE = 255
 def reference_knowledge(
     obs: NertsObservation, own_cycle: Sequence[int | None]
 ) -> tuple[list[Any], list[list[int]]]:
-    """``knowledge`` as it was written in Python before it moved to Rust (the reference)."""
+    """``knowledge`` as it was written in Python before it moved to Rust (the reference), plus
+    each seat's flip count (which that version left out: the rollouts flipped the table's count
+    after a ``flip_one`` stalemate remedy)."""
     need = [[0] * 16 for _ in range(4)]
     for pile in obs.foundation_piles:
         top = pile[-1]
@@ -78,6 +80,7 @@ def reference_knowledge(
                 pool=pool,
                 recycles=recycles,
                 found=found,
+                flip_count=p.flip_count,
             )
         )
     return out, need

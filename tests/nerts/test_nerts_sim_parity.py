@@ -4,8 +4,9 @@ look-ahead plays: the rulebook's table in its lean mode) against the oracle, 0.4
 the same way in Rust). Both are driven through the same random action sequences (legal and
 illegal) from real deals, and after every step the legality verdict and the full table (every
 pile of every seat in order, stock and waste in cycle order, recycles, cards on foundations,
-foundation needs) must agree. The simulator leaves out undo and stalemate rotation, and only
-checks a Nerts call."""
+foundation needs) must agree. The simulator leaves out undo and stalemate remedies (it starts
+from a table after one: a seat's flip count is part of its layout), and only checks a Nerts
+call."""
 
 from __future__ import annotations
 
@@ -47,6 +48,7 @@ def laid_out(table: NertsTable) -> list[dict[str, Any]]:
             "waste": len(p.waste),
             "recycles": p.recycles,
             "found": found[s],
+            "flip_count": p.flip_count,
         }
         for s, p in enumerate(table.players)
     ]
@@ -123,6 +125,32 @@ def test_engine_and_simulator_agree_step_by_step(players: int, which: int) -> No
     assert len(legal_steps) > 400
     kinds = {ToFoundation, ToWork, Flip} | ({Recycle} if opts.stock_passes != 1 else set())
     assert kinds <= set(legal_steps)
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_the_simulator_flips_one_card_after_a_flip_one_remedy(players: int) -> None:
+    # a flip_one remedy makes every seat turn one card at a time (3 before): the simulator
+    # started from that table must flip one card, as the table does
+    opts = Options.from_mapping(players, {"stalemate_rule": "flip_one"})
+    table = NertsTable(opts, deal_decks(11, players))
+    for seat in range(players):
+        table.apply(seat, FLIP)
+        table.rotate_stalemate(seat, "flip_one")
+    start = laid_out(table)
+    moves = [(seat, FLIP.code) for _ in range(3) for seat in range(players)]
+    expected = []
+    for seat, _ in moves:
+        table.apply(seat, FLIP)
+        expected.append(laid_out(table))
+    steps = _core.nerts_sim_trace(start, [], table_rules(opts), moves)
+    assert [[s["waste"] for s in step["seats"]] for step in steps] == [
+        [s["waste"] for s in want] for want in expected
+    ]
+    assert [step["seats"] for step in steps] == expected
+    # a seat that flips more cards than the table's flip count is no table
+    start[0]["flip_count"] = 4
+    with pytest.raises(ValueError, match="flip"):
+        _core.nerts_sim_trace(start, [], table_rules(opts), [])
 
 
 def test_bad_tables_are_errors() -> None:

@@ -72,9 +72,19 @@ def deal_decks(seed: int, players: int) -> list[list[int]]:
 
 
 class PublicPlayer:
-    """What everyone can see of one player: tops, counts and the face-up work piles."""
+    """What everyone can see of one player: tops, counts, the face-up work piles and how many
+    cards it turns per flip (``flip_count``: the table's, 1 after a ``flip_one`` stalemate
+    remedy)."""
 
-    __slots__ = ("nerts_count", "nerts_top", "stock_count", "waste_count", "waste_top", "work")
+    __slots__ = (
+        "flip_count",
+        "nerts_count",
+        "nerts_top",
+        "stock_count",
+        "waste_count",
+        "waste_top",
+        "work",
+    )
 
     nerts_count: int
     nerts_top: int | None
@@ -82,6 +92,7 @@ class PublicPlayer:
     waste_count: int
     waste_top: int | None
     work: tuple[tuple[int, ...], ...]
+    flip_count: int
 
 
 class NertsObservation:
@@ -120,8 +131,8 @@ class NertsObservation:
     def from_rulebook(cls, options: Options, seat: int, body: Sequence[Any]) -> NertsObservation:
         """The view of ``seat`` from the rulebook's observation tuple
         (``_core.nerts_observation``: now, foundation piles, players, waste fan, recycles,
-        stalemates; each player its Nerts count and top, stock and waste counts, waste top
-        and work piles)."""
+        stalemates; each player its Nerts count and top, stock and waste counts, waste top,
+        work piles and flip count)."""
         now, foundations, players, fan, recycles, stalemates = body
         obs = object.__new__(cls)
         obs.seat = seat
@@ -132,11 +143,12 @@ class NertsObservation:
         obs.stalemates = stalemates
         obs.recycles = recycles
         seen = []
-        for nerts_count, nerts_top, stock_count, waste_count, waste_top, work in players:
+        for nerts_count, nerts_top, stock_count, waste_count, waste_top, work, flips in players:
             pl = object.__new__(PublicPlayer)
             pl.nerts_count, pl.nerts_top = nerts_count, nerts_top
             pl.stock_count, pl.waste_count, pl.waste_top = stock_count, waste_count, waste_top
             pl.work = tuple(map(tuple, work))
+            pl.flip_count = flips
             seen.append(pl)
         obs.players = tuple(seen)
         obs.waste_fan = tuple(fan)

@@ -232,6 +232,10 @@ class NertsGame(api.Game[Action]):
         obs.foundations = tuple(f[-1] for f in obs.foundation_piles)
         obs.stalemates = api.read_int(b["stalemates"], 0, 1 << 31)
         obs.recycles = api.read_int(b["recycles"], 0, 1 << 31)
+        # the document leaves out the flip counts (0.4.0's documents): a stalemate remedy
+        # reaches every seat at once, and only a flip_one remedy changes them
+        rules = self.rules
+        flips = 1 if obs.stalemates and rules.stalemate_rule == "flip_one" else rules.flip_count
         players = []
         for pd in api.read_list(b["players"], p):
             pl = object.__new__(PublicPlayer)
@@ -241,6 +245,7 @@ class NertsGame(api.Game[Action]):
             pl.waste_count = api.read_int(pd["waste_count"], 0, NATURALS)
             pl.waste_top = None if pd["waste_top"] is None else c.card(pd["waste_top"])
             pl.work = tuple(tuple(x) for x in c.decode_piles(pd["work"], self.rules.work_piles))
+            pl.flip_count = flips
             players.append(pl)
         obs.players = tuple(players)
         fan = c.decode(b["waste_fan"])

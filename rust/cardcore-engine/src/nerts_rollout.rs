@@ -11,7 +11,9 @@
 //! the rules page's "Table speeds": log-normal reaction delays, here drawn from 256 quantiles
 //! per action class, misses, validation at execution, retries, sleeping until a foundation
 //! changes, the round ending when a Nerts call executes); it leaves out what a short look-ahead
-//! does not need: stalemate remedies and the event log. The greedy policy is the built-in
+//! does not need: stalemate remedies and the event log. A remedy already made is part of the
+//! position: after a `flip_one` remedy a seat's [`SeatKnowledge::flip_count`] is 1, and its
+//! simulated seat flips one card at a time, as the table does. The greedy policy is the built-in
 //! `greedy` agent's ([`crate::nerts_round`]).
 //!
 //! The inputs give cards as faces `0..52` per seat (the owner is the seat), and a seat's stock
@@ -104,6 +106,9 @@ pub struct SeatKnowledge {
     pub recycles: u32,
     /// Cards of this seat on foundations.
     pub found: u8,
+    /// Cards this seat turns per flip now (1 after a `flip_one` stalemate remedy); 0 for the
+    /// table's [`Rules::flip_count`].
+    pub flip_count: u8,
 }
 
 /// What every seat shows the table, in physical card ids (`seat * 52 + face`).
@@ -121,12 +126,16 @@ pub struct PublicSeat {
     pub stock_count: u8,
     /// The waste top.
     pub waste_top: Option<u8>,
+    /// Cards the seat turns per flip now (everyone sees how many it turns: 1 after a
+    /// `flip_one` stalemate remedy); 0 for the table's [`Rules::flip_count`].
+    pub flip_count: u8,
 }
 
 /// Every seat as seat `me` may know it (faces `0..52` per seat, [`NONE`] for a card it has not
 /// seen): what the table shows, plus `me`'s own stock and waste in cycle order as far as it
 /// remembers them (`None` = not seen) and its recycles; for each seat the pool of its cards
-/// that are neither visible, remembered, nor on a foundation. Also the foundation needs.
+/// that are neither visible, remembered, nor on a foundation, and its flip count. Also the
+/// foundation needs.
 ///
 /// # Errors
 /// [`RolloutError`] for a card that is not the seat's own or a memory that does not fit.
@@ -192,6 +201,7 @@ pub fn knowledge(
             pool: (0..NATURALS).filter(|&f| seen >> f & 1 == 0).collect(),
             recycles: rec,
             found: on_foundations[seat].count_ones() as u8,
+            flip_count: p.flip_count,
         });
     }
     Ok((out, need))
@@ -918,6 +928,9 @@ fn validate_seat(k: &SeatKnowledge, who: usize, rules: &Rules) -> Result<usize, 
     if k.found > NATURALS {
         return bad("more than 52 cards on foundations");
     }
+    if k.flip_count > rules.flip_count {
+        return bad("flips more cards than the table's flip_count");
+    }
     if (k.nerts_count == 0) != (k.nerts_top == NONE) || k.nerts_count > NATURALS {
         return bad("Nerts count and top disagree");
     }
@@ -963,6 +976,15 @@ fn validate_seat(k: &SeatKnowledge, who: usize, rules: &Rules) -> Result<usize, 
     Ok(unknown)
 }
 
+/// A seat's cards per flip: its own count, or the table's for 0.
+fn seat_flips(flip_count: u8, rules: &Rules) -> u8 {
+    if flip_count == 0 {
+        rules.flip_count
+    } else {
+        flip_count
+    }
+}
+
 /// Sampled deals of one set of knowledge: every seat's known cards laid out once (the
 /// `template`), and per seat its pool, the Nerts cards under the top and the unknown places of
 /// its cycle, which [`Dealer::deal`] fills.
@@ -992,7 +1014,7 @@ impl Dealer {
                 pool_len[who] = k.pool.len() as u8;
                 hidden[who] = k.nerts_count.saturating_sub(1);
                 let mut p = Layout {
-                    flip_count: rules.flip_count,
+                    flip_count: seat_flips(k.flip_count, rules),
                     recycles: k.recycles,
                     found: k.found,
                     work: WorkPiles::empty(k.work.len()),
@@ -1544,6 +1566,9 @@ pub struct FullSeat {
     pub recycles: u32,
     /// Cards of this seat on foundations.
     pub found: u8,
+    /// Cards this seat turns per flip (1 after a `flip_one` stalemate remedy); 0 for the
+    /// table's [`Rules::flip_count`].
+    pub flip_count: u8,
 }
 
 /// One step of [`trace`]: whether the move was legal, then the table after it.
@@ -1584,10 +1609,11 @@ pub fn trace(
             pool: full.nerts[..split].to_vec(),
             recycles: full.recycles,
             found: full.found,
+            flip_count: full.flip_count,
         };
         validate_seat(&known, who, rules)?;
         let mut p = Layout {
-            flip_count: rules.flip_count,
+            flip_count: seat_flips(full.flip_count, rules),
             recycles: full.recycles,
             found: full.found,
             work: WorkPiles::empty(full.work.len()),
@@ -1634,5 +1660,6 @@ fn full_seat(p: &Layout) -> FullSeat {
         waste: p.cycle.waste_len() as u8,
         recycles: p.recycles,
         found: p.found,
+        flip_count: p.flip_count,
     }
 }

@@ -150,6 +150,7 @@ fn observation(round: &Round, seat: usize) -> Obs {
             waste_count: p.cycle.waste_len() as u8,
             stock_count: p.cycle.stock_len() as u8,
             waste_top: p.cycle.waste_top(),
+            flip_count: p.flip_count,
         })
         .collect();
     Obs {

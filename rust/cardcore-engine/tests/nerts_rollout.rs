@@ -1,10 +1,11 @@
 //! Nerts look-ahead simulator: input checks, determinism, candidates scored independently of
 //! each other, and positions whose best move is known.
 
-use cardcore_engine::card::face;
+use cardcore_engine::card::{face, natural_face};
 use cardcore_engine::games::nerts::moves::{K_FLIP, K_FOUNDATION, K_WORK, NONE, SRC_NERTS, pack};
+use cardcore_engine::games::nerts::{Rules as TableRules, StalemateRule, Table, deal_deck};
 use cardcore_engine::nerts_rollout::{
-    PublicSeat, Racing, Request, Rules, SeatKnowledge, Timing, choose, knowledge,
+    FullSeat, PublicSeat, Racing, Request, Rules, SeatKnowledge, Timing, choose, knowledge, trace,
 };
 
 /// Per-candidate sums over the samples.
@@ -94,6 +95,7 @@ fn seat(
         pool: free[..hidden + stock].to_vec(),
         recycles: 0,
         found: 0,
+        flip_count: 0,
     }
 }
 
@@ -330,6 +332,7 @@ fn knowledge_pools_what_a_seat_cannot_see() {
         waste_count: 2,
         stock_count: 3,
         waste_top: Some(face(5, D)),
+        flip_count: 0,
     };
     let them = PublicSeat {
         nerts_count: 13,
@@ -338,6 +341,7 @@ fn knowledge_pools_what_a_seat_cannot_see() {
         waste_count: 1,
         stock_count: 30,
         waste_top: Some(52 + face(11, C)),
+        flip_count: 0,
     };
     let piles = vec![
         vec![face(1, C)],
@@ -382,4 +386,129 @@ fn knowledge_pools_what_a_seat_cannot_see() {
     };
     assert!(knowledge(&[empty, wrong], &piles, 0, &[], 0).is_err());
     assert!(knowledge(&[PublicSeat::default()], &[], 0, &[Some(200)], 0).is_err());
+}
+
+/// The rulebook's options of a look-ahead's `rules` with a stalemate rule (no clock needed).
+fn table_rules(r: &Rules, rule: StalemateRule) -> TableRules {
+    TableRules {
+        num_work: r.num_work,
+        flip_count: r.flip_count,
+        stock_passes: None,
+        partial: r.partial,
+        fill_any: r.fill_any,
+        auto_call: false,
+        foundation_points: r.foundation_points,
+        nerts_penalty: r.nerts_penalty,
+        nerts_bonus: r.nerts_bonus,
+        stalemate_rule: rule,
+        max_stalemates: 3,
+        undo_depth: 0,
+        medians: [1300, 1600, 2000, 850, 800],
+        sigma: 0.3,
+        miss: 0.08,
+        min_ms: 350,
+        max_ms: 5000,
+        retry_ms: 650,
+        nerts_pile: 13,
+    }
+}
+
+#[test]
+fn a_seat_flips_its_own_count_after_a_flip_one_remedy() {
+    // a seat that can do nothing but turn its stock, whose stock comes off Ac 5d 9h: turning
+    // one card at a time (after a flip_one remedy) it plays the ace, three at a time it never
+    // sees it on top of its waste
+    let kings: [&[u8]; 4] = [
+        &[face(13, C)],
+        &[face(13, D)],
+        &[face(13, H)],
+        &[face(2, S)],
+    ];
+    let stock = [face(1, C), face(5, D), face(9, H)];
+    let mut me = seat(face(13, S), 13, &kings, 0, &stock);
+    me.cycle = stock.to_vec();
+    let flip = pack(K_FLIP, 0, 0, 0);
+    let value = |flip_count: u8| {
+        let seats = [
+            SeatKnowledge {
+                flip_count,
+                ..me.clone()
+            },
+            stuck(),
+        ];
+        let mut req = request(&seats, fixed(), 0, 4);
+        req.horizon_ms = 5_000;
+        evaluate(&req, &[flip]).unwrap()[0]
+    };
+    // the table's 3, said or left to the table: never the ace; 1: the ace on every deal
+    assert_eq!(value(0), value(3));
+    assert_eq!(value(1), value(3) + 4.0);
+    // a seat cannot flip more than the table's count
+    let seats = [
+        SeatKnowledge {
+            flip_count: 4,
+            ..me.clone()
+        },
+        stuck(),
+    ];
+    let err = evaluate(&request(&seats, fixed(), 0, 1), &[flip]).unwrap_err();
+    assert!(err.contains("flip_count"), "{err}");
+}
+
+#[test]
+fn knowledge_and_trace_follow_the_table_after_a_flip_one_remedy() {
+    let r = rules(0);
+    let decks: Vec<Vec<u8>> = (0..3).map(|s| deal_deck(5, s)).collect();
+    let mut table = Table::deal(table_rules(&r, StalemateRule::FlipOne), &decks);
+    let flip = pack(K_FLIP, 0, 0, 0);
+    for s in 0..3 {
+        table.apply(s, flip);
+        table.rotate_stalemate(s);
+    }
+    let public: Vec<PublicSeat> = table
+        .seats
+        .iter()
+        .map(|p| PublicSeat {
+            nerts_count: p.nerts.len() as u8,
+            nerts_top: p.nerts.last().copied(),
+            work: p.work.iter().map(|w| w.to_vec()).collect(),
+            waste_count: p.cycle.waste_len() as u8,
+            stock_count: p.cycle.stock_len() as u8,
+            waste_top: p.cycle.waste_top(),
+            flip_count: p.flip_count,
+        })
+        .collect();
+    let (known, _) = knowledge(&public, &[], 1, &[], 0).unwrap();
+    assert_eq!(
+        known.iter().map(|k| k.flip_count).collect::<Vec<_>>(),
+        [1, 1, 1]
+    );
+    // the simulator's flips from that table are the rulebook's: one card each
+    let full: Vec<FullSeat> = table
+        .seats
+        .iter()
+        .map(|p| FullSeat {
+            nerts: p.nerts.iter().map(|&c| natural_face(c)).collect(),
+            work: p
+                .work
+                .iter()
+                .map(|w| w.iter().map(|&c| natural_face(c)).collect())
+                .collect(),
+            cycle: p.cycle.cards().iter().map(|&c| natural_face(c)).collect(),
+            waste: p.cycle.waste_len() as u8,
+            recycles: p.recycles,
+            found: p.found,
+            flip_count: p.flip_count,
+        })
+        .collect();
+    let moves: Vec<(usize, u32)> = (0..6).map(|i| (i % 3, flip)).collect();
+    let steps = trace(&full, &[], &r, &moves).unwrap();
+    for (&(s, mv), step) in moves.iter().zip(&steps) {
+        table.apply(s, mv);
+        let waste: Vec<usize> = table.seats.iter().map(|p| p.cycle.waste_len()).collect();
+        let simulated: Vec<usize> = step.seats.iter().map(|p| usize::from(p.waste)).collect();
+        assert_eq!(simulated, waste);
+        assert!(step.seats.iter().all(|p| p.flip_count == 1));
+    }
+    assert_eq!(steps[5].seats[0].waste, 2);
 }

@@ -118,7 +118,8 @@ boundary_struct!(
 );
 
 /// What the deciding seat knows of one seat (`nerts_rollout::SeatKnowledge`; faces `0..52`,
-/// `255` for a card not known), as `nerts_knowledge` returns it.
+/// `255` for a card not known; `flip_count` 0 for the table's), as `nerts_knowledge` returns
+/// it.
 #[pyclass(module = "cardcore._core", frozen, eq, from_py_object)]
 #[derive(Clone, PartialEq, Eq)]
 pub struct NertsSeat(SeatKnowledge);
@@ -131,7 +132,9 @@ fn ints(v: &[u8]) -> Vec<u16> {
 #[pymethods]
 impl NertsSeat {
     #[new]
-    #[pyo3(signature = (*, nerts_count, nerts_top, work, cycle, waste, pool, recycles, found))]
+    #[pyo3(signature = (
+        *, nerts_count, nerts_top, work, cycle, waste, pool, recycles, found, flip_count = 0,
+    ))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         nerts_count: u8,
@@ -142,6 +145,7 @@ impl NertsSeat {
         pool: Vec<u8>,
         recycles: u32,
         found: u8,
+        flip_count: u8,
     ) -> Self {
         Self(SeatKnowledge {
             nerts_count,
@@ -152,6 +156,7 @@ impl NertsSeat {
             pool,
             recycles,
             found,
+            flip_count,
         })
     }
     #[getter]
@@ -186,11 +191,23 @@ impl NertsSeat {
     fn found(&self) -> u8 {
         self.0.found
     }
+    #[getter]
+    fn flip_count(&self) -> u8 {
+        self.0.flip_count
+    }
     fn __repr__(&self) -> String {
         let k = &self.0;
         format!(
-            "NertsSeat(nerts_count={}, nerts_top={}, work={:?}, cycle={:?}, waste={}, pool={:?}, recycles={}, found={})",
-            k.nerts_count, k.nerts_top, k.work, k.cycle, k.waste, k.pool, k.recycles, k.found
+            "NertsSeat(nerts_count={}, nerts_top={}, work={:?}, cycle={:?}, waste={}, pool={:?}, recycles={}, found={}, flip_count={})",
+            k.nerts_count,
+            k.nerts_top,
+            k.work,
+            k.cycle,
+            k.waste,
+            k.pool,
+            k.recycles,
+            k.found,
+            k.flip_count
         )
     }
 }
@@ -292,6 +309,7 @@ fn observed(
             waste_count: p.getattr(intern!(py, "waste_count"))?.extract()?,
             stock_count: p.getattr(intern!(py, "stock_count"))?.extract()?,
             waste_top: p.getattr(intern!(py, "waste_top"))?.extract()?,
+            flip_count: p.getattr(intern!(py, "flip_count"))?.extract()?,
         });
     }
     let (seats, need) =
@@ -350,7 +368,7 @@ pub(crate) fn nerts_choose(
 }
 
 /// A seat laid out in full: a dict with the fields of `nerts_rollout::FullSeat` (card lists
-/// come back as `bytes`).
+/// come back as `bytes`; `flip_count` 0 for the table's, given back as the count it flips).
 #[derive(FromPyObject, IntoPyObject)]
 #[pyo3(from_item_all)]
 pub(crate) struct SeatDict {
@@ -360,6 +378,7 @@ pub(crate) struct SeatDict {
     waste: u8,
     recycles: u32,
     found: u8,
+    flip_count: u8,
 }
 
 same_fields!(
@@ -370,7 +389,8 @@ same_fields!(
         cycle,
         waste,
         recycles,
-        found
+        found,
+        flip_count
     }
 );
 

@@ -47,14 +47,22 @@ fn check_seat(st: &Rulebook, seat: usize) -> PyResult<()> {
 
 /// What `seat` sees (`NertsObservation`'s fields): `(now, foundation piles, players, waste
 /// fan, recycles, stalemates)`, each player `(nerts_count, nerts_top, stock_count,
-/// waste_count, waste_top, work piles)` (tops `None` when the pile is empty).
+/// waste_count, waste_top, work piles, flip_count)` (tops `None` when the pile is empty).
 pub(crate) fn observation_tuple<'py>(
     py: Python<'py>,
     round: &Round,
     seat: usize,
 ) -> PyResult<Bound<'py, PyTuple>> {
     let t = &round.table;
-    type Player = (usize, Option<u16>, usize, usize, Option<u16>, Vec<Vec<u16>>);
+    type Player = (
+        usize,
+        Option<u16>,
+        usize,
+        usize,
+        Option<u16>,
+        Vec<Vec<u16>>,
+        u8,
+    );
     let players: Vec<Player> = t
         .seats
         .iter()
@@ -66,6 +74,7 @@ pub(crate) fn observation_tuple<'py>(
                 p.cycle.waste_len(),
                 p.waste().last().map(|&c| u16::from(c)),
                 piles(&p.work),
+                p.flip_count,
             )
         })
         .collect();

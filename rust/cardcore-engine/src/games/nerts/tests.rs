@@ -128,6 +128,7 @@ fn laid_out(t: &Table) -> Vec<FullSeat> {
                     .count(),
             )
             .unwrap(),
+            flip_count: p.flip_count,
         })
         .collect()
 }
