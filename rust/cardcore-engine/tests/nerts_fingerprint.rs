@@ -3,7 +3,9 @@
 //! positions of those rounds, the raced choice, and the simulator's own transitions
 //! (`nerts_rollout::trace`), over 2-4 players and the option sets, digested per case into
 //! `tests/data/nerts_fingerprint.txt`. The file was written on the build before the rollout
-//! simulator moved onto the rulebook's table; a change of any decision or value fails here.
+//! simulator moved onto the rulebook's table, its `flipone3` lines (3-card flips until a
+//! `flip_one` remedy) on the build whose rollouts flip a seat's own count after that remedy;
+//! a change of any decision or value fails here.
 //! `CARDCORE_BLESS=1 cargo test --test nerts_fingerprint` rewrites it (only for a change of
 //! behaviour that is meant, in a commit of its own).
 
@@ -90,6 +92,16 @@ fn option_sets() -> Vec<(&'static str, RoundOptions)> {
                 sigma: 0.5,
                 miss: 0.2,
                 retry_ms: 450,
+                ..base
+            },
+        ),
+        // added after the fix of the rollouts' flip count (a seat flips one card after a
+        // flip_one remedy, three before): written on that build
+        (
+            "flipone3",
+            RoundOptions {
+                stock_passes: Some(3),
+                stalemate_rule: StalemateRule::FlipOne,
                 ..base
             },
         ),
