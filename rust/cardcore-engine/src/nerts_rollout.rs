@@ -419,6 +419,24 @@ impl Lean {
         }
     }
 
+    /// The top face of `seat`'s source `s` ([`NONE`] when empty), a work pile's from the
+    /// caches.
+    #[inline(always)]
+    fn source_face(&self, seat: usize, s: u8) -> u8 {
+        let p = &self.table.seats[seat];
+        match s {
+            SRC_NERTS => face_of(p.nerts.top()),
+            SRC_WASTE => face_of(p.cycle.waste_top()),
+            i => self.side[seat].tops[usize::from(i)],
+        }
+    }
+
+    /// Whether face `f` ([`NONE`] for none) fits a foundation now.
+    #[inline(always)]
+    fn fits(&self, f: u8) -> bool {
+        is_natural(f) && self.table.needs.fit >> f & 1 == 1
+    }
+
     /// Seats at the table.
     #[inline]
     fn n(&self) -> usize {
@@ -431,17 +449,16 @@ impl Lean {
     fn apply(&mut self, seat: usize, mv: u32) -> bool {
         // the stock and waste: nothing cached (the rulebook's flip and recycle, which its
         // apply makes, without the undo record a lean table drops)
-        match kind(mv) {
-            K_FLIP => {
-                self.table.flip(seat);
-                false
-            }
-            K_RECYCLE => {
-                self.table.recycle(seat);
-                false
-            }
-            _ => self.apply_to_piles(seat, mv),
+        let k = kind(mv);
+        if k <= K_WORK {
+            return self.apply_to_piles(seat, mv);
         }
+        if k == K_FLIP {
+            self.table.flip(seat);
+        } else {
+            self.table.recycle(seat);
+        }
+        false
     }
 
     /// [`Lean::apply`] of a move that changes piles (the rulebook's foundation play or
@@ -838,11 +855,9 @@ impl Sim<'_> {
     /// Whether a move legal when `seat` chose it is legal now. Only foundation plays can be
     /// overtaken: the seat's own layout changes only by its own moves, one pending at a time.
     fn still_legal(&self, seat: usize, mv: u32) -> bool {
-        let t = &self.table.table;
-        let now = kind(mv) != K_FOUNDATION
-            || t.source_top(seat, src(mv))
-                .is_some_and(|c| t.fits_foundation(c));
-        debug_assert_eq!(now, t.is_legal(seat, mv));
+        let now =
+            kind(mv) != K_FOUNDATION || self.table.fits(self.table.source_face(seat, src(mv)));
+        debug_assert_eq!(now, self.table.table.is_legal(seat, mv));
         now
     }
 
