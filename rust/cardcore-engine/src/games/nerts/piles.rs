@@ -6,7 +6,7 @@ use std::fmt;
 use std::ops::{Deref, DerefMut};
 
 use super::MAX_WORK;
-use crate::card::{ACE, KING, NATURALS, face, natural_face, rank_of, suit_of};
+use crate::card::{ACE, KING, NATURALS, face, natural_face, rank, rank_of, suit, suit_of};
 
 /// Most seats at a table.
 pub const MAX_SEATS: usize = 4;
@@ -339,6 +339,33 @@ impl<T: PartialEq> PartialEq for Seats<T> {
     }
 }
 
+/// The natural face of every physical card id (`id % 52`), for [`Needs::played`].
+const FACE_OF_ID: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut id = 0;
+    while id < 256 {
+        t[id] = (id % NATURALS as usize) as u8;
+        id += 1;
+    }
+    t
+};
+
+/// The cell of [`Needs::count`] (flattened: `suit * 16 + rank`) of every physical card id.
+const CELL_OF_ID: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut id = 0;
+    while id < 256 {
+        let f = FACE_OF_ID[id];
+        t[id] = suit(f) * 16 + rank(f);
+        id += 1;
+    }
+    t
+};
+
+/// Bit `face` of every ace, and of every king.
+const ACES: u64 = 1 << face(ACE, 0) | 1 << face(ACE, 1) | 1 << face(ACE, 2) | 1 << face(ACE, 3);
+const KINGS: u64 = ACES << (KING - ACE);
+
 /// What the foundations take next, kept up to date by every foundation play (the table's
 /// cache of its foundation piles; a lean table keeps only this): `count[suit][rank]`
 /// foundations take that rank next (ranks 2..=13), and bit `face` of `fit` is set for every
@@ -409,19 +436,21 @@ impl Needs {
         m
     }
 
-    /// Physical card `card` went onto a foundation.
+    /// Physical card `card` went onto a foundation. Its face and its cell of `count` come
+    /// from tables (every foundation play of a rollout makes this; no divisions).
     #[inline]
     pub fn played(&mut self, card: u8) {
-        let f = natural_face(card);
-        let (s, r) = (usize::from(suit_of(f)), usize::from(rank_of(f)));
-        if r > usize::from(ACE) {
-            self.count[s][r] -= 1;
-            if self.count[s][r] == 0 {
+        let f = FACE_OF_ID[usize::from(card)];
+        let cell = usize::from(CELL_OF_ID[usize::from(card)]);
+        let count = self.count.as_flattened_mut();
+        if ACES >> f & 1 == 0 {
+            count[cell] -= 1;
+            if count[cell] == 0 {
                 self.fit &= !(1 << f);
             }
         }
-        if r < usize::from(KING) {
-            self.count[s][r + 1] = self.count[s][r + 1].saturating_add(1);
+        if KINGS >> f & 1 == 0 {
+            count[cell + 1] = count[cell + 1].saturating_add(1);
             self.fit |= 1 << (f + 1);
         }
     }

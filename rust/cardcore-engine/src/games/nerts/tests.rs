@@ -295,6 +295,46 @@ fn an_ace_below_a_newer_foundation_cannot_be_undone() {
 }
 
 #[test]
+fn kept_needs_follow_the_foundation_piles_for_every_deck() {
+    // Four decks played onto foundations in random legal order (taking some back): after
+    // every step the needs kept by Needs::played/taken_back equal the ones read off the piles.
+    let mut rng = CardRng::new(33);
+    for _ in 0..8 {
+        let (mut piles, mut needs) = (Vec::<Vec<u8>>::new(), Needs::default());
+        let mut left: Vec<u8> = (0..4 * 52).collect();
+        loop {
+            let fits: Vec<usize> = (0..left.len()).filter(|&i| needs.fits(left[i])).collect();
+            let Some(&i) = fits.get(rng.below(fits.len().max(1) as u64) as usize) else {
+                break;
+            };
+            let card = left.swap_remove(i);
+            if rank_of(card) == 1 {
+                piles.push(vec![card]);
+            } else {
+                let f = piles.iter().position(|p| {
+                    p.last()
+                        .is_some_and(|&t| moves::builds_on_foundation(card, t))
+                });
+                piles[f.expect("a card that fits has a foundation")].push(card);
+            }
+            needs.played(card);
+            assert_eq!(needs, Needs::of_piles(&piles), "after {card}");
+            if rng.below(4) == 0 {
+                let p = rng.below(piles.len() as u64) as usize;
+                let back = piles[p].pop().expect("no empty pile");
+                if piles[p].is_empty() {
+                    piles.remove(p);
+                }
+                needs.taken_back(back);
+                left.push(back);
+                assert_eq!(needs, Needs::of_piles(&piles), "after taking {back} back");
+            }
+        }
+        assert!(left.is_empty() && piles.len() == 16);
+    }
+}
+
+#[test]
 fn submitted_moves_run_on_the_clock() {
     let o = rules(4, 3, None, false);
     let mut r = Round::new(o, 3, 2);
