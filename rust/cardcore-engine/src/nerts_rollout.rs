@@ -25,9 +25,10 @@ use std::sync::OnceLock;
 
 use thiserror::Error;
 
-use crate::card::{ACE, KING, NATURALS, deck_of, face, is_natural, is_red, natural_face, rank};
+use crate::card::{KING, NATURALS, deck_of, is_natural, natural_face};
 use crate::games::nerts::moves::{
-    K_CALL, K_FLIP, K_FOUNDATION, K_RECYCLE, K_WORK, MAX_WORK, NONE, SRC_NERTS, SRC_WASTE, pack,
+    K_CALL, K_FLIP, K_FOUNDATION, K_RECYCLE, K_WORK, MAX_WORK, NONE, SRC_NERTS, SRC_WASTE,
+    builds_on_key, key_rank, lift_depth, lift_ranks, pack, ranks_by_parity, run_parity, work_key,
 };
 use crate::games::nerts::{
     Cycle, Layout, Needs, Pile, Rules as RuleOptions, Seats, StalemateRule, Table as RuleTable,
@@ -146,7 +147,7 @@ pub fn knowledge(
     own_cycle: &[Option<u8>],
     recycles: u32,
 ) -> Result<(Vec<SeatKnowledge>, [[u8; 16]; 4]), RolloutError> {
-    let need = Needs::of_piles(foundation_piles).count;
+    let need = Needs::of_piles(foundation_piles).counts();
     let mut on_foundations = [0u64; MAX_SEATS];
     for &c in foundation_piles.iter().flatten() {
         if let Some(bits) = on_foundations.get_mut(usize::from(deck_of(c))) {
@@ -217,7 +218,8 @@ pub struct RolloutError(pub String);
 /// (`0..52`) throughout.
 #[derive(Clone, Copy)]
 struct Side {
-    /// Each work pile's top ([`NONE`] when empty) and its [`CARD_KEY`] (0 when empty).
+    /// Each work pile's top ([`NONE`] when empty) and its work key (the rulebook's
+    /// [`work_key`]; 0 when empty).
     tops: [u8; MAX_WORK],
     keys: [u8; MAX_WORK],
     /// Bit `face` of every pile top, bit `key` of every pile top's key (with how many tops
@@ -225,8 +227,8 @@ struct Side {
     top_bits: u64,
     key_bits: u32,
     key_count: [u8; 32],
-    /// Per parity of `rank + red`, bit `rank` of every pile top of that parity (the same
-    /// information as `key_bits`, arranged for [`Lean::pile_move`]).
+    /// Per [`run_parity`], bit `rank` of every pile top of that parity (the same information
+    /// as `key_bits`, arranged for [`Lean::pile_move`]).
     targets: [u32; 2],
     empty: u8,
     /// Bit `face` for every card in the work piles.
@@ -283,22 +285,22 @@ impl Side {
         let old = self.tops[i];
         if old != NONE {
             self.top_bits &= !(1 << old);
-            let k = usize::from(self.keys[i]);
-            self.key_count[k] -= 1;
-            if self.key_count[k] == 0 {
+            let k = self.keys[i];
+            self.key_count[usize::from(k)] -= 1;
+            if self.key_count[usize::from(k)] == 0 {
                 self.key_bits &= !(1 << k);
-                self.targets[(k ^ (k >> 1)) & 1] &= !(1 << (k >> 1));
+                self.targets[run_parity(k)] &= !(1 << key_rank(k));
             }
         }
         if let Some(&top) = pile.last() {
-            let key = CARD_KEY[usize::from(top)];
+            let key = work_key(top);
             self.tops[i] = top;
             self.keys[i] = key;
             self.empty &= !(1 << i);
             self.top_bits |= 1 << top;
             self.key_count[usize::from(key)] += 1;
             self.key_bits |= 1 << key;
-            self.targets[usize::from((key ^ (key >> 1)) & 1)] |= 1 << (key >> 1);
+            self.targets[run_parity(key)] |= 1 << key_rank(key);
         } else {
             self.tops[i] = NONE;
             self.keys[i] = 0;
@@ -322,7 +324,7 @@ impl Side {
                     }
                 }
                 Some(&t) => {
-                    if self.tops[j] != t || self.keys[j] != CARD_KEY[usize::from(t)] {
+                    if self.tops[j] != t || self.keys[j] != work_key(t) {
                         return false;
                     }
                     tb |= 1 << t;
@@ -337,14 +339,14 @@ impl Side {
     }
 
     /// The greedy policy's build of face `card` (from source `s`): onto the first pile top it
-    /// fits (its key plus one rank with the other colour), else into the first empty pile if
-    /// `fill` allows; `NO_MOVE` when neither (or no card).
+    /// builds down on (whose key is the rulebook's [`builds_on_key`] of its own), else into the
+    /// first empty pile if `fill` allows; `NO_MOVE` when neither (or no card).
     #[inline]
     fn build(&self, s: u8, card: u8, nw: usize, fill: bool) -> u32 {
         if card == NONE {
             return NO_MOVE;
         }
-        let want = CARD_KEY[usize::from(card)].wrapping_add(2) ^ 1;
+        let want = builds_on_key(work_key(card));
         if self.key_bits >> want & 1 == 1 {
             for j in 0..nw {
                 if self.tops[j] != NONE && self.keys[j] == want {
@@ -359,18 +361,6 @@ impl Side {
         NO_MOVE
     }
 }
-
-/// `rank * 2 + red` of each natural face: a card fits a work-pile top whose key is its own key
-/// plus 2 with the colour bit flipped.
-const CARD_KEY: [u8; 52] = {
-    let mut keys = [0u8; 52];
-    let mut f = 0;
-    while f < 52 {
-        keys[f] = rank(f as u8) * 2 + is_red(f as u8) as u8;
-        f += 1;
-    }
-    keys
-};
 
 /// The face of card `card` of a rollout's table (`NONE` for none): its cards are faces.
 #[inline]
@@ -434,7 +424,7 @@ impl Lean {
     /// Whether face `f` ([`NONE`] for none) fits a foundation now.
     #[inline(always)]
     fn fits(&self, f: u8) -> bool {
-        is_natural(f) && self.table.needs.fit >> f & 1 == 1
+        is_natural(f) && Needs::fit_has(self.table.needs.fit, f)
     }
 
     /// Seats at the table.
@@ -520,7 +510,7 @@ impl Lean {
     fn full_greedy(&mut self, seat: usize, exclude: u32) -> u32 {
         let t = &self.table;
         let fit = t.needs.fit;
-        let fits = |card: u8| is_natural(card) && fit >> card & 1 == 1;
+        let fits = |card: u8| is_natural(card) && Needs::fit_has(fit, card);
         let p = &t.seats[seat];
         let side = &mut self.side[seat];
         let nw = usize::from(t.rules.num_work);
@@ -546,8 +536,7 @@ impl Lean {
                 }
             }
         }
-        // Nerts top, then waste top, onto a work pile: a real build before an empty pile. A
-        // card fits a top whose key is its own key plus one rank with the other colour.
+        // Nerts top, then waste top, onto a work pile: a real build before an empty pile.
         for (s, card) in [(SRC_NERTS, nt), (SRC_WASTE, wt)] {
             let mv = side.build(s, card, nw, t.rules.fill_any || s == SRC_NERTS);
             if mv != NO_MOVE {
@@ -583,7 +572,7 @@ impl Lean {
         let wt = face_of(t.seats[seat].cycle.waste_top());
         if wt != NONE {
             let f_waste = pack(K_FOUNDATION, SRC_WASTE, 1, NONE);
-            if fit >> wt & 1 == 1 && f_waste != exclude {
+            if Needs::fit_has(fit, wt) && f_waste != exclude {
                 return f_waste;
             }
             let nw = usize::from(t.rules.num_work);
@@ -611,11 +600,10 @@ impl Lean {
     /// The greedy policy's pile move for foundations `fit` (`NO_MOVE` if none): the first that
     /// empties its pile or exposes a card that fits a foundation.
     ///
-    /// A pile holds one card of each of its ranks, and `rank + red` has the same parity all
-    /// the way down it, so a pile can move onto a top of rank `r` only if `r - 1` is among its
-    /// ranks and that top's `r + red` has the pile's parity: one mask per parity finds the
-    /// piles worth a look. `exposes[parity]`, the ranks whose card of that parity fits some
-    /// foundation, is a superset by colour of the cards a move may expose.
+    /// A pile's segment goes onto a top only if that top has the pile's [`run_parity`] and its
+    /// rank is one of the pile's [`lift_ranks`]: one mask per parity finds the piles worth a
+    /// look, and [`lift_depth`] the segment. `exposes[parity]`, the ranks whose card of that
+    /// parity fits some foundation, holds the rank of every card a move may expose.
     #[inline(never)]
     fn pile_move(
         side: &Side,
@@ -624,13 +612,7 @@ impl Lean {
         nw: usize,
         partial: bool,
     ) -> u32 {
-        let fits = |card: u8| fit >> card & 1 == 1;
-        // per suit, bit `rank` for the ranks that fit
-        let ranks = |s: u8| (fit >> face(ACE, s) & 0x1FFF) as u32 * 2;
-        let red = ranks(1) | ranks(2);
-        let black = ranks(0) | ranks(3);
-        let (odd, even) = (0xAAAA_AAAA_u32, 0x5555_5555_u32);
-        let exposes = [red & odd | black & even, red & even | black & odd];
+        let exposes = ranks_by_parity(fit);
         let (tops, keys, targets) = (&side.tops, &side.keys, &side.targets);
         for i in 0..nw {
             let pile = &work[i];
@@ -638,31 +620,27 @@ impl Lean {
             if len == 0 {
                 continue;
             }
-            let top_rank = keys[i] >> 1;
+            let top_rank = key_rank(keys[i]);
+            let parity = run_parity(keys[i]);
+            // the whole pile's target empties it: always worth a move
+            let whole = lift_ranks(top_rank, len, false);
             let reach = if partial {
-                // ranks top_rank + 1 ..= top_rank + len
-                ((1u32 << len) - 1) << (top_rank + 1)
+                lift_ranks(top_rank, len, true)
             } else {
-                1u32 << (top_rank + len)
+                whole
             };
-            let parity = usize::from((keys[i] ^ top_rank) & 1);
-            let wanted = exposes[parity] | 1 << (top_rank + len);
-            if targets[parity] & reach & wanted == 0 {
+            if targets[parity] & reach & (exposes[parity] | whole) == 0 {
                 continue;
             }
             for j in 0..nw {
-                if j == i || tops[j] == NONE || keys[j] >> 1 <= top_rank {
+                if j == i || tops[j] == NONE {
                     continue;
                 }
-                let k = (keys[j] >> 1) - top_rank;
-                if k > len || (!partial && k != len) {
+                let Some(k) = lift_depth(keys[i], len, partial, keys[j]) else {
                     continue;
-                }
-                let bottom = pile[usize::from(len - k)];
-                if CARD_KEY[usize::from(bottom)] & 1 == keys[j] & 1 {
-                    continue;
-                }
-                if k == len || fits(pile[usize::from(len - k - 1)]) {
+                };
+                debug_assert!(builds_down(pile[usize::from(len - k)], tops[j]));
+                if k == len || Needs::fit_has(fit, pile[usize::from(len - k - 1)]) {
                     return pack(K_WORK, i as u8, k, j as u8);
                 }
             }
@@ -1645,7 +1623,7 @@ pub fn trace(
     let mut table = Lean::new(
         rules,
         laid_out.into_iter().collect(),
-        &Needs::of_piles(foundations).count,
+        &Needs::of_piles(foundations).counts(),
     );
     let mut out = Vec::with_capacity(moves.len());
     for &(seat, mv) in moves {
@@ -1659,7 +1637,7 @@ pub fn trace(
         out.push(TraceStep {
             legal,
             seats: table.table.seats.iter().map(full_seat).collect(),
-            need: table.table.needs.count,
+            need: table.table.needs.counts(),
         });
     }
     Ok(out)

@@ -33,7 +33,10 @@
 
 use thiserror::Error;
 
-use crate::card::{ACE, KING, NATURALS, is_natural, is_red, rank, rank_of, suit_of};
+use crate::card::{
+    ACE, KING, NATURALS, face, is_natural, is_red, natural_face, next_in_suit, rank, rank_of,
+    suit_of,
+};
 
 /// Bytes of one encoded player state.
 pub const STATE_BYTES: usize = 32;
@@ -234,14 +237,26 @@ pub const fn pack(kind: u8, src: u8, depth: u8, dst: u8) -> u32 {
 // The move rules, once. The generator below, [`is_legal`] (over a [`PlayerView`] or the
 // table's layouts, [`Seat`]) and the built-in agents ask these; nothing else states them.
 
-/// The foundation rule: the suit and rank of the card that goes next on a foundation whose top
-/// card is `top` (the same suit, one rank up; none on a king). An ace starts a foundation of its
-/// own.
+/// The foundation rule: the face of the card that goes next on a foundation whose top card is
+/// `top` (a face or physical id): the same suit, one rank up; none on a king. A card that
+/// [`starts_foundation`] starts one of its own. The table's foundation cache
+/// ([`super::Needs`]) moves on by these two functions.
 #[inline]
 #[must_use]
-pub fn foundation_next(top: u8) -> Option<(u8, u8)> {
-    let r = rank_of(top);
-    (r < KING).then(|| (suit_of(top), r + 1))
+pub const fn foundation_next(top: u8) -> Option<u8> {
+    let f = top % NATURALS; // its natural face
+    if rank(f) < KING {
+        Some(next_in_suit(f))
+    } else {
+        None
+    }
+}
+
+/// Whether card `card` (a face or physical id) starts a foundation of its own: an ace.
+#[inline]
+#[must_use]
+pub const fn starts_foundation(card: u8) -> bool {
+    rank(card % NATURALS) == ACE
 }
 
 /// Whether card `card` may go on a foundation whose top card is `top` (cards are faces or
@@ -249,17 +264,21 @@ pub fn foundation_next(top: u8) -> Option<(u8, u8)> {
 #[inline]
 #[must_use]
 pub fn builds_on_foundation(card: u8, top: u8) -> bool {
-    foundation_next(top) == Some((suit_of(card), rank_of(card)))
+    foundation_next(top) == Some(natural_face(card))
+}
+
+/// Whether `card` fits some foundation whose top cards are `tops` now.
+#[inline]
+#[must_use]
+pub fn fits_tops(card: u8, tops: impl IntoIterator<Item = u8>) -> bool {
+    starts_foundation(card) || tops.into_iter().any(|t| builds_on_foundation(card, t))
 }
 
 /// Whether `card` fits some foundation of `foundations` (bottom to top) now.
 #[inline]
 #[must_use]
 pub fn fits_foundations(card: u8, foundations: &[Vec<u8>]) -> bool {
-    rank_of(card) == ACE
-        || foundations
-            .iter()
-            .any(|f| f.last().is_some_and(|&t| builds_on_foundation(card, t)))
+    fits_tops(card, foundations.iter().filter_map(|f| f.last().copied()))
 }
 
 /// Whether `card` fits some foundation given the need masks (`Needs::masks`: per suit, bit `r`
@@ -267,23 +286,64 @@ pub fn fits_foundations(card: u8, foundations: &[Vec<u8>]) -> bool {
 #[inline]
 #[must_use]
 pub fn fits_masks(card: u8, masks: &[u16; 4]) -> bool {
-    rank_of(card) == ACE || masks[usize::from(suit_of(card))] >> rank_of(card) & 1 == 1
+    starts_foundation(card) || masks[usize::from(suit_of(card))] >> rank_of(card) & 1 == 1
 }
 
-/// The work-pile rule: a card of rank `rank` and colour `red` goes on a work-pile card of rank
-/// `on_rank` and colour `on_red` when it is one rank lower and of the other colour (so every
-/// work pile is a descending run of alternating colours).
+/// The work key of a card of rank `rank` and colour `red`: `rank * 2 + red` (2..=27). The
+/// work-pile rule reads a card by its rank and colour only, that is by its key.
+#[inline]
+#[must_use]
+pub const fn key_of(rank: u8, red: bool) -> u8 {
+    rank * 2 + red as u8
+}
+
+/// The rank of the cards of work key `key`.
+#[inline]
+#[must_use]
+pub const fn key_rank(key: u8) -> u8 {
+    key >> 1
+}
+
+/// [`key_of`] of every natural face, computed at compile time.
+const WORK_KEYS: [u8; NATURALS as usize] = {
+    let mut keys = [0u8; NATURALS as usize];
+    let mut f = 0;
+    while f < NATURALS {
+        keys[f as usize] = key_of(rank(f), is_red(f));
+        f += 1;
+    }
+    keys
+};
+
+/// The work key of natural face `face` ([`key_of`] its rank and colour).
+#[inline]
+#[must_use]
+pub const fn work_key(face: u8) -> u8 {
+    WORK_KEYS[face as usize]
+}
+
+/// The work-pile rule: a card of work key `key` goes on a work-pile card of key
+/// `builds_on_key(key)`, one rank higher (`+ 2`) and of the other colour (`^ 1`), so every
+/// work pile is a descending run of alternating colours.
+#[inline]
+#[must_use]
+pub const fn builds_on_key(key: u8) -> u8 {
+    (key + 2) ^ 1
+}
+
+/// The work-pile rule ([`builds_on_key`]) by rank and colour: a card of rank `rank` and
+/// colour `red` goes on a work-pile card of rank `on_rank` and colour `on_red`.
 #[inline]
 #[must_use]
 pub const fn builds_down_on(rank: u8, red: bool, on_rank: u8, on_red: bool) -> bool {
-    on_rank == rank + 1 && on_red != red
+    key_of(on_rank, on_red) == builds_on_key(key_of(rank, red))
 }
 
 /// The work-pile rule for two natural faces: `card` builds down on `top`.
 #[inline]
 #[must_use]
 pub const fn builds_down(card: u8, top: u8) -> bool {
-    builds_down_on(rank(card), is_red(card), rank(top), is_red(top))
+    work_key(top) == builds_on_key(work_key(card))
 }
 
 /// Rank and colour of the card `depth` deep (1 = the top) in a work pile whose top card has
@@ -293,6 +353,55 @@ pub const fn builds_down(card: u8, top: u8) -> bool {
 #[must_use]
 pub const fn run_card(top_rank: u8, top_red: bool, depth: u8) -> (u8, bool) {
     (top_rank + depth - 1, top_red != ((depth - 1) & 1 == 1))
+}
+
+/// The run parity of work key `key`: `rank + red` modulo 2. Every card of a work pile has the
+/// pile's parity (each card down is one rank up and the other colour), and a card builds down
+/// only on a card of its own parity.
+#[inline]
+#[must_use]
+pub const fn run_parity(key: u8) -> usize {
+    ((key ^ (key >> 1)) & 1) as usize
+}
+
+/// Per run parity, bit `rank` set for the ranks of the natural faces in `faces` (bit `face`
+/// for each face) of that parity: the ranks whose card of that parity's colour is in the set.
+#[inline]
+#[must_use]
+pub fn ranks_by_parity(faces: u64) -> [u32; 2] {
+    const ODD: u32 = 0xAAAA_AAAA; // bits of the odd ranks
+    let ranks = |s: u8| ((faces >> face(ACE, s)) & 0x1FFF) as u32 * 2;
+    let red = ranks(1) | ranks(2);
+    let black = ranks(0) | ranks(3);
+    [red & ODD | black & !ODD, red & !ODD | black & ODD]
+}
+
+/// The ranks of the pile tops that some segment of a work pile of `len` cards whose top has
+/// rank `top_rank` may go onto ([`lift_depths`]): bit `top_rank + depth` for each depth (if
+/// the target has the pile's [`run_parity`]).
+#[inline]
+#[must_use]
+pub const fn lift_ranks(top_rank: u8, len: u8, partial: bool) -> u32 {
+    if partial {
+        ((1u32 << len) - 1) << (top_rank + 1)
+    } else {
+        1u32 << (top_rank + len)
+    }
+}
+
+/// The work-pile rule for a segment: how many cards of a work pile of `len` cards whose top has
+/// work key `top_key` may move onto a pile top of key `on_key` (`None` if no segment may): the
+/// card one rank below the target's must be in the pile, within [`lift_depths`], and of the
+/// other colour, that is of the target's [`run_parity`].
+#[inline]
+#[must_use]
+pub fn lift_depth(top_key: u8, len: u8, partial: bool, on_key: u8) -> Option<u8> {
+    let (r0, tr) = (key_rank(top_key), key_rank(on_key));
+    if tr <= r0 || run_parity(top_key) != run_parity(on_key) {
+        return None;
+    }
+    let k = tr - r0;
+    lift_depths(len, partial).contains(&k).then_some(k)
 }
 
 /// What an empty work pile takes from source `src`: anything with `fill_any`, else only the
@@ -464,11 +573,11 @@ pub fn generate(v: &PlayerView, out: &mut MoveBuf) {
         return;
     }
     let nw = v.num_work();
-    // Rank and colour of each work pile's top card, read once.
+    // The work key of each work pile's top card, read once.
     let mut tops = [None; MAX_WORK];
     for (slot, &t) in tops[..nw].iter_mut().zip(&v.work_top) {
         if t != NONE {
-            *slot = Some((rank(t), is_red(t)));
+            *slot = Some(work_key(t));
         }
     }
     // Foundation plays.
@@ -488,11 +597,11 @@ pub fn generate(v: &PlayerView, out: &mut MoveBuf) {
         let Some(c) = v.top(src) else {
             continue;
         };
-        let (r, red) = (rank(c), is_red(c));
+        let on = builds_on_key(work_key(c));
         for (j, top) in tops[..nw].iter().enumerate() {
             let ok = match *top {
                 None => fills_empty(src, fill_any),
-                Some((tr, tred)) => builds_down_on(r, red, tr, tred),
+                Some(key) => key == on,
             };
             if ok {
                 out.push(K_WORK, src, 1, j as u8);
@@ -502,7 +611,7 @@ pub fn generate(v: &PlayerView, out: &mut MoveBuf) {
     // Segments between work piles.
     let partial = v.partial();
     for i in 0..nw {
-        let (len, Some((r0, red0))) = (v.work_len[i], tops[i]) else {
+        let (len, Some(key0)) = (v.work_len[i], tops[i]) else {
             continue;
         };
         let depths = lift_depths(len, partial);
@@ -520,14 +629,9 @@ pub fn generate(v: &PlayerView, out: &mut MoveBuf) {
                         }
                     }
                 }
-                // Only the card one rank below the target's top can go on it.
-                Some((tr, tred)) => {
-                    if tr > r0 && depths.contains(&(tr - r0)) {
-                        let k = tr - r0;
-                        let (br, bred) = run_card(r0, red0, k);
-                        if builds_down_on(br, bred, tr, tred) {
-                            out.push(K_WORK, si, k, dj);
-                        }
+                Some(key) => {
+                    if let Some(k) = lift_depth(key0, len, partial, key) {
+                        out.push(K_WORK, si, k, dj);
                     }
                 }
             }
@@ -598,6 +702,7 @@ pub fn count_batch(states: &[u8]) -> Result<u64, NertsError> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::Needs;
     use super::*;
     use crate::card::{face, suit};
 
@@ -657,7 +762,7 @@ mod tests {
     }
 
     /// The foundation rule for every pair of faces (deck 0 and deck 3 ids), and the table's
-    /// [`super::super::Needs`] of one foundation against it.
+    /// [`Needs`] of one foundation against it.
     #[test]
     fn foundation_rule_every_face() {
         for c in 0..NATURALS {
@@ -670,11 +775,131 @@ mod tests {
                     "{c} on {t} ids"
                 );
                 let piles = [vec![t]];
-                let needs = super::super::Needs::of_piles(&piles);
+                let needs = Needs::of_piles(&piles);
                 assert_eq!(fits_masks(c, &needs.masks()), want || rank(c) == ACE);
                 assert_eq!(needs.fits(c + 52), want || rank(c) == ACE);
                 assert_eq!(fits_foundations(c, &piles), want || rank(c) == ACE);
             }
         }
+    }
+
+    /// The work-pile rule's statement over work keys, against its plain wording (one rank
+    /// lower, the other colour) for every rank and colour pair, and a face's key is its rank
+    /// and colour.
+    #[test]
+    fn work_keys_state_the_work_rule() {
+        for f in 0..NATURALS {
+            assert_eq!(work_key(f), key_of(rank(f), is_red(f)));
+            assert_eq!(key_rank(work_key(f)), rank(f));
+        }
+        for r in ACE..=KING {
+            for on in ACE..=KING {
+                for (red, on_red) in [(false, false), (false, true), (true, false), (true, true)] {
+                    let want = on == r + 1 && on_red != red;
+                    assert_eq!(
+                        builds_down_on(r, red, on, on_red),
+                        want,
+                        "{r} {red} on {on}"
+                    );
+                }
+            }
+        }
+    }
+
+    /// Every card of a run has the run's parity, and a card builds down only on a card of its
+    /// own parity; [`ranks_by_parity`] sorts each face by it.
+    #[test]
+    fn run_parity_is_the_runs() {
+        for f in 0..NATURALS {
+            let p = run_parity(work_key(f));
+            for d in 1..=(KING + 1 - rank(f)) {
+                let (r, red) = run_card(rank(f), is_red(f), d);
+                assert_eq!(run_parity(key_of(r, red)), p, "{f} depth {d}");
+            }
+            for t in 0..NATURALS {
+                if builds_down(f, t) {
+                    assert_eq!(run_parity(work_key(t)), p, "{f} on {t}");
+                }
+            }
+            let mut want = [0u32; 2];
+            want[p] = 1 << rank(f);
+            assert_eq!(ranks_by_parity(1 << f), want, "{f}");
+        }
+        assert_eq!(ranks_by_parity((1 << NATURALS) - 1), [0x3ffe; 2]);
+    }
+
+    /// [`lift_ranks`] and [`lift_depth`] against the definition: each segment of a run in
+    /// [`lift_depths`] whose bottom card [`run_card`] builds down on the target, for every
+    /// top face, pile length, partial option and target face.
+    #[test]
+    fn lift_depth_is_the_segment_rule() {
+        for f in 0..NATURALS {
+            for len in 1..=(KING + 1 - rank(f)) {
+                for partial in [false, true] {
+                    let depths = lift_depths(len, partial);
+                    let ranks = depths.clone().fold(0u32, |m, k| m | 1 << (rank(f) + k));
+                    assert_eq!(lift_ranks(rank(f), len, partial), ranks);
+                    for t in 0..NATURALS {
+                        let fits = |&k: &u8| {
+                            let (r, red) = run_card(rank(f), is_red(f), k);
+                            builds_down_on(r, red, rank(t), is_red(t))
+                        };
+                        let want: Vec<u8> = depths.clone().filter(fits).collect();
+                        assert!(want.len() <= 1);
+                        assert_eq!(
+                            lift_depth(work_key(f), len, partial, work_key(t)),
+                            want.first().copied(),
+                            "{len} from {f} onto {t}, partial {partial}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    /// The foundation cache against the foundation rule in plain words (same suit, one rank
+    /// up; aces always): two decks played out in an interleaved order and taken back, with
+    /// every face's fit and the counts checked after each step.
+    #[test]
+    fn needs_follow_the_foundation_rule() {
+        fn check(needs: &Needs, piles: &[Vec<u8>]) {
+            for c in 0..NATURALS {
+                let want = rank(c) == ACE
+                    || piles.iter().any(|p| {
+                        p.last()
+                            .is_some_and(|&t| suit_of(t) == suit(c) && rank_of(t) + 1 == rank(c))
+                    });
+                assert_eq!(needs.fits(c), want, "{c} on {piles:?}");
+            }
+            assert_eq!(*needs, Needs::of_piles(piles));
+            assert_eq!(Needs::from_counts(needs.counts()), *needs);
+        }
+        let mut needs = Needs::default();
+        let mut piles: Vec<Vec<u8>> = Vec::new();
+        let mut order = Vec::new();
+        for r in ACE..=KING {
+            for s in [2, 0, 3, 1] {
+                order.extend([face(r, s) + 52, face(r, s)]);
+            }
+        }
+        for &card in &order {
+            let at = piles
+                .iter()
+                .position(|p| p.last().is_some_and(|&t| builds_on_foundation(card, t)));
+            match at {
+                Some(i) => piles[i].push(card),
+                None => piles.push(vec![card]),
+            }
+            needs.played(card);
+            check(&needs, &piles);
+        }
+        for &card in order.iter().rev() {
+            let i = piles.iter().position(|p| p.last() == Some(&card)).unwrap();
+            piles[i].pop();
+            needs.taken_back(card);
+            let kept: Vec<Vec<u8>> = piles.iter().filter(|p| !p.is_empty()).cloned().collect();
+            check(&needs, &kept);
+        }
+        assert_eq!(needs, Needs::default());
     }
 }

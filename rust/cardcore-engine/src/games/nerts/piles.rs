@@ -6,7 +6,8 @@ use std::fmt;
 use std::ops::{Deref, DerefMut};
 
 use super::MAX_WORK;
-use crate::card::{ACE, KING, NATURALS, face, natural_face, rank, rank_of, suit, suit_of};
+use super::moves::{NONE, foundation_next, starts_foundation};
+use crate::card::{KING, NATURALS, is_natural, natural_face, rank_of, suit_of};
 
 /// Most seats at a table.
 pub const MAX_SEATS: usize = 4;
@@ -350,30 +351,42 @@ const FACE_OF_ID: [u8; 256] = {
     t
 };
 
-/// The cell of [`Needs::count`] (flattened: `suit * 16 + rank`) of every physical card id.
-const CELL_OF_ID: [u8; 256] = {
-    let mut t = [0u8; 256];
+/// [`foundation_next`] of every physical card id ([`NONE`] after a king), for
+/// [`Needs::played`]: the rule's own answers, tabled at compile time.
+const NEXT_OF_ID: [u8; 256] = {
+    let mut t = [NONE; 256];
     let mut id = 0;
     while id < 256 {
-        let f = FACE_OF_ID[id];
-        t[id] = suit(f) * 16 + rank(f);
+        if let Some(f) = foundation_next(id as u8) {
+            t[id] = f;
+        }
         id += 1;
     }
     t
 };
 
-/// Bit `face` of every ace, and of every king.
-const ACES: u64 = 1 << face(ACE, 0) | 1 << face(ACE, 1) | 1 << face(ACE, 2) | 1 << face(ACE, 3);
-const KINGS: u64 = ACES << (KING - ACE);
+/// Bit `face` of every face that [`starts_foundation`] (the aces).
+const STARTERS: u64 = {
+    let mut bits = 0;
+    let mut f = 0;
+    while f < NATURALS {
+        if starts_foundation(f) {
+            bits |= 1 << f;
+        }
+        f += 1;
+    }
+    bits
+};
 
 /// What the foundations take next, kept up to date by every foundation play (the table's
-/// cache of its foundation piles; a lean table keeps only this): `count[suit][rank]`
-/// foundations take that rank next (ranks 2..=13), and bit `face` of `fit` is set for every
-/// face that fits some foundation (aces always).
+/// cache of its foundation piles; a lean table keeps only this): how many foundations take
+/// each face next, and bit `face` of `fit` set for every face that fits some foundation (aces
+/// always). It moves on by the foundation rule ([`foundation_next`], [`starts_foundation`])
+/// and states nothing of its own.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Needs {
-    /// Foundations per suit and rank that take it next.
-    pub count: [[u8; 16]; 4],
+    /// Foundations that take each face next (aces: 0).
+    takers: [u8; NATURALS as usize],
     /// Bit `face` set when that face fits some foundation now.
     pub fit: u64,
 }
@@ -385,89 +398,119 @@ impl Default for Needs {
 }
 
 impl Needs {
-    /// The needs of `count` (see [`Needs::count`]).
+    /// The needs of `count`: `count[suit][rank]` foundations take that rank next (ranks
+    /// 2..=13; the other cells are not read).
     #[must_use]
     pub fn from_counts(count: [[u8; 16]; 4]) -> Self {
-        let mut fit = 0;
-        for (s, row) in count.iter().enumerate() {
-            let s = s as u8;
-            fit |= 1 << face(ACE, s);
-            for (r, &n) in row.iter().enumerate().take(14).skip(2) {
-                if n > 0 {
-                    fit |= 1 << face(r as u8, s);
-                }
+        let mut needs = Self {
+            takers: [0; NATURALS as usize],
+            fit: STARTERS,
+        };
+        for f in (0..NATURALS).filter(|&f| !starts_foundation(f)) {
+            for _ in 0..count[usize::from(suit_of(f))][usize::from(rank_of(f))] {
+                needs.need(f);
             }
         }
-        Self { count, fit }
+        needs
+    }
+
+    /// `count[suit][rank]`: how many foundations take that rank of that suit next (see
+    /// [`Needs::from_counts`]).
+    #[must_use]
+    pub fn counts(&self) -> [[u8; 16]; 4] {
+        let mut count = [[0u8; 16]; 4];
+        for (f, &n) in (0..NATURALS).zip(&self.takers) {
+            count[usize::from(suit_of(f))][usize::from(rank_of(f))] = n;
+        }
+        count
     }
 
     /// The needs of foundation piles (their tops).
     #[must_use]
     pub fn of_piles(piles: &[Vec<u8>]) -> Self {
-        let mut count = [[0u8; 16]; 4];
-        for top in piles.iter().filter_map(|p| p.last()) {
-            let r = usize::from(rank_of(*top));
-            if r < usize::from(KING) {
-                let cell = &mut count[usize::from(suit_of(*top))][r + 1];
-                *cell = cell.saturating_add(1);
-            }
+        let mut needs = Self::default();
+        for &top in piles.iter().filter_map(|p| p.last()) {
+            needs.need_after(top);
         }
-        Self::from_counts(count)
+        needs
     }
 
     /// Whether physical card `card` fits some foundation.
     #[inline]
     #[must_use]
     pub fn fits(&self, card: u8) -> bool {
-        self.fit >> natural_face(card) & 1 == 1
+        Self::fit_has(self.fit, natural_face(card))
+    }
+
+    /// Whether natural face `face` is in `fit` (a copy of [`Needs::fit`]): it fits some
+    /// foundation.
+    #[inline]
+    #[must_use]
+    pub const fn fit_has(fit: u64, face: u8) -> bool {
+        debug_assert!(is_natural(face));
+        fit >> face & 1 == 1
     }
 
     /// Per suit, bit `rank` set when a card of that rank fits (aces left out).
     #[must_use]
     pub fn masks(&self) -> [u16; 4] {
         let mut m = [0u16; 4];
-        for (s, row) in self.count.iter().enumerate() {
-            for (r, &n) in row.iter().enumerate().take(14).skip(2) {
-                if n > 0 {
-                    m[s] |= 1 << r;
-                }
+        for f in (0..NATURALS).filter(|&f| !starts_foundation(f)) {
+            if Self::fit_has(self.fit, f) {
+                m[usize::from(suit_of(f))] |= 1 << rank_of(f);
             }
         }
         m
     }
 
-    /// Physical card `card` went onto a foundation. Its face and its cell of `count` come
-    /// from tables (every foundation play of a rollout makes this; no divisions).
+    /// One more foundation takes face `f`.
+    #[inline]
+    fn need(&mut self, f: u8) {
+        let n = &mut self.takers[usize::from(f)];
+        *n = n.saturating_add(1);
+        self.fit |= 1 << f;
+    }
+
+    /// One foundation fewer takes face `f` (not an ace: every ace fits).
+    #[inline]
+    fn unneed(&mut self, f: u8) {
+        let n = &mut self.takers[usize::from(f)];
+        *n -= 1;
+        if *n == 0 {
+            self.fit &= !(1 << f);
+        }
+    }
+
+    /// One more foundation takes the card after `top` (nothing after a king).
+    #[inline]
+    fn need_after(&mut self, top: u8) {
+        if let Some(f) = foundation_next(top) {
+            self.need(f);
+        }
+    }
+
+    /// Physical card `card` went onto a foundation. Its face and the face that goes on it
+    /// next come from tables (every foundation play of a rollout makes this; no divisions).
     #[inline]
     pub fn played(&mut self, card: u8) {
         let f = FACE_OF_ID[usize::from(card)];
-        let cell = usize::from(CELL_OF_ID[usize::from(card)]);
-        let count = self.count.as_flattened_mut();
-        if ACES >> f & 1 == 0 {
-            count[cell] -= 1;
-            if count[cell] == 0 {
-                self.fit &= !(1 << f);
-            }
+        if STARTERS >> f & 1 == 0 {
+            self.unneed(f);
         }
-        if KINGS >> f & 1 == 0 {
-            count[cell + 1] = count[cell + 1].saturating_add(1);
-            self.fit |= 1 << (f + 1);
+        let next = NEXT_OF_ID[usize::from(card)];
+        if next != NONE {
+            self.need(next);
         }
     }
 
     /// Physical card `card` came back off a foundation (undo).
     pub fn taken_back(&mut self, card: u8) {
         let f = natural_face(card);
-        let (s, r) = (usize::from(suit_of(f)), usize::from(rank_of(f)));
-        if r < usize::from(KING) {
-            self.count[s][r + 1] -= 1;
-            if self.count[s][r + 1] == 0 {
-                self.fit &= !(1 << (f + 1));
-            }
+        if let Some(next) = foundation_next(f) {
+            self.unneed(next);
         }
-        if r > usize::from(ACE) {
-            self.count[s][r] = self.count[s][r].saturating_add(1);
-            self.fit |= 1 << f;
+        if !starts_foundation(f) {
+            self.need(f);
         }
     }
 }
