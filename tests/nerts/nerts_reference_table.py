@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from cardcore import _core
-from cardcore.cards import deck_of, natural_face, rank_of, suit_of
+from cardcore.cards import deck_of, is_red, natural_face, rank_of, suit_of
 from cardcore.errors import IllegalMoveError, StateFormatError
 from cardcore.nerts.actions import (
     K_FLIP,
@@ -30,11 +30,17 @@ from cardcore.nerts.actions import (
     ToWork,
     Undo,
     action_from_code,
-    fits_work,
 )
 from cardcore.nerts.options import Options
 
-__all__ = ["NertsTable", "PlayerLayout"]
+__all__ = ["NertsTable", "PlayerLayout", "fits_work"]
+
+
+def fits_work(card: int, top: int) -> bool:
+    """The work-pile rule in the rules page's words (the oracle's own statement; the package's
+    ``fits_work`` asks the rulebook): one rank lower and the other colour."""
+    return rank_of(top) == rank_of(card) + 1 and is_red(top) != is_red(card)
+
 
 _F_PARTIAL, _F_FILL_ANY = _core.NERTS_F_PARTIAL, _core.NERTS_F_FILL_ANY
 _F_RECYCLE, _F_RUNNING = _core.NERTS_F_RECYCLE, _core.NERTS_F_RUNNING

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from cardcore.errors import IllegalMoveError, OptionError
+from cardcore.cards import is_red, rank_of, suit_of
+from cardcore.errors import ArgumentRangeError, ArgumentTypeError, IllegalMoveError, OptionError
 from cardcore.nerts import (
     NERTS,
     WASTE,
@@ -18,7 +19,8 @@ from cardcore.nerts import (
     Undo,
     parse_action,
 )
-from cardcore.nerts.rules import OPTION_SPECS, action_from_code
+from cardcore.nerts.engine import NertsObservation
+from cardcore.nerts.rules import OPTION_SPECS, action_from_code, fits_work
 from nerts_reference_table import NertsTable
 from nerts_tables import ids, layout, other, table
 
@@ -285,3 +287,37 @@ def test_five_work_piles_deal() -> None:
         assert p.nerts[-1] == decks[s][12]  # the 13th card is the top
         assert p.stock[-1] == decks[s][18]  # dealing continues from the stock's top
         assert sorted(p.all_cards()) == list(range(52 * s, 52 * s + 52))
+
+
+def test_agent_helpers_are_the_rulebook_rules() -> None:
+    """``fits_work`` and ``NertsObservation.fits_foundation`` (the helpers of agent writers)
+    ask the rulebook, and say what the rules page says for every pair of card ids at a
+    four-seat table; anything that is not a card id is refused."""
+
+    def seen(*tops: int) -> NertsObservation:
+        return NertsObservation.from_rulebook(Options(), 0, (0, [[t] for t in tops], [], [], 0, 0))
+
+    cards = range(4 * 52)
+    for top in cards:
+        over = seen(top)
+        for card in cards:
+            builds = rank_of(top) == rank_of(card) + 1 and is_red(top) != is_red(card)
+            assert fits_work(card, top) is builds, (card, top)
+            goes = rank_of(card) == 1 or (
+                suit_of(top) == suit_of(card) and rank_of(top) + 1 == rank_of(card)
+            )
+            assert over.fits_foundation(card) is goes, (card, top)
+    two = seen(ids("5h")[0], ids("Qs")[0] + 52)
+    assert [c for c in cards if two.fits_foundation(c) and rank_of(c) > 1] == [
+        n * 52 + f for n in range(4) for f in (ids("6h")[0], ids("Ks")[0])
+    ]
+    assert [c for c in cards if seen().fits_foundation(c)] == [c for c in cards if rank_of(c) == 1]
+    for bad in (-1, 208):
+        with pytest.raises(ArgumentRangeError):
+            fits_work(bad, 0)
+        with pytest.raises(ArgumentRangeError):
+            seen().fits_foundation(bad)
+    with pytest.raises(ArgumentTypeError):
+        fits_work("7h", 0)  # type: ignore[arg-type]
+    with pytest.raises(ArgumentTypeError):
+        seen().fits_foundation(True)

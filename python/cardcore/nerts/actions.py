@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from cardcore import _core
-from cardcore.cards import id_text, is_red, rank_of
+from cardcore.cards import id_text
 from cardcore.errors import IllegalMoveError
 
 __all__ = [
@@ -199,5 +199,8 @@ def card_text(cid: int) -> str:
 
 
 def fits_work(card: int, top: int) -> bool:
-    """Whether ``card`` may go on a work pile whose top is ``top``."""
-    return rank_of(top) == rank_of(card) + 1 and is_red(top) != is_red(card)
+    """Whether ``card`` may go on a work pile whose top is ``top`` (card ids): one rank lower
+    and the other colour, the rulebook's work-pile rule (``_core.nerts_builds_down``). A value
+    that is not a Nerts card id (``0..207``) raises ``ArgumentTypeError`` or
+    ``ArgumentRangeError``."""
+    return _core.nerts_builds_down(card, top)

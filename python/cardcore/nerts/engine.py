@@ -24,7 +24,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from cardcore import _core
-from cardcore.cards import natural_id, rank_of, suit_of
+from cardcore.cards import natural_id
 from cardcore.errors import IllegalMoveError, OptionError, StateFormatError
 from cardcore.games.api import check_seat, check_seed
 from cardcore.nerts.actions import (
@@ -159,12 +159,10 @@ class NertsObservation:
         return self.players[self.seat]
 
     def fits_foundation(self, card: int) -> bool:
-        """Whether ``card`` could go on some foundation now."""
-        r = rank_of(card)
-        if r == 1:
-            return True
-        s = suit_of(card)
-        return any(suit_of(t) == s and rank_of(t) == r - 1 for t in self.foundations)
+        """Whether ``card`` (a card id) could go on some foundation now: the rulebook's
+        foundation rule (``_core.nerts_fits_foundation``). A value that is not a Nerts card id
+        (``0..207``) raises ``ArgumentTypeError`` or ``ArgumentRangeError``."""
+        return _core.nerts_fits_foundation(card, self.foundations)
 
 
 def native_options(o: Options) -> dict[str, Any]:

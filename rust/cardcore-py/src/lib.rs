@@ -42,9 +42,9 @@ mod _core {
     };
     #[pymodule_export]
     use crate::nerts::{
-        NertsKnowledge, NertsRacing, NertsRules, NertsSeat, NertsTiming, nerts_choose,
-        nerts_count_batch, nerts_greedy_move, nerts_knowledge, nerts_move_codes, nerts_moves,
-        nerts_moves_batch, nerts_rollouts, nerts_sim_trace,
+        NertsKnowledge, NertsRacing, NertsRules, NertsSeat, NertsTiming, nerts_builds_down,
+        nerts_choose, nerts_count_batch, nerts_fits_foundation, nerts_greedy_move, nerts_knowledge,
+        nerts_move_codes, nerts_moves, nerts_moves_batch, nerts_rollouts, nerts_sim_trace,
     };
     #[pymodule_export]
     use crate::nerts_round::{nerts_agent_act, nerts_memory_update};

@@ -1,5 +1,7 @@
 //! Bindings of `cardcore_engine::games::nerts::moves`: move generation for one state or a batch.
 
+use cardcore_engine::card::natural_face;
+use cardcore_engine::games::nerts::MAX_SEATS;
 use cardcore_engine::games::nerts::moves::{
     self as nerts, MoveBuf, NertsError, PlayerView, STATE_BYTES,
 };
@@ -12,7 +14,35 @@ use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
 use crate::boundary::{boundary_struct, keyword_class, same_fields};
-use crate::errors::{option_error, py_err};
+use crate::errors::{int_arg, option_error, py_err, range_error};
+
+/// A Nerts physical card id (`seat * 52 + face`, at most four seats).
+fn card_id(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<u8> {
+    int_arg(obj, name, 0, 52 * MAX_SEATS as i128 - 1)
+}
+
+/// The rulebook's work-pile rule for physical ids: whether `card` may go on a work pile whose
+/// top is `top` (`cardcore.nerts.rules.fits_work`).
+#[pyfunction]
+pub(crate) fn nerts_builds_down(card: &Bound<'_, PyAny>, top: &Bound<'_, PyAny>) -> PyResult<bool> {
+    let (card, top) = (card_id(card, "card")?, card_id(top, "top")?);
+    Ok(nerts::builds_down(natural_face(card), natural_face(top)))
+}
+
+/// The rulebook's foundation rule for physical ids: whether `card` fits some foundation whose
+/// top cards are `tops` now (`NertsObservation.fits_foundation`).
+#[pyfunction]
+pub(crate) fn nerts_fits_foundation(card: &Bound<'_, PyAny>, tops: Vec<i64>) -> PyResult<bool> {
+    let card = card_id(card, "card")?;
+    let ids = 0..52 * MAX_SEATS as i64;
+    if let Some(t) = tops.iter().find(|t| !ids.contains(t)) {
+        return Err(range_error(format!(
+            "a foundation top must be a card id in 0..{}, got {t}",
+            ids.end - 1
+        )));
+    }
+    Ok(nerts::fits_tops(card, tops.into_iter().map(|t| t as u8)))
+}
 
 /// Every legal move of one 32-byte player state, as 4 bytes per move.
 #[pyfunction]
