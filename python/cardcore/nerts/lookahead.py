@@ -97,7 +97,8 @@ def table_rules(options: Options) -> _core.NertsRules:
 
 def knowledge(obs: NertsObservation, own_cycle: Sequence[int | None]) -> _core.NertsKnowledge:
     """Every seat as the observing seat knows it (``seats``: faces ``0..52`` per seat; ``255``
-    marks an unknown card), and per suit how many foundations take each rank next (``need``).
+    marks an unknown card; each seat's flip count, 1 after a ``flip_one`` stalemate remedy), and
+    per suit how many foundations take each rank next (``need``).
     Built in Rust (``cardcore_engine::nerts_rollout::knowledge``); raises ``ValueError`` for a
     card that is not its seat's or a memory that does not fit."""
     return _core.nerts_knowledge(obs, list(own_cycle))
