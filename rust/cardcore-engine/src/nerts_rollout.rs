@@ -1190,15 +1190,15 @@ pub fn evaluate(req: &Request<'_>, candidates: &[u32]) -> Result<Vec<i32>, Rollo
     let delays = prepare(req)?;
     let mut out = Vec::with_capacity(req.samples as usize * candidates.len());
     let mut samples = Samples::new(req);
-    let mut start = Start::blank(&samples);
-    let mut sims = Sims::default();
+    let mut start = Start::blank(&samples, req, &delays);
+    let mut one = None;
     for _ in 0..req.samples {
-        let timing_seed = samples.next_deal(&mut start.table);
+        let timing_seed = samples.next_deal(&mut start.sim.table);
         for &mv in candidates {
-            check_candidate(&start.table, req, mv)?;
+            check_candidate(&start.sim.table, req, mv)?;
         }
-        start.begin(req, &delays, timing_seed);
-        rollouts(req, &delays, &start, candidates, &mut out, &mut sims);
+        start.begin(req, timing_seed);
+        rollouts(req, &mut start, candidates, &mut out, &mut one);
     }
     Ok(out)
 }
@@ -1259,21 +1259,21 @@ pub fn choose(
     let mut alive: Vec<usize> = (0..k).collect();
     let (mut firsts, mut got) = (Vec::with_capacity(k), Vec::with_capacity(k));
     let mut samples = Samples::new(req);
-    let mut start = Start::blank(&samples);
-    let mut sims = Sims::default();
+    let mut start = Start::blank(&samples, req, &delays);
+    let mut one = None;
     let mut n = 0u32;
     let mut target = racing.first.clamp(1, req.samples.max(1));
     loop {
         while n < target {
-            let timing_seed = samples.next_deal(&mut start.table);
+            let timing_seed = samples.next_deal(&mut start.sim.table);
             for &i in &alive {
-                check_candidate(&start.table, req, candidates[i])?;
+                check_candidate(&start.sim.table, req, candidates[i])?;
             }
-            start.begin(req, &delays, timing_seed);
+            start.begin(req, timing_seed);
             firsts.clear();
             firsts.extend(alive.iter().map(|&i| candidates[i]));
             got.clear();
-            rollouts(req, &delays, &start, &firsts, &mut got, &mut sims);
+            rollouts(req, &mut start, &firsts, &mut got, &mut one);
             for (&i, &v) in alive.iter().zip(&got) {
                 values[i].push(v);
             }
@@ -1339,30 +1339,33 @@ pub fn greedy_move(
     Ok((mv != NO_MOVE).then_some(mv))
 }
 
-/// What every candidate's rollout of one sampled deal starts from: the dealt table, the
-/// generator after the draws of the start, the opponents part-way through their current
-/// actions, and the root's two draws (its delay's quantile and its tie-break), which do not
-/// depend on the candidate. A rollout then only looks up its first move's delay.
-struct Start {
-    table: Lean,
-    rng: CardRng,
-    pending: [EventKey; MAX_SEATS],
-    moves: [u32; MAX_SEATS],
-    sleeping: [bool; MAX_SEATS],
+/// What every candidate's rollout of one sampled deal starts from: the shared simulation
+/// (the dealt table, the generator after the draws of the start, the opponents part-way
+/// through their current actions), and the root's two draws (its delay's quantile and its
+/// tie-break), which do not depend on the candidate. A rollout then only looks up its first
+/// move's delay. One per request: [`Samples::next_deal`] deals every sample into its table in
+/// place, [`Start::begin`] sets it going, and [`rollouts`] plays it on (once per sample).
+struct Start<'a> {
+    sim: Sim<'a>,
     root_quantile: usize,
     root_tiebreak: u64,
 }
 
-impl Start {
-    /// A start for [`Samples::next_deal`] to deal into and [`Start::begin`] to set going (one
-    /// per request: its table is refilled in place for every sample).
-    fn blank(samples: &Samples) -> Self {
+impl<'a> Start<'a> {
+    /// A start for [`Samples::next_deal`] to deal into.
+    fn blank(samples: &Samples, req: &'a Request<'_>, delays: &'a DelayTable) -> Self {
         Self {
-            table: samples.dealer.template.clone(),
-            rng: CardRng::new(0),
-            pending: [IDLE; MAX_SEATS],
-            moves: [NO_MOVE; MAX_SEATS],
-            sleeping: [false; MAX_SEATS],
+            sim: Sim {
+                table: samples.dealer.template.clone(),
+                timing: &req.timing,
+                miss: miss_threshold(req.timing.miss),
+                delays,
+                rng: CardRng::new(0),
+                now: 0,
+                pending: [IDLE; MAX_SEATS],
+                moves: [NO_MOVE; MAX_SEATS],
+                sleeping: [false; MAX_SEATS],
+            },
             root_quantile: 0,
             root_tiebreak: 0,
         }
@@ -1371,38 +1374,31 @@ impl Start {
     /// The start of the dealt table: the draws in the order a rollout makes them, the root's
     /// delay and tie-break, then each opponent's greedy move, its delay, the part already
     /// done and its tie-break.
-    fn begin(&mut self, req: &Request<'_>, delays: &DelayTable, timing_seed: u64) {
+    fn begin(&mut self, req: &Request<'_>, timing_seed: u64) {
         let mut rng = CardRng::new(timing_seed);
         self.root_quantile = (rng.next_u64() >> 56) as usize;
         self.root_tiebreak = rng.next_u64();
-        self.pending = [IDLE; MAX_SEATS];
-        self.moves = [NO_MOVE; MAX_SEATS];
-        self.sleeping = [false; MAX_SEATS];
-        for s in 0..self.table.n() {
+        let sim = &mut self.sim;
+        sim.now = 0;
+        sim.pending = [IDLE; MAX_SEATS];
+        sim.moves = [NO_MOVE; MAX_SEATS];
+        sim.sleeping = [false; MAX_SEATS];
+        for s in 0..sim.table.n() {
             if s != req.root {
                 // An opponent is part-way through its current action.
-                let mv = self.table.greedy(s, NO_MOVE);
+                let mv = sim.table.greedy(s, NO_MOVE);
                 if mv == NO_MOVE {
-                    self.sleeping[s] = true;
+                    sim.sleeping[s] = true;
                 } else {
-                    let d = delays[delay_class(mv)][(rng.next_u64() >> 56) as usize];
+                    let d = sim.delays[delay_class(mv)][(rng.next_u64() >> 56) as usize];
                     let left = (f64::from(d) * rng.next_f64()) as u32;
-                    self.pending[s] = event_key(left, rng.next_u64());
-                    self.moves[s] = mv;
+                    sim.pending[s] = event_key(left, rng.next_u64());
+                    sim.moves[s] = mv;
                 }
             }
         }
-        self.rng = rng;
+        sim.rng = rng;
     }
-}
-
-/// The two simulations [`rollouts`] plays, kept for every sample of a request so that their
-/// tables are refilled in place: the shared one (the opponents up to each candidate's first
-/// event) and one candidate's.
-#[derive(Default)]
-struct Sims<'a> {
-    shared: Option<Sim<'a>>,
-    one: Option<Sim<'a>>,
 }
 
 /// The rollout values of candidates `firsts` from one start, in order: the root score minus
@@ -1413,47 +1409,25 @@ struct Sims<'a> {
 /// their first event's key (its delay, which only the move's class changes, and the
 /// tie-break), the opponents are played once up to each key, and each candidate goes on from
 /// there. The values are the ones of playing each candidate from the start alone.
+///
+/// `start`'s simulation is played on (the shared one); `one` keeps a candidate's simulation
+/// for the next sample, to be refilled in place.
 fn rollouts<'a>(
-    req: &'a Request<'_>,
-    delays: &'a DelayTable,
-    start: &Start,
+    req: &Request<'_>,
+    start: &mut Start<'a>,
     firsts: &[u32],
     out: &mut Vec<i32>,
-    sims: &mut Sims<'a>,
+    one: &mut Option<Sim<'a>>,
 ) {
     let root = req.root;
     let base = out.len();
     out.resize(base + firsts.len(), 0);
-    let key = |mv: u32| {
-        event_key(
-            delays[delay_class(mv)][start.root_quantile],
-            start.root_tiebreak,
-        )
-    };
+    let (quantile, tiebreak) = (start.root_quantile, start.root_tiebreak);
+    let shared = &mut start.sim;
+    let delays = shared.delays;
+    let key = |mv: u32| event_key(delays[delay_class(mv)][quantile], tiebreak);
     let mut order: Vec<usize> = (0..firsts.len()).collect();
     order.sort_by_key(|&c| key(firsts[c]));
-    let shared = match &mut sims.shared {
-        Some(shared) => {
-            shared.table.clone_from(&start.table);
-            shared.rng.clone_from(&start.rng);
-            shared.now = 0;
-            shared.pending = start.pending;
-            shared.moves = start.moves;
-            shared.sleeping = start.sleeping;
-            shared
-        }
-        None => sims.shared.insert(Sim {
-            table: start.table.clone(),
-            timing: &req.timing,
-            miss: miss_threshold(req.timing.miss),
-            delays,
-            rng: start.rng.clone(),
-            now: 0,
-            pending: start.pending,
-            moves: start.moves,
-            sleeping: start.sleeping,
-        }),
-    };
     let mut ended = None;
     let mut due = None;
     for c in order {
@@ -1468,12 +1442,12 @@ fn rollouts<'a>(
         out[base + c] = match ended {
             Some(caller) => value(req, &shared.table, caller),
             None => {
-                let sim = match &mut sims.one {
+                let sim = match one {
                     Some(sim) => {
                         sim.clone_from(shared);
                         sim
                     }
-                    None => sims.one.insert(shared.clone()),
+                    None => one.insert(shared.clone()),
                 };
                 sim.moves[root] = firsts[c];
                 let Run::End(caller) = sim.run(req.horizon_ms, MAX_SEATS) else {
