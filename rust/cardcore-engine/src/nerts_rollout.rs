@@ -392,7 +392,9 @@ impl Clone for Lean {
     #[inline]
     fn clone_from(&mut self, source: &Self) {
         self.table.clone_from(&source.table);
-        self.side = source.side;
+        // the seats at the table only (the caches past them stay empty)
+        let n = source.n();
+        self.side[..n].copy_from_slice(&source.side[..n]);
     }
 }
 

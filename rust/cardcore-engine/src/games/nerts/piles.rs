@@ -274,6 +274,17 @@ pub struct Seats<T> {
     len: u8,
 }
 
+impl<T: Copy> Seats<T> {
+    /// Makes `self` a copy of `source`, copying only the seats at the table (the places past
+    /// them are never read): [`Table::clone_from`](super::Table) of the rollouts' tables.
+    #[inline]
+    pub fn copy_from(&mut self, source: &Self) {
+        let n = usize::from(source.len);
+        self.seats[..n].copy_from_slice(&source.seats[..n]);
+        self.len = source.len;
+    }
+}
+
 impl<T: Default> FromIterator<T> for Seats<T> {
     /// # Panics
     /// More than [`MAX_SEATS`] seats.

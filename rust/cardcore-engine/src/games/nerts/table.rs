@@ -198,7 +198,7 @@ impl Clone for Table {
     #[inline]
     fn clone_from(&mut self, source: &Self) {
         self.rules = source.rules;
-        self.seats = source.seats;
+        self.seats.copy_from(&source.seats);
         // a lean table's lists are empty: no call
         if !(self.foundations.is_empty() && source.foundations.is_empty()) {
             self.foundations.clone_from(&source.foundations);
