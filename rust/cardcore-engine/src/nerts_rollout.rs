@@ -28,7 +28,8 @@ use thiserror::Error;
 use crate::card::{KING, NATURALS, deck_of, is_natural, natural_face};
 use crate::games::nerts::moves::{
     K_CALL, K_FLIP, K_FOUNDATION, K_RECYCLE, K_WORK, MAX_WORK, NONE, SRC_NERTS, SRC_WASTE,
-    builds_on_key, key_rank, lift_depth, lift_ranks, pack, ranks_by_parity, run_parity, work_key,
+    builds_on_key, fills_empty, key_rank, lift_depth, lift_ranks, may_call, may_flip, may_recycle,
+    pack, ranks_by_parity, run_parity, work_key,
 };
 use crate::games::nerts::{
     Cycle, Layout, Needs, Pile, Rules as RuleOptions, Seats, StalemateRule, Table as RuleTable,
@@ -517,7 +518,7 @@ impl Lean {
         let side = &mut self.side[seat];
         let nw = usize::from(t.rules.num_work);
         let ok = |mv: u32| mv != exclude;
-        if p.nerts.is_empty() {
+        if may_call(p.nerts.len()) {
             return pack(K_CALL, 0, 0, 0);
         }
         let nt = face_of(p.nerts.top());
@@ -540,7 +541,7 @@ impl Lean {
         }
         // Nerts top, then waste top, onto a work pile: a real build before an empty pile.
         for (s, card) in [(SRC_NERTS, nt), (SRC_WASTE, wt)] {
-            let mv = side.build(s, card, nw, t.rules.fill_any || s == SRC_NERTS);
+            let mv = side.build(s, card, nw, fills_empty(s, t.rules.fill_any));
             if mv != NO_MOVE {
                 return mv;
             }
@@ -578,7 +579,8 @@ impl Lean {
                 return f_waste;
             }
             let nw = usize::from(t.rules.num_work);
-            let mv = self.side[seat].build(SRC_WASTE, wt, nw, t.rules.fill_any);
+            let mv =
+                self.side[seat].build(SRC_WASTE, wt, nw, fills_empty(SRC_WASTE, t.rules.fill_any));
             if mv != NO_MOVE {
                 return mv;
             }
@@ -590,10 +592,11 @@ impl Lean {
     #[inline]
     fn stock_move(t: &RuleTable, seat: usize) -> u32 {
         let p = &t.seats[seat];
-        if p.cycle.stock_len() > 0 {
+        let (stock, waste) = (p.cycle.stock_len(), p.cycle.waste_len());
+        if may_flip(stock) {
             return pack(K_FLIP, 0, 0, 0);
         }
-        if p.cycle.waste_len() > 0 && t.may_recycle(seat) {
+        if may_recycle(stock, waste, t.may_recycle(seat)) {
             return pack(K_RECYCLE, 0, 0, 0);
         }
         NO_MOVE
