@@ -816,6 +816,7 @@ impl Sim<'_> {
         self.sleeping[seat] = false;
     }
 
+    #[inline(always)]
     fn decide(&mut self, seat: usize) {
         let mut mv = self.table.greedy(seat, NO_MOVE);
         if mv == NO_MOVE {
