@@ -218,6 +218,8 @@ pub struct RolloutError(pub String);
 /// (its sidecar) and refreshed by [`Lean::apply`] after the table's own apply. Faces
 /// (`0..52`) throughout.
 #[derive(Clone, Copy)]
+// Two whole cache lines a seat (104 bytes of fields): measured faster in release builds.
+#[repr(align(128))]
 struct Side {
     /// Each work pile's top ([`NONE`] when empty) and its work key (the rulebook's
     /// [`work_key`]; 0 when empty).
