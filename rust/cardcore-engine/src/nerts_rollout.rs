@@ -500,7 +500,7 @@ impl Lean {
 
     /// The greedy policy (`GreedyAgent`), skipping `exclude` (a foundation play or
     /// `NO_MOVE`); `NO_MOVE` when it waits. Keeps the seat's pile move for the next call.
-    #[inline]
+    #[inline(always)]
     fn greedy(&mut self, seat: usize, exclude: u32) -> u32 {
         let fit = self.table.needs.fit;
         let side = &self.side[seat];
