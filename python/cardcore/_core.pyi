@@ -714,6 +714,7 @@ class NertsRules:
         partial: bool,
         fill_any: bool,
         max_recycles: int,
+        auto_call: bool,
         foundation_points: int,
         nerts_penalty: int,
         nerts_bonus: int,
@@ -731,6 +732,8 @@ class NertsRules:
     def fill_any(self) -> bool: ...
     @property
     def max_recycles(self) -> int: ...
+    @property
+    def auto_call(self) -> bool: ...
     @property
     def foundation_points(self) -> int: ...
     @property

@@ -238,6 +238,13 @@ def test_values_are_seeded_and_per_candidate() -> None:
         rollout_values(obs, [Undo()], cycle, samples=4, horizon_ms=1_000, seed=5)
 
 
+def test_the_rollouts_take_the_tables_auto_call() -> None:
+    # with auto_call_nerts the table ends the round the moment a Nerts pile empties; the
+    # rollouts must do the same (the Rust test with_auto_call_the_rollout_ends_...)
+    assert table_rules(Options(auto_call_nerts=True)).auto_call
+    assert not table_rules(Options()).auto_call
+
+
 def test_bad_knowledge_is_a_value_error_not_a_panic() -> None:
     rnd = Round(Options(), 3, [GreedyAgent(), GreedyAgent()])
     obs = rnd.observation(0)

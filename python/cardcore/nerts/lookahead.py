@@ -89,6 +89,7 @@ def table_rules(options: Options) -> _core.NertsRules:
         partial=options.allow_partial_pile_moves,
         fill_any=options.empty_work_pile_fill == "any",
         max_recycles=_core.NERTS_UNLIMITED_RECYCLES if passes is None else max(passes - 1, 0),
+        auto_call=options.auto_call_nerts,
         foundation_points=options.foundation_points,
         nerts_penalty=options.nerts_penalty,
         nerts_bonus=options.nerts_bonus,

@@ -10,8 +10,9 @@
 //! apply). The clock is the agents' own model of the rulebook's ([`crate::games::nerts::Round`],
 //! the rules page's "Table speeds": log-normal reaction delays, here drawn from 256 quantiles
 //! per action class, misses, validation at execution, retries, sleeping until a foundation
-//! changes, the round ending when a Nerts call executes); it leaves out what a short look-ahead
-//! does not need: stalemate remedies and the event log. A remedy already made is part of the
+//! changes, the round ending when a Nerts call executes, or with `auto_call_nerts` the moment
+//! a Nerts pile empties, as [`RuleTable::auto_calls`] says); it leaves out what a short
+//! look-ahead does not need: stalemate remedies and the event log. A remedy already made is part of the
 //! position: after a `flip_one` remedy a seat's [`SeatKnowledge::flip_count`] is 1, and its
 //! simulated seat flips one card at a time, as the table does. The greedy policy is the built-in
 //! `greedy` agent's ([`crate::nerts_round`]).
@@ -79,6 +80,8 @@ pub struct Rules {
     pub fill_any: bool,
     /// Recycles allowed per seat (`u32::MAX` = unlimited).
     pub max_recycles: u32,
+    /// The round ends the moment a Nerts pile empties (`auto_call_nerts`), without the call.
+    pub auto_call: bool,
     /// Points per own card on a foundation.
     pub foundation_points: i32,
     /// Points lost per card left in the Nerts pile.
@@ -665,7 +668,7 @@ fn rule_options(r: &Rules) -> RuleOptions {
         stock_passes: (r.max_recycles != u32::MAX).then(|| r.max_recycles.saturating_add(1)),
         partial: r.partial,
         fill_any: r.fill_any,
-        auto_call: false,
+        auto_call: r.auto_call,
         foundation_points: r.foundation_points,
         nerts_penalty: r.nerts_penalty,
         nerts_bonus: r.nerts_bonus,
@@ -880,6 +883,9 @@ impl Sim<'_> {
                 return Run::End(Some(seat));
             }
             let changed = self.table.apply(seat, mv);
+            if self.table.table.auto_calls(seat) {
+                return Run::End(Some(seat));
+            }
             self.decide(seat);
             if changed {
                 for s in 0..n {

@@ -58,6 +58,7 @@ pub fn rules_of(o: &RoundOptions) -> Rules {
         partial: o.partial,
         fill_any: o.fill_any,
         max_recycles: o.stock_passes.map_or(u32::MAX, |p| p.saturating_sub(1)),
+        auto_call: o.auto_call,
         foundation_points: o.foundation_points,
         nerts_penalty: o.nerts_penalty,
         nerts_bonus: o.nerts_bonus,

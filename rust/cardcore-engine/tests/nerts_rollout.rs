@@ -33,6 +33,7 @@ fn rules(bonus: i32) -> Rules {
         partial: true,
         fill_any: true,
         max_recycles: u32::MAX,
+        auto_call: false,
         foundation_points: 1,
         nerts_penalty: 2,
         nerts_bonus: bonus,
@@ -147,6 +148,32 @@ fn the_move_that_lets_the_seat_call_in_time_scores_the_bonus() {
     // flip an ace from the stock may still go up (+1)
     assert_eq!(v[0], 4.0 * 36.0);
     assert!((4.0 * 26.0..=4.0 * 27.0).contains(&v[1]), "{v:?}");
+}
+
+#[test]
+fn with_auto_call_the_rollout_ends_when_the_nerts_pile_empties() {
+    // The 7h (last Nerts card) onto the 8s at 1000 ms. The call follows 500 ms later, past a
+    // 1200 ms horizon: no bonus; with auto_call_nerts the round ends at 1000 ms, the bonus
+    // scored (the rulebook's round: Table::auto_calls).
+    let eight: [&[u8]; 4] = [
+        &[face(8, S)],
+        &[face(13, D)],
+        &[face(13, H)],
+        &[face(13, C)],
+    ];
+    let seats = [seat(face(7, H), 1, &eight, 6, &[]), stuck()];
+    let build = pack(K_WORK, SRC_NERTS, 1, 0);
+    let value = |auto_call: bool, horizon_ms: u32| {
+        let mut req = request(&seats, fixed(), 10, 4);
+        req.rules.auto_call = auto_call;
+        req.horizon_ms = horizon_ms;
+        evaluate(&req, &[build]).unwrap()[0]
+    };
+    // root 0 (+10 when it called) against the stuck seat's 13 Nerts cards (-26)
+    assert_eq!(value(false, 1_200), 4.0 * 26.0);
+    assert_eq!(value(true, 1_200), 4.0 * 36.0);
+    assert_eq!(value(false, 2_000), 4.0 * 36.0);
+    assert_eq!(value(true, 2_000), 4.0 * 36.0);
 }
 
 #[test]
@@ -396,7 +423,7 @@ fn table_rules(r: &Rules, rule: StalemateRule) -> TableRules {
         stock_passes: None,
         partial: r.partial,
         fill_any: r.fill_any,
-        auto_call: false,
+        auto_call: r.auto_call,
         foundation_points: r.foundation_points,
         nerts_penalty: r.nerts_penalty,
         nerts_bonus: r.nerts_bonus,

@@ -129,6 +129,7 @@ boundary_struct!(
         partial: bool,
         fill_any: bool,
         max_recycles: u32,
+        auto_call: bool,
         foundation_points: i32,
         nerts_penalty: i32,
         nerts_bonus: i32,

@@ -396,7 +396,7 @@ impl Round {
         } else if kind(mv) == super::K_RECYCLE {
             self.recycles_since[seat] += 1;
         }
-        if self.table.rules.auto_call && self.table.seats[seat].nerts.is_empty() {
+        if self.table.auto_calls(seat) {
             self.table.apply(seat, CALL);
             self.log(who, CALL, true);
             self.finish(self.now, "nerts", Some(seat));

@@ -397,6 +397,14 @@ impl Table {
         SeatOf { table: self, seat }
     }
 
+    /// Whether `seat`'s Nerts call is made for it now (`auto_call_nerts`: the round ends the
+    /// moment the seat's Nerts pile empties, without the call's delay).
+    #[inline]
+    #[must_use]
+    pub fn auto_calls(&self, seat: usize) -> bool {
+        self.rules.auto_call && moves::may_call(self.seats[seat].nerts.len())
+    }
+
     /// Whether `seat` may make move `mv` now: the rules' [`moves::is_legal`] on its layout,
     /// a foundation play that names its foundation, or `Undo`.
     #[inline]
