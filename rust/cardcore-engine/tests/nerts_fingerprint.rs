@@ -4,7 +4,8 @@
 //! (`nerts_rollout::trace`), over 2-4 players and the option sets, digested per case into
 //! `tests/data/nerts_fingerprint.txt`. The file was written on the build before the rollout
 //! simulator moved onto the rulebook's table, its `flipone3` lines (3-card flips until a
-//! `flip_one` remedy) on the build whose rollouts flip a seat's own count after that remedy;
+//! `flip_one` remedy) on the build whose rollouts flip a seat's own count after that remedy,
+//! its `autocall` lines on the build whose rollouts end when a Nerts pile empties;
 //! a change of any decision or value fails here.
 //! `CARDCORE_BLESS=1 cargo test --test nerts_fingerprint` rewrites it (only for a change of
 //! behaviour that is meant, in a commit of its own).
@@ -102,6 +103,17 @@ fn option_sets() -> Vec<(&'static str, RoundOptions)> {
             RoundOptions {
                 stock_passes: Some(3),
                 stalemate_rule: StalemateRule::FlipOne,
+                ..base
+            },
+        ),
+        // added after the rollouts followed auto_call_nerts (a simulated round ends the moment
+        // a Nerts pile empties, as the table's): written on that build
+        (
+            "autocall",
+            RoundOptions {
+                auto_call: true,
+                nerts_bonus: 10,
+                partial: true,
                 ..base
             },
         ),
