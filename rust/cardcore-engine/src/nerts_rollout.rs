@@ -767,17 +767,19 @@ enum Run {
     End(Option<usize>),
 }
 
+// The clock's state first, in the first two cache lines.
+#[repr(C)]
 struct Sim<'a> {
-    table: Lean,
-    timing: &'a Timing,
+    pending: [EventKey; MAX_SEATS],
+    rng: CardRng,
+    moves: [u32; MAX_SEATS],
+    now: u32,
+    sleeping: [bool; MAX_SEATS],
     /// `timing.miss` as a threshold on 53 random bits.
     miss: u64,
     delays: &'a DelayTable,
-    rng: CardRng,
-    now: u32,
-    pending: [EventKey; MAX_SEATS],
-    moves: [u32; MAX_SEATS],
-    sleeping: [bool; MAX_SEATS],
+    timing: &'a Timing,
+    table: Lean,
 }
 
 impl Clone for Sim<'_> {
