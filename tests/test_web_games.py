@@ -18,8 +18,10 @@ from starlette.testclient import TestClient
 
 from cardcore.cli import cli
 from cardcore.web.app import ServerConfig, create_app
+from cardcore.web.nerts import NertsTable
 from cardcore.web.patch import Mirror
 from cardcore.web.profile import Profile
+from cardcore.web.turns import TurnTable
 
 LOCAL = "http://127.0.0.1:8000"  # the server answers only to its own host names
 WS = "ws://127.0.0.1:8000/ws"
@@ -227,6 +229,7 @@ def test_nerts_view_shows_your_waste_fanned_and_only_the_others_tops() -> None:
     body = {"game": "nerts", "seats": ["ai"], "seed": 8}
     setup, _, _ = games.parse_room_request(json.dumps(body))
     table = games.table_factory(ai_delay=0)(setup, [None, setup.agent])
+    assert isinstance(table, NertsTable)
     flip = next(m for m in table.view(0)["legal"] if m["src"] == "stock")
     table.act(0, flip["id"], 0.0)
     table.tick(5.0)  # the AI turns its stock too
@@ -245,6 +248,7 @@ def test_an_ai_move_thought_out_off_the_loop_is_played_once() -> None:
     body = {"game": "spite-malice", "seats": ["ai"], "seed": 4, "level": "expert"}
     setup, _, _ = games.parse_room_request(json.dumps(body))
     table = games.table_factory(ai_delay=0)(setup, [None, setup.agent])
+    assert isinstance(table, TurnTable)
     while (job := table.think(0.0)) is None:  # the person plays until it is the AI's turn
         table.act(0, table.view(0)["legal"][-1]["id"], 0.0)
     thought = job()  # what the room runs in a worker thread

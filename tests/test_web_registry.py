@@ -52,7 +52,8 @@ def test_a_game_registered_later_gets_rooms(monkeypatch: pytest.MonkeyPatch) -> 
     assert games["toy-web"]["options"][0]["name"] == "cards"
     assert games["toy-web"]["max_players"] == 3
     setup, _host, _ais = web_games.parse_room_request('{"game": "toy-web", "players": 3}')
-    assert web_games.table_factory(ai_delay=0)(setup, [None, "high", "high"]) == "a toy table"
+    made: object = web_games.table_factory(ai_delay=0)(setup, [None, "high", "high"])
+    assert made == "a toy table"
     assert MADE == [("toy-web", 3)]
 
 

@@ -44,7 +44,7 @@ class RaceTable(Table):
             "legal": [1, 2] if seat == self.current and self.outcome is None else [],
         }
 
-    def act(self, seat: int, move: str, now: float) -> None:
+    def act(self, seat: int, move: int | str, now: float) -> None:
         if seat != self.current or self.outcome is not None:
             raise IllegalMoveError("not your turn")
         if move not in ("1", "2"):
@@ -324,7 +324,12 @@ class ThinkingRaceTable(RaceTable):
     def think(self, now: float) -> Callable[[], object] | None:
         if self.due() is None:
             return None
-        return lambda: time.sleep(0.4) or "1"
+
+        def slowly() -> str:
+            time.sleep(0.4)
+            return "1"
+
+        return slowly
 
     def conclude(self, thought: object, now: float) -> bool:
         if self.due() is None:

@@ -36,11 +36,11 @@ class ReferenceGame(NertsGame):
     def new_state(self, seed: int, *, agents: Sequence[str | None] | None = None) -> ReferenceState:  # type: ignore[override]
         return ReferenceState(self, seed, agents)
 
-    def _observation_tensor(self, state: ReferenceState, seat: int) -> NDArray[np.float32]:
+    def _observation_tensor(self, state: ReferenceState, seat: int) -> NDArray[np.float32]:  # type: ignore[override]
         rnd = state._round
         return self._tensor(_Seen(rnd, seat), rnd.pending(seat))  # type: ignore[arg-type]
 
-    def _observation_body(self, state: ReferenceState, seat: int) -> dict[str, Any]:
+    def _observation_body(self, state: ReferenceState, seat: int) -> dict[str, Any]:  # type: ignore[override]
         rnd = state._round
         obs = rnd.observation(seat)
         text = self._codec.text
@@ -69,7 +69,7 @@ class ReferenceGame(NertsGame):
             "points": rnd.scores() if not rnd.running else None,
         }
 
-    def _snapshot(self, state: ReferenceState) -> dict[str, Any]:
+    def _snapshot(self, state: ReferenceState) -> dict[str, Any]:  # type: ignore[override]
         """Everything on the table (hidden cards included), to check a re-run against."""
         rnd = state._round
         enc = self._codec.encode
@@ -94,7 +94,7 @@ class ReferenceGame(NertsGame):
             ],
         }
 
-    def _state_from_body(self, body: Mapping[str, Any]) -> ReferenceState:
+    def _state_from_body(self, body: Mapping[str, Any]) -> ReferenceState:  # type: ignore[override]
         seed = api.read_int(body["seed"], 0, (1 << 64) - 1)
         agents = api.read_list(body["agents"], self.num_players)
         spec = get_game(self.name)

@@ -22,6 +22,7 @@ from cardcore.nerts import (
     ToWork,
     Undo,
 )
+from cardcore.nerts.actions import Action
 from cardcore.nerts.engine import NertsAgent
 from cardcore.rng import Rng
 from nerts_reference_agents import _distinct
@@ -151,7 +152,7 @@ def test_hard_skips_moves_that_only_pick_another_empty_pile() -> None:
     work = [(5,), (), (30, 16), ()]
     first, again = ToWork(WASTE, 1, 1), ToWork(WASTE, 1, 3)
     whole, part = ToWork(2, 2, 1), ToWork(2, 1, 1)
-    moves = [first, again, whole, part, ToWork(2, 1, 3), ToWork(0, 1, 1), Flip()]
+    moves: list[Action] = [first, again, whole, part, ToWork(2, 1, 3), ToWork(0, 1, 1), Flip()]
     assert _distinct(moves, work, None) == [first, part, Flip()]
     assert _distinct(moves, work, again) == [first, again, part, Flip()]
     assert _distinct([whole], work, None) == [whole]

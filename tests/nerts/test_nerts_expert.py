@@ -94,8 +94,8 @@ def test_expert_choices_beat_hard_where_they_differ(monkeypatch: pytest.MonkeyPa
 
     monkeypatch.setattr(nerts_reference_agents, "choose", spy)
     for seed in (7000, 7001):
-        hard = [nerts_reference_agents.HardAgent() for _ in range(4)]
-        ReferenceRound(Options(num_players=4), seed, hard).run()
+        seats = [nerts_reference_agents.HardAgent() for _ in range(4)]
+        ReferenceRound(Options(num_players=4), seed, seats).run()
     gains: list[float] = []
     search = ExpertAgent().search(4)
     for obs, cands, cycle, kw in seen:

@@ -23,7 +23,7 @@ def _twins(agents: list[Any]) -> list[Any]:
 
 
 def _agents(agents: list[Any]) -> list[Any]:
-    out = []
+    out: list[Any] = []
     for s, a in enumerate(agents):
         if hasattr(a, "_memory"):
             m = a._memory.get(s)
@@ -162,7 +162,8 @@ def test_rulebook_round_from_the_middle_with_a_watch_and_at_the_caps() -> None:
     for steps in (1, 7, 40):
         py, native = _both(opts, 5, make, steps=steps, watch=steps == 7)
         assert native == py
-    for kw in ({"max_events": 30}, {"max_ms": 20_000}, {"max_events": 0}):
+    caps: list[dict[str, Any]] = [{"max_events": 30}, {"max_ms": 20_000}, {"max_events": 0}]
+    for kw in caps:
         py, native = _both(opts, 6, make, **kw)
         assert native == py
         assert native["end"][0] == "cap"
@@ -176,14 +177,19 @@ def test_shared_agent_object_and_a_second_round() -> None:
     py, native = _both(Options(num_players=2), 9, make)
     assert native == py
     logs: dict[bool, list[Any]] = {}
-    for native in (False, True):
-        agent = _hard() if native else twin(_hard())
-        logs[native] = []
+    for in_rust in (False, True):
+        agent = _hard() if in_rust else twin(_hard())
+        logs[in_rust] = []
         for seed in (3, 4):
-            make = Round if native else ReferenceRound
-            rnd = make(Options(), seed, [agent, GreedyAgent() if native else twin(GreedyAgent())])
-            rnd.run()
-            logs[native].append(rnd.log)
+            other = GreedyAgent() if in_rust else twin(GreedyAgent())
+            if in_rust:
+                rnd = Round(Options(), seed, [agent, other])
+                rnd.run()
+                logs[in_rust].append(rnd.log)
+            else:
+                ref = ReferenceRound(Options(), seed, [agent, other])
+                ref.run()
+                logs[in_rust].append(ref.log)
     assert logs[True] == logs[False]
 
 
@@ -204,7 +210,7 @@ def test_other_agents_stay_in_python() -> None:
     assert rnd.end is not None
     assert len(calls) > 5
     patched = _hard()
-    patched.act = lambda obs, legal, rng: HardAgent.act(patched, obs, legal, rng)  # type: ignore[method-assign]
+    patched.act = lambda obs, legal, rng: HardAgent.act(patched, obs, legal, rng)  # type: ignore[method-assign, assignment]
     py, native = _both(Options(), 3, lambda: [patched, GreedyAgent()])
     assert native["log"] == py["log"]
 
@@ -218,7 +224,8 @@ def test_arranged_decks_and_bad_decks() -> None:
     py, native = _both(opts, 8, lambda: [_hard(), GreedyAgent()], decks=decks)
     assert native == py
     assert Round(opts, 8, [None, None], decks=decks).decks == decks
-    for bad in ([decks[0]], [decks[0], decks[0]], [decks[0], decks[1][:51]], [decks[0], ["x"]]):
+    bad_decks: list[list[Any]] = [[decks[0]], [decks[0], decks[0]], [decks[0], decks[1][:51]]]
+    for bad in [*bad_decks, [decks[0], ["x"]]]:
         with pytest.raises(StateFormatError):
             Round(opts, 8, [None, None], decks=bad)
 
