@@ -95,6 +95,7 @@ def observe(table: NertsTable, seat: int, now: int) -> NertsObservation:
             p.waste[-1] if p.waste else None,
             p.work,
             p.flip_count,
+            p.recycles,
         )
         for p in table.players
     ]

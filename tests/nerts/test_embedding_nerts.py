@@ -169,6 +169,29 @@ def test_every_seat_flips_one_card_after_a_flip_one_remedy() -> None:
         assert [k.flip_count for k in known.seats] == [1, 1]
 
 
+def test_every_seat_sees_every_seats_recycles() -> None:
+    # greedy seats turn their waste over in 60 s (seed 2: two of them twice); everyone sees
+    # each seat do it, and the look-ahead's knowledge has every seat's count (its rollouts
+    # hold a seat to the stock_passes it has left). A document read back knows only the
+    # seat's own.
+    game = cardcore.load_game("nerts", players=3)
+    assert isinstance(game, NertsGame)
+    st = game.new_state(2, agents=["greedy"] * 3)
+    st.advance_to(60_000)
+    counts = [pl["recycles"] for pl in st.parts()["seats"]]
+    assert max(counts) > 0
+    for seat in range(3):
+        obs = st.observation(seat)
+        assert [p.recycles for p in obs.players] == counts
+        assert obs.recycles == counts[seat]
+        known = knowledge(obs, [None] * (obs.me.stock_count + obs.me.waste_count))
+        assert [k.recycles for k in known.seats] == counts
+        back = game.observation_from_json(st.observation_json(seat))
+        assert [p.recycles for p in back.players] == [
+            n if s == seat else 0 for s, n in enumerate(counts)
+        ]
+
+
 PublicPlayerFields = (
     "nerts_count",
     "nerts_top",

@@ -43,7 +43,8 @@ def reference_knowledge(
 ) -> tuple[list[Any], list[list[int]]]:
     """``knowledge`` as it was written in Python before it moved to Rust (the reference), plus
     each seat's flip count (which that version left out: the rollouts flipped the table's count
-    after a ``flip_one`` stalemate remedy)."""
+    after a ``flip_one`` stalemate remedy) and the other seats' recycles (it gave them 0: with
+    ``stock_passes`` the rollouts let a seat recycle past its passes)."""
     need = [[0] * 16 for _ in range(4)]
     for pile in obs.foundation_piles:
         top = pile[-1]
@@ -61,7 +62,7 @@ def reference_knowledge(
             cycle = [NONE] * (p.waste_count + p.stock_count)
             if p.waste_top is not None:
                 cycle[p.waste_count - 1] = p.waste_top - base
-            recycles = 0
+            recycles = p.recycles
         seen = {c for pile in p.work for c in pile}
         if p.nerts_top is not None:
             seen.add(p.nerts_top)

@@ -72,14 +72,15 @@ def deal_decks(seed: int, players: int) -> list[list[int]]:
 
 
 class PublicPlayer:
-    """What everyone can see of one player: tops, counts, the face-up work piles and how many
+    """What everyone can see of one player: tops, counts, the face-up work piles, how many
     cards it turns per flip (``flip_count``: the table's, 1 after a ``flip_one`` stalemate
-    remedy)."""
+    remedy) and how many times it has turned its waste over (``recycles``)."""
 
     __slots__ = (
         "flip_count",
         "nerts_count",
         "nerts_top",
+        "recycles",
         "stock_count",
         "waste_count",
         "waste_top",
@@ -93,6 +94,7 @@ class PublicPlayer:
     waste_top: int | None
     work: tuple[tuple[int, ...], ...]
     flip_count: int
+    recycles: int
 
 
 class NertsObservation:
@@ -132,7 +134,7 @@ class NertsObservation:
         """The view of ``seat`` from the rulebook's observation tuple
         (``_core.nerts_observation``: now, foundation piles, players, waste fan, recycles,
         stalemates; each player its Nerts count and top, stock and waste counts, waste top,
-        work piles and flip count)."""
+        work piles, flip count and recycles)."""
         now, foundations, players, fan, recycles, stalemates = body
         obs = object.__new__(cls)
         obs.seat = seat
@@ -143,12 +145,22 @@ class NertsObservation:
         obs.stalemates = stalemates
         obs.recycles = recycles
         seen = []
-        for nerts_count, nerts_top, stock_count, waste_count, waste_top, work, flips in players:
+        for (
+            nerts_count,
+            nerts_top,
+            stock_count,
+            waste_count,
+            waste_top,
+            work,
+            flips,
+            recs,
+        ) in players:
             pl = object.__new__(PublicPlayer)
             pl.nerts_count, pl.nerts_top = nerts_count, nerts_top
             pl.stock_count, pl.waste_count, pl.waste_top = stock_count, waste_count, waste_top
             pl.work = tuple(map(tuple, work))
             pl.flip_count = flips
+            pl.recycles = recs
             seen.append(pl)
         obs.players = tuple(seen)
         obs.waste_fan = tuple(fan)

@@ -237,7 +237,10 @@ class NertsGame(api.Game[Action]):
         rules = self.rules
         flips = 1 if obs.stalemates and rules.stalemate_rule == "flip_one" else rules.flip_count
         players = []
-        for pd in api.read_list(b["players"], p):
+        # nor does it carry the other seats' recycles (0.4.0's documents): the seat's own are
+        # its "recycles", the others' read back as 0, not known (a look-ahead on a document
+        # read back may simulate them recycling past a stock_passes limit)
+        for i, pd in enumerate(api.read_list(b["players"], p)):
             pl = object.__new__(PublicPlayer)
             pl.nerts_count = api.read_int(pd["nerts_count"], 0, NATURALS)
             pl.nerts_top = None if pd["nerts_top"] is None else c.card(pd["nerts_top"])
@@ -246,6 +249,7 @@ class NertsGame(api.Game[Action]):
             pl.waste_top = None if pd["waste_top"] is None else c.card(pd["waste_top"])
             pl.work = tuple(tuple(x) for x in c.decode_piles(pd["work"], self.rules.work_piles))
             pl.flip_count = flips
+            pl.recycles = obs.recycles if i == seat else 0
             players.append(pl)
         obs.players = tuple(players)
         fan = c.decode(b["waste_fan"])

@@ -134,13 +134,17 @@ pub struct PublicSeat {
     /// Cards the seat turns per flip now (everyone sees how many it turns: 1 after a
     /// `flip_one` stalemate remedy); 0 for the table's [`Rules::flip_count`].
     pub flip_count: u8,
+    /// Times the seat has turned its waste over this round (everyone sees it do so); for
+    /// the deciding seat [`knowledge`] takes its `recycles` argument instead.
+    pub recycles: u32,
 }
 
 /// Every seat as seat `me` may know it (faces `0..52` per seat, [`NONE`] for a card it has not
 /// seen): what the table shows, plus `me`'s own stock and waste in cycle order as far as it
 /// remembers them (`None` = not seen) and its recycles; for each seat the pool of its cards
-/// that are neither visible, remembered, nor on a foundation, and its flip count. Also the
-/// foundation needs.
+/// that are neither visible, remembered, nor on a foundation, its flip count and its recycles
+/// (public: every seat's [`PublicSeat::recycles`], so that a simulated seat with a
+/// `stock_passes` limit recycles only the passes it has left). Also the foundation needs.
 ///
 /// # Errors
 /// [`RolloutError`] for a card that is not the seat's own or a memory that does not fit.
@@ -183,7 +187,7 @@ pub fn knowledge(
             ) {
                 *slot = own(top)?;
             }
-            (cycle, 0)
+            (cycle, p.recycles)
         };
         let work = p
             .work

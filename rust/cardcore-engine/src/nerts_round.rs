@@ -152,6 +152,7 @@ fn observation(round: &Round, seat: usize) -> Obs {
             stock_count: p.cycle.stock_len() as u8,
             waste_top: p.cycle.waste_top(),
             flip_count: p.flip_count,
+            recycles: p.recycles,
         })
         .collect();
     Obs {

@@ -181,6 +181,7 @@ fn public(t: &Table) -> Vec<PublicSeat> {
             stock_count: p.cycle.stock_len() as u8,
             waste_top: p.waste().last().copied(),
             flip_count: p.flip_count,
+            recycles: p.recycles,
         })
         .collect()
 }

@@ -2,7 +2,9 @@
 //! each other, and positions whose best move is known.
 
 use cardcore_engine::card::{face, natural_face};
-use cardcore_engine::games::nerts::moves::{K_FLIP, K_FOUNDATION, K_WORK, NONE, SRC_NERTS, pack};
+use cardcore_engine::games::nerts::moves::{
+    K_FLIP, K_FOUNDATION, K_RECYCLE, K_WORK, NONE, SRC_NERTS, pack,
+};
 use cardcore_engine::games::nerts::{Rules as TableRules, StalemateRule, Table, deal_deck};
 use cardcore_engine::nerts_rollout::{
     FullSeat, PublicSeat, Racing, Request, Rules, SeatKnowledge, Timing, choose, knowledge, trace,
@@ -360,6 +362,7 @@ fn knowledge_pools_what_a_seat_cannot_see() {
         stock_count: 3,
         waste_top: Some(face(5, D)),
         flip_count: 0,
+        recycles: 0,
     };
     let them = PublicSeat {
         nerts_count: 13,
@@ -369,6 +372,7 @@ fn knowledge_pools_what_a_seat_cannot_see() {
         stock_count: 30,
         waste_top: Some(52 + face(11, C)),
         flip_count: 0,
+        recycles: 0,
     };
     let piles = vec![
         vec![face(1, C)],
@@ -503,6 +507,7 @@ fn knowledge_and_trace_follow_the_table_after_a_flip_one_remedy() {
             stock_count: p.cycle.stock_len() as u8,
             waste_top: p.cycle.waste_top(),
             flip_count: p.flip_count,
+            recycles: p.recycles,
         })
         .collect();
     let (known, _) = knowledge(&public, &[], 1, &[], 0).unwrap();
@@ -538,4 +543,77 @@ fn knowledge_and_trace_follow_the_table_after_a_flip_one_remedy() {
         assert!(step.seats.iter().all(|p| p.flip_count == 1));
     }
     assert_eq!(steps[5].seats[0].waste, 2);
+}
+
+#[test]
+fn an_opponent_that_has_used_its_stock_passes_does_not_recycle_in_the_rollouts() {
+    // stock_passes=2: one recycle a seat. Seat 1 has turned its whole stock over once and
+    // through again; everyone saw it recycle, so the look-ahead of seat 0 knows it
+    let mut r = rules(0);
+    r.max_recycles = 1;
+    let decks: Vec<Vec<u8>> = (0..2).map(|s| deal_deck(9, s)).collect();
+    let mut tr = table_rules(&r, StalemateRule::RotateOne);
+    tr.stock_passes = Some(2);
+    let mut table = Table::deal(tr, &decks);
+    let (flip, recycle) = (pack(K_FLIP, 0, 0, 0), pack(K_RECYCLE, 0, 0, 0));
+    for _ in 0..2 {
+        while table.seats[1].cycle.stock_len() > 0 {
+            table.apply(1, flip);
+        }
+        if table.may_recycle(1) {
+            table.apply(1, recycle);
+        }
+    }
+    assert_eq!(table.seats[1].recycles, 1);
+    assert!(!table.may_recycle(1));
+    let public: Vec<PublicSeat> = table
+        .seats
+        .iter()
+        .map(|p| PublicSeat {
+            nerts_count: p.nerts.len() as u8,
+            nerts_top: p.nerts.last().copied(),
+            work: p.work.iter().map(|w| w.to_vec()).collect(),
+            waste_count: p.cycle.waste_len() as u8,
+            stock_count: p.cycle.stock_len() as u8,
+            waste_top: p.cycle.waste_top(),
+            flip_count: p.flip_count,
+            recycles: p.recycles,
+        })
+        .collect();
+    let own = vec![None; table.seats[0].cycle.cards().len()];
+    let (known, _) = knowledge(&public, &[], 0, &own, 0).unwrap();
+    assert_eq!(known.iter().map(|k| k.recycles).collect::<Vec<_>>(), [0, 1]);
+
+    // and the rollouts hold it to that: an opponent with an empty stock and Ac Jd Jh in its
+    // waste (turning one card at a time) plays the ace after a recycle, and cannot with its
+    // pass used up. Both seats show Ks on their Nerts piles and Kc Kd Kh 2s on their work
+    // piles; seat 0 turns its Jc Jd Jh.
+    let kings: [&[u8]; 4] = [
+        &[face(13, C)],
+        &[face(13, D)],
+        &[face(13, H)],
+        &[face(2, S)],
+    ];
+    let laid = |cycle: [u8; 3], waste: u8, flip_count: u8| SeatKnowledge {
+        cycle: cycle.to_vec(),
+        waste,
+        flip_count,
+        ..seat(face(13, S), 13, &kings, 0, &cycle)
+    };
+    let me = laid([face(11, C), face(11, D), face(11, H)], 0, 0);
+    let them = laid([face(1, C), face(11, D), face(11, H)], 3, 1);
+    let value = |recycles: u32| {
+        let seats = [
+            me.clone(),
+            SeatKnowledge {
+                recycles,
+                ..them.clone()
+            },
+        ];
+        let mut req = request(&seats, fixed(), 0, 4);
+        req.rules = r;
+        req.horizon_ms = 5_000;
+        evaluate(&req, &[flip]).unwrap()[0]
+    };
+    assert_eq!(value(0), value(known[1].recycles) - 4.0);
 }

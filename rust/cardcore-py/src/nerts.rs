@@ -341,6 +341,7 @@ fn observed(
             stock_count: p.getattr(intern!(py, "stock_count"))?.extract()?,
             waste_top: p.getattr(intern!(py, "waste_top"))?.extract()?,
             flip_count: p.getattr(intern!(py, "flip_count"))?.extract()?,
+            recycles: p.getattr(intern!(py, "recycles"))?.extract()?,
         });
     }
     let (seats, need) =

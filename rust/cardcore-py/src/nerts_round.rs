@@ -140,6 +140,7 @@ fn observation(obs: &Bound<'_, PyAny>) -> PyResult<Obs> {
             stock_count: p.getattr(intern!(py, "stock_count"))?.extract()?,
             waste_top: p.getattr(intern!(py, "waste_top"))?.extract()?,
             flip_count: p.getattr(intern!(py, "flip_count"))?.extract()?,
+            recycles: p.getattr(intern!(py, "recycles"))?.extract()?,
         });
     }
     let seat: usize = obs.getattr(intern!(py, "seat"))?.extract()?;

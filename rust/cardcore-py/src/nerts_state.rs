@@ -47,7 +47,8 @@ fn check_seat(st: &Rulebook, seat: usize) -> PyResult<()> {
 
 /// What `seat` sees (`NertsObservation`'s fields): `(now, foundation piles, players, waste
 /// fan, recycles, stalemates)`, each player `(nerts_count, nerts_top, stock_count,
-/// waste_count, waste_top, work piles, flip_count)` (tops `None` when the pile is empty).
+/// waste_count, waste_top, work piles, flip_count, recycles)` (tops `None` when the pile is
+/// empty).
 pub(crate) fn observation_tuple<'py>(
     py: Python<'py>,
     round: &Round,
@@ -62,6 +63,7 @@ pub(crate) fn observation_tuple<'py>(
         Option<u16>,
         Vec<Vec<u16>>,
         u8,
+        u32,
     );
     let players: Vec<Player> = t
         .seats
@@ -75,6 +77,7 @@ pub(crate) fn observation_tuple<'py>(
                 p.waste().last().map(|&c| u16::from(c)),
                 piles(&p.work),
                 p.flip_count,
+                p.recycles,
             )
         })
         .collect();
