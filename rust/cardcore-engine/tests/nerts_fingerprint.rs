@@ -5,8 +5,9 @@
 //! `tests/data/nerts_fingerprint.txt`. The file was written on the build before the rollout
 //! simulator moved onto the rulebook's table, its `flipone3` lines (3-card flips until a
 //! `flip_one` remedy) on the build whose rollouts flip a seat's own count after that remedy,
-//! its `autocall` lines on the build whose rollouts end when a Nerts pile empties;
-//! a change of any decision or value fails here.
+//! its `autocall` lines on the build whose rollouts end when a Nerts pile empties, the round
+//! lines of the sets with `stock_passes` (flip1, short, flipone3) on the build whose rollouts
+//! know every seat's recycles; a change of any decision or value fails here.
 //! `CARDCORE_BLESS=1 cargo test --test nerts_fingerprint` rewrites it (only for a change of
 //! behaviour that is meant, in a commit of its own).
 
