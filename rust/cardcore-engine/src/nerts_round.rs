@@ -9,7 +9,7 @@
 use crate::card::{natural_face, rank_of, suit_of};
 use crate::games::IllegalMove;
 use crate::games::nerts::moves::{
-    K_CALL, K_FLIP, K_FOUNDATION, K_RECYCLE, K_WORK, SRC_NERTS, SRC_WASTE,
+    K_CALL, K_FLIP, K_FOUNDATION, K_RECYCLE, K_WORK, SRC_NERTS, SRC_WASTE, foundation_gap,
 };
 pub use crate::games::nerts::{
     K_UNDO, Layout, LogRow, Pending, Round, Rules as RoundOptions, StalemateRule, UndoRecord,
@@ -192,17 +192,10 @@ impl Obs {
     }
 
     fn foundation_gap(&self, card: u8) -> u8 {
-        let (r, s) = (rank_of(card), suit_of(card));
-        let mut gap = r - 1;
-        for f in &self.foundations {
-            if let Some(&top) = f.last()
-                && suit_of(top) == s
-                && rank_of(top) < r
-            {
-                gap = gap.min(r - 1 - rank_of(top));
-            }
-        }
-        gap
+        foundation_gap(
+            card,
+            self.foundations.iter().filter_map(|f| f.last().copied()),
+        )
     }
 
     fn source_card(&self, s: u8) -> Option<u8> {

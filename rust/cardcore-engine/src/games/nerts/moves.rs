@@ -281,6 +281,46 @@ pub fn fits_foundations(card: u8, foundations: &[Vec<u8>]) -> bool {
     fits_tops(card, foundations.iter().filter_map(|f| f.last().copied()))
 }
 
+/// The faces that start a foundation ([`starts_foundation`]): the four aces.
+const STARTERS: [u8; 4] = {
+    let mut out = [0u8; 4];
+    let (mut f, mut n) = (0, 0);
+    while f < NATURALS {
+        if starts_foundation(f) {
+            out[n] = f;
+            n += 1;
+        }
+        f += 1;
+    }
+    assert!(n == 4);
+    out
+};
+
+/// The foundation rule counted: how many cards must land on foundations before `card` (a face
+/// or physical id) fits one, the foundations' top cards being `tops` now (faces or ids): the
+/// cards between a top and `card` along [`foundation_next`], or, on a foundation started
+/// anew ([`starts_foundation`]), the starting card and those after it up to `card`; the
+/// fewest of these, 0 when it fits now.
+#[must_use]
+pub fn foundation_gap(card: u8, tops: impl IntoIterator<Item = u8>) -> u8 {
+    let face = natural_face(card);
+    // the steps along the foundation rule from face `from` up to `face`, if it leads there
+    let steps = |from: u8| -> Option<u8> {
+        let (mut f, mut n) = (from, 0);
+        while f != face {
+            f = foundation_next(f)?;
+            n += 1;
+        }
+        Some(n)
+    };
+    let anew = STARTERS.iter().filter_map(|&a| steps(a)).min();
+    tops.into_iter()
+        .filter_map(|t| steps(natural_face(t))?.checked_sub(1))
+        .chain(anew)
+        .min()
+        .expect("every card is reached from a foundation's start")
+}
+
 /// Whether `card` fits some foundation given the need masks (`Needs::masks`: per suit, bit `r`
 /// set when a rank-`r` card of that suit fits some foundation; aces are not in the masks).
 #[inline]
@@ -779,6 +819,38 @@ mod tests {
                 assert_eq!(fits_masks(c, &needs.masks()), want || rank(c) == ACE);
                 assert_eq!(needs.fits(c + 52), want || rank(c) == ACE);
                 assert_eq!(fits_foundations(c, &piles), want || rank(c) == ACE);
+            }
+        }
+    }
+
+    /// The foundation gap against its plain wording: a card of rank `r` is `r - 1` cards from
+    /// a foundation of its own, `r - 1 - k` from one of its suit topped by rank `k < r`; no
+    /// tops, one and two, every face (deck 0 and deck 2 ids).
+    #[test]
+    fn foundation_gap_counts_the_foundation_rule() {
+        let plain = |c: u8, tops: &[u8]| -> u8 {
+            let mut gap = rank(c) - 1;
+            for &t in tops {
+                if suit(t) == suit(c) && rank(t) < rank(c) {
+                    gap = gap.min(rank(c) - 1 - rank(t));
+                }
+            }
+            gap
+        };
+        for c in 0..NATURALS {
+            assert_eq!(foundation_gap(c, []), rank(c) - 1, "{c}");
+            for t in 0..NATURALS {
+                let want = plain(c, &[t]);
+                assert_eq!(foundation_gap(c, [t]), want, "{c} on {t}");
+                assert_eq!(foundation_gap(c + 104, [t + 52]), want, "{c} on {t} ids");
+                assert_eq!(
+                    foundation_gap(c, [t]) == 0,
+                    fits_tops(c, [t]),
+                    "{c} fits {t}"
+                );
+                for u in 0..NATURALS {
+                    assert_eq!(foundation_gap(c, [t, u]), plain(c, &[t, u]), "{c}: {t} {u}");
+                }
             }
         }
     }
