@@ -139,6 +139,23 @@ pub struct PublicSeat {
     pub recycles: u32,
 }
 
+impl PublicSeat {
+    /// What a rulebook table's seat `p` shows everyone.
+    #[must_use]
+    pub fn of(p: &Layout) -> Self {
+        Self {
+            nerts_count: p.nerts.len() as u8,
+            nerts_top: p.nerts.last().copied(),
+            work: p.work.to_vecs(),
+            waste_count: p.cycle.waste_len() as u8,
+            stock_count: p.cycle.stock_len() as u8,
+            waste_top: p.cycle.waste_top(),
+            flip_count: p.flip_count,
+            recycles: p.recycles,
+        }
+    }
+}
+
 /// Every seat as seat `me` may know it (faces `0..52` per seat, [`NONE`] for a card it has not
 /// seen): what the table shows, plus `me`'s own stock and waste in cycle order as far as it
 /// remembers them (`None` = not seen) and its recycles; for each seat the pool of its cards

@@ -141,20 +141,7 @@ impl Policy for Agents {
 /// The observation seat `seat` decides on (`NertsObservation`).
 fn observation(round: &Round, seat: usize) -> Obs {
     let t = &round.table;
-    let players = t
-        .seats
-        .iter()
-        .map(|p| PublicSeat {
-            nerts_count: p.nerts.len() as u8,
-            nerts_top: p.nerts.last().copied(),
-            work: p.work.to_vecs(),
-            waste_count: p.cycle.waste_len() as u8,
-            stock_count: p.cycle.stock_len() as u8,
-            waste_top: p.cycle.waste_top(),
-            flip_count: p.flip_count,
-            recycles: p.recycles,
-        })
-        .collect();
+    let players = t.seats.iter().map(PublicSeat::of).collect();
     Obs {
         seat,
         now: round.now,

@@ -496,20 +496,7 @@ fn knowledge_and_trace_follow_the_table_after_a_flip_one_remedy() {
         table.apply(s, flip);
         table.rotate_stalemate(s);
     }
-    let public: Vec<PublicSeat> = table
-        .seats
-        .iter()
-        .map(|p| PublicSeat {
-            nerts_count: p.nerts.len() as u8,
-            nerts_top: p.nerts.last().copied(),
-            work: p.work.iter().map(|w| w.to_vec()).collect(),
-            waste_count: p.cycle.waste_len() as u8,
-            stock_count: p.cycle.stock_len() as u8,
-            waste_top: p.cycle.waste_top(),
-            flip_count: p.flip_count,
-            recycles: p.recycles,
-        })
-        .collect();
+    let public: Vec<PublicSeat> = table.seats.iter().map(PublicSeat::of).collect();
     let (known, _) = knowledge(&public, &[], 1, &[], 0).unwrap();
     assert_eq!(
         known.iter().map(|k| k.flip_count).collect::<Vec<_>>(),
@@ -566,20 +553,7 @@ fn an_opponent_that_has_used_its_stock_passes_does_not_recycle_in_the_rollouts()
     }
     assert_eq!(table.seats[1].recycles, 1);
     assert!(!table.may_recycle(1));
-    let public: Vec<PublicSeat> = table
-        .seats
-        .iter()
-        .map(|p| PublicSeat {
-            nerts_count: p.nerts.len() as u8,
-            nerts_top: p.nerts.last().copied(),
-            work: p.work.iter().map(|w| w.to_vec()).collect(),
-            waste_count: p.cycle.waste_len() as u8,
-            stock_count: p.cycle.stock_len() as u8,
-            waste_top: p.cycle.waste_top(),
-            flip_count: p.flip_count,
-            recycles: p.recycles,
-        })
-        .collect();
+    let public: Vec<PublicSeat> = table.seats.iter().map(PublicSeat::of).collect();
     let own = vec![None; table.seats[0].cycle.cards().len()];
     let (known, _) = knowledge(&public, &[], 0, &own, 0).unwrap();
     assert_eq!(known.iter().map(|k| k.recycles).collect::<Vec<_>>(), [0, 1]);
