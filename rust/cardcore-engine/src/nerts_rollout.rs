@@ -680,9 +680,11 @@ impl Lean {
     }
 }
 
-/// The rulebook's options of a rollout's rules (the clock's fields are the rollout's own,
-/// [`Timing`]: unused here).
-fn rule_options(r: &Rules) -> RuleOptions {
+/// The rulebook's options of a rollout's rules, as the rollouts' lean table runs them: no
+/// undo, no dealing of its own, a stalemate ends the round (the clock's fields are the
+/// rollout's own, [`Timing`]: unused here).
+#[must_use]
+pub fn rule_options(r: &Rules) -> RuleOptions {
     RuleOptions {
         num_work: r.num_work,
         flip_count: r.flip_count,

@@ -7,7 +7,8 @@ use cardcore_engine::games::nerts::moves::{
 };
 use cardcore_engine::games::nerts::{Rules as TableRules, StalemateRule, Table, deal_deck};
 use cardcore_engine::nerts_rollout::{
-    FullSeat, PublicSeat, Racing, Request, Rules, SeatKnowledge, Timing, choose, knowledge, trace,
+    FullSeat, PublicSeat, Racing, Request, Rules, SeatKnowledge, Timing, choose, knowledge,
+    rule_options, trace,
 };
 
 /// Per-candidate sums over the samples.
@@ -419,28 +420,14 @@ fn knowledge_pools_what_a_seat_cannot_see() {
     assert!(knowledge(&[PublicSeat::default()], &[], 0, &[Some(200)], 0).is_err());
 }
 
-/// The rulebook's options of a look-ahead's `rules` with a stalemate rule (no clock needed).
+/// The rulebook's options of a look-ahead's `rules` ([`rule_options`]) at a real table: this
+/// stalemate rule, 13-card Nerts piles to deal.
 fn table_rules(r: &Rules, rule: StalemateRule) -> TableRules {
     TableRules {
-        num_work: r.num_work,
-        flip_count: r.flip_count,
-        stock_passes: None,
-        partial: r.partial,
-        fill_any: r.fill_any,
-        auto_call: r.auto_call,
-        foundation_points: r.foundation_points,
-        nerts_penalty: r.nerts_penalty,
-        nerts_bonus: r.nerts_bonus,
         stalemate_rule: rule,
         max_stalemates: 3,
-        undo_depth: 0,
-        medians: [1300, 1600, 2000, 850, 800],
-        sigma: 0.3,
-        miss: 0.08,
-        min_ms: 350,
-        max_ms: 5000,
-        retry_ms: 650,
         nerts_pile: 13,
+        ..rule_options(r)
     }
 }
 
