@@ -33,6 +33,7 @@ from cardcore.games.api import dump
 from cardcore.rng import new_seed
 from cardcore.web.limits import TokenBucket
 from cardcore.web.patch import diffs
+from cardcore.web.store import LogChunk
 from cardcore.web.tables import Outcome, Table
 
 __all__ = [
@@ -596,11 +597,11 @@ class Room:
 class Writes(NamedTuple):
     """What :meth:`Lobby.pending` gives the room store, in the order of
     :meth:`cardcore.web.store.RoomStore.write`'s arguments: ``(id, document text)`` pairs,
-    the ids of rooms to delete, and the log chunks (:data:`cardcore.web.store.LogChunk`)."""
+    the ids of rooms to delete, and the log chunks."""
 
     save: list[tuple[str, str]]
     delete: list[str]
-    logs: list[tuple[str, str, int, str]]
+    logs: list[LogChunk]
 
 
 class Lobby:
